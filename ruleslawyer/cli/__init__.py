@@ -1,0 +1,1 @@
+"""The click command line: thin commands over the library (see `main.py`)."""

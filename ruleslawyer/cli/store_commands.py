@@ -1,0 +1,80 @@
+"""`ingest`, `export` and `stats`: filling the store and reading it back."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .main import pass_app
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--force", is_flag=True, help="Re-read files even when their content is unchanged.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary line.")
+@pass_app
+def ingest(app, paths, force, quiet):
+    """Read rules documents (PDF, HTML, text/Markdown; files or folders) into the store.
+
+    Folders are read recursively. Unchanged files are skipped; a file that fails is reported
+    on one line and leaves the store as it was. Exit status 1 if any file failed.
+
+    Example: ruleslawyer ingest rules/ faq.pdf
+    """
+    from ..ingest.pipeline import ingest_paths
+    from .progress import progress_bar
+
+    with app.store(seed_corpus=False) as store, progress_bar(enabled=not quiet) as progress:
+        report = ingest_paths(store, paths, force=force, progress=progress)
+    for failure in report.failed:
+        click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
+    click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
+    if report.failed:
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json"]), default="jsonl", show_default=True,
+              help="jsonl: one record per line (records.md); json: one array.")
+@click.option("--kind", "kinds", multiple=True, help="Only records of this kind (repeatable), e.g. datasheet.")
+@click.option("--amended", is_flag=True, help="Export with errata applied (amended copies, change logs).")
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Write here, not stdout.")
+@pass_app
+def export(app, fmt, kinds, amended, output):
+    """Write the stored records as JSON in the records.md interchange shape."""
+    from ..library import load_corpus
+    from ..records import KINDS, to_dict
+
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise click.BadParameter(f"unknown kind {unknown[0]!r}; kinds are: {', '.join(KINDS)}", param_hint="--kind")
+    with app.store() as store:
+        corpus = load_corpus(store, amended=amended)
+    rows = [to_dict(r, include_changes=amended) for r in corpus.records if not kinds or r.kind in kinds]
+    if fmt == "json":
+        json.dump(rows, output, ensure_ascii=False, indent=2)
+        output.write("\n")
+    else:
+        for row in rows:
+            output.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@pass_app
+def stats(app, as_json):
+    """Show what the store holds: files, records by kind and by faction."""
+    with app.store() as store:
+        files, kinds, factions = store.files(), store.counts_by_kind(), store.counts_by_faction()
+        where = str(store.path)
+    if as_json:
+        click.echo(json.dumps({"store": where, "files": len(files), "kinds": kinds, "factions": factions}, indent=2))
+        return
+    click.echo(f"Store: {where}")
+    click.echo(f"{len(files)} files, {sum(kinds.values())} records")
+    for f in files:
+        click.echo(f"  {f.name:<40} {f.format:<5} {f.record_count:>6} records")
+    click.echo("By kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
+    click.echo("By faction: " + ", ".join(f"{k} {n}" for k, n in factions.items()))

@@ -1,0 +1,208 @@
+"""Ingest: files and folders -> Documents -> records -> the store, one transaction per file.
+
+Gather first (walk the paths, find what to read), then read each file on its own: a file that
+fails is reported with its name and reason and changes nothing; the rest of the batch goes on.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..errors import LoadError, RuleslawyerError
+from ..store import Store
+from .formats import SUFFIXES, load_bytes, read_file, sniff_format
+from .parsing import guess_edition, parse_document
+
+# Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
+# folder is walked file by file. Each entry is "module:detect" where detect(path) returns a
+# StructuredSource or None; a module not written yet is skipped.
+STRUCTURED_SOURCES: tuple[str, ...] = (
+    "ruleslawyer.ingest.wahapedia:detect",
+    "ruleslawyer.ingest.battlescribe:detect",
+)
+
+
+@dataclass(frozen=True)
+class FileResult:
+    path: str
+    status: str  # "ingested", "unchanged", "failed", "duplicate"
+    records: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+    hint: str | None = None
+
+
+@dataclass
+class IngestReport:
+    """What one ingest run did, file by file, with totals for the summary line."""
+
+    results: list[FileResult] = field(default_factory=list)
+
+    @property
+    def read(self) -> int:
+        return sum(1 for r in self.results if r.status == "ingested")
+
+    @property
+    def unchanged(self) -> int:
+        return sum(1 for r in self.results if r.status in ("unchanged", "duplicate"))
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [r for r in self.results if r.status == "failed"]
+
+    @property
+    def kinds(self) -> Counter:
+        total: Counter = Counter()
+        for r in self.results:
+            total.update(r.kinds)
+        return total
+
+
+ProgressCallback = Callable[[int, int, str], None]
+
+
+def _structured_detectors() -> list[Callable]:
+    out = []
+    for spec in STRUCTURED_SOURCES:
+        module_name, func = spec.split(":")
+        try:
+            out.append(getattr(importlib.import_module(module_name), func))
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+    return out
+
+
+def gather(paths: Iterable[str | Path]) -> list[object]:
+    """Expand paths into what to ingest: files (as Paths) and structured sources, in order.
+
+    Folders are walked recursively in sorted order; inside a folder only known suffixes are
+    taken (a named file is taken whatever its suffix, and sniffed). Hidden entries are skipped.
+    Missing paths are returned as they are, so the reader reports them with the rest.
+    """
+    detectors = _structured_detectors()
+    items: list[object] = []
+    seen: set[str] = set()
+
+    def add(item: object, key: str) -> None:
+        if key not in seen:
+            seen.add(key)
+            items.append(item)
+
+    def visit_dir(folder: Path) -> None:
+        for detect in detectors:
+            found = detect(folder)
+            if found is not None:
+                add(found, str(folder.resolve()))
+                return
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                visit_dir(entry)
+            elif entry.is_file() and (entry.suffix.lower() in SUFFIXES or _structured_file(entry, detectors)):
+                handle_file(entry)
+
+    def handle_file(path: Path) -> None:
+        for detect in detectors:
+            found = detect(path)
+            if found is not None:
+                add(found, str(path.resolve()))
+                return
+        add(path, str(path.resolve()))
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            visit_dir(p)
+        else:
+            handle_file(p) if p.exists() else add(p, str(p))
+    return items
+
+
+def _structured_file(path: Path, detectors: list[Callable]) -> bool:
+    return path.suffix.lower() in (".cat", ".gst") and bool(detectors)
+
+
+def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
+    """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
+    key = str(path.resolve()) if path.exists() else str(path)
+    try:
+        data = read_file(path)
+        sha = hashlib.sha256(data).hexdigest()
+        if not force and store.is_unchanged(key, sha):
+            return FileResult(key, "unchanged")
+        other = store.same_content_elsewhere(key, sha)
+        if other and not force:
+            return FileResult(key, "duplicate", error=f"same content as {other}")
+        doc = load_bytes(data, path, sniff_format(data, path))
+        records = parse_document(doc)
+    except RuleslawyerError as exc:
+        return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}",
+                          hint=exc.hint)
+    except Exception as exc:  # a bug in a loader or parser: report it, keep the batch going
+        return FileResult(key, "failed", error=f"{path}: internal error: {type(exc).__name__}: {exc}",
+                          hint="this is a bug in ruleslawyer; please report it with the file")
+    kinds = Counter(r.kind for r in records)
+    store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
+                       records=records, title=doc.title, edition=guess_edition(doc))
+    return FileResult(key, "ingested", records=len(records), kinds=dict(kinds))
+
+
+def ingest_structured(store: Store, source, *, force: bool = False) -> FileResult:
+    """Ingest a folder-shaped source (CSV export, BattleScribe data) as one unit."""
+    key = source.key
+    try:
+        sha = source.sha256()
+        if not force and store.is_unchanged(key, sha):
+            return FileResult(key, "unchanged")
+        records = list(source.records())
+    except RuleslawyerError as exc:
+        return FileResult(key, "failed", error=str(exc), hint=exc.hint)
+    except Exception as exc:
+        return FileResult(key, "failed", error=f"{key}: internal error: {type(exc).__name__}: {exc}",
+                          hint="this is a bug in ruleslawyer; please report it with the files")
+    store.replace_file(path=key, name=source.name, sha256=sha, format=source.format, size=source.size,
+                       records=records, title=source.title, edition=source.edition)
+    return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)))
+
+
+def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = False,
+                 progress: ProgressCallback | None = None) -> IngestReport:
+    """Ingest files and folders into `store`; returns what happened to each.
+
+    `progress(done, total, path)` is called before each item. `force` re-reads unchanged files.
+    """
+    items = gather(paths)
+    report = IngestReport()
+    for n, item in enumerate(items):
+        label = str(item) if isinstance(item, Path) else getattr(item, "key", str(item))
+        if progress:
+            progress(n, len(items), label)
+        if isinstance(item, Path):
+            if not item.exists():
+                report.results.append(FileResult(str(item), "failed", error=f"{item}: no such file or folder"))
+                continue
+            report.results.append(ingest_file(store, item, force=force))
+        else:
+            report.results.append(ingest_structured(store, item, force=force))
+    if progress:
+        progress(len(items), len(items), "")
+    return report
+
+
+def corpus_dir() -> Path:
+    """The default corpus shipped with the package."""
+    return Path(__file__).resolve().parent.parent / "corpus"
+
+
+def ensure_corpus(store: Store) -> IngestReport | None:
+    """Ingest the shipped corpus when the store is empty, so a new user gets answers at once."""
+    if not store.is_empty():
+        return None
+    return ingest_paths(store, [corpus_dir()])
+

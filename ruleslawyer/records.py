@@ -1,0 +1,326 @@
+"""Every record kind, as frozen dataclasses, and the records.md JSON shape.
+
+Records are values: parsers build them, the store keeps them, the errata step makes amended
+copies with `dataclasses.replace` and never edits them in place. Each record carries the
+`Source` it came from and an `edition` (an int, or None when nothing implies one).
+
+`to_dict(record)` gives the interchange shape of ../shared/records.md (what
+`ruleslawyer export --format jsonl` writes); `from_dict(data)` reads it back, including the
+extra fields this project holds beyond records.md (fluff, summary, provenance, amendments).
+"""
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Union
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a record came from: file name, page (1-based, None when unknown), format, sha256.
+
+    `locator` narrows it further for structured sources (a CSV row id, an XML element id).
+    """
+
+    file: str
+    page: int | None = None
+    format: str | None = None
+    sha256: str | None = None
+    locator: str | None = None
+
+
+# ---------------------------------------------------------------- datasheet parts
+@dataclass(frozen=True)
+class Profile:
+    """One characteristic row. `stats` maps the document's characteristic names to values."""
+
+    name: str
+    stats: Mapping[str, str] = field(default_factory=dict)
+    models: str | None = None
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One weapon profile. 9th edition fills `type`; 10th edition fills `A` and `skill`."""
+
+    name: str
+    range: str | None = None
+    type: str | None = None
+    A: str | None = None
+    skill: str | None = None
+    S: str | None = None
+    AP: str | None = None
+    D: str | None = None
+    abilities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A named ability on a datasheet. Empty text means the rule is printed elsewhere."""
+
+    name: str
+    text: str = ""
+    category: str | None = None  # core / faction / unit / wargear / None
+
+
+@dataclass(frozen=True)
+class Leader:
+    text: str
+    attaches_to: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnitCost:
+    models: str
+    points: int | None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    label: str | None
+    cells: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Change:
+    """One applied amendment: which FAQ entry changed this record, and how."""
+
+    document: str | None
+    version: str | None
+    page: str | None
+    operation: str
+    location: str | None
+    old_text: str
+    new_text: str
+    erratum_id: str | None = None
+
+
+# ---------------------------------------------------------------- records
+@dataclass(frozen=True)
+class Datasheet:
+    name: str
+    source: Source
+    edition: int | None = None
+    faction: str | None = None
+    power: int | None = None
+    points: tuple[UnitCost, ...] | None = None
+    base: str | None = None
+    faction_keywords: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    profiles: tuple[Profile, ...] = ()
+    invulnerable_save: str | None = None
+    weapons: tuple[Weapon, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    wargear_options: tuple[str, ...] = ()
+    composition: tuple[str, ...] = ()
+    leader: Leader | None = None
+    damaged: str | None = None
+    role: str | None = None
+    changes: tuple[Change, ...] = ()
+    kind: typing.ClassVar[str] = "datasheet"
+
+
+@dataclass(frozen=True)
+class Stratagem:
+    name: str
+    source: Source
+    edition: int | None = None
+    faction: str | None = None
+    cp: int | None = None
+    category: str | None = None
+    group: str | None = None
+    when: str | None = None
+    target: str | None = None
+    effect: str | None = None
+    restrictions: str | None = None
+    fluff: str | None = None
+    changes: tuple[Change, ...] = ()
+    kind: typing.ClassVar[str] = "stratagem"
+
+
+@dataclass(frozen=True)
+class Enhancement:
+    name: str
+    source: Source
+    edition: int | None = None
+    faction: str | None = None
+    points: int | None = None
+    group: str | None = None
+    restriction: str | None = None
+    text: str = ""
+    fluff: str | None = None
+    changes: tuple[Change, ...] = ()
+    kind: typing.ClassVar[str] = "enhancement"
+
+
+@dataclass(frozen=True)
+class DetachmentRule:
+    name: str
+    source: Source
+    edition: int | None = None
+    faction: str | None = None
+    group: str | None = None
+    text: str = ""
+    fluff: str | None = None
+    changes: tuple[Change, ...] = ()
+    kind: typing.ClassVar[str] = "detachment_rule"
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    source: Source
+    edition: int | None = None
+    section: tuple[str, ...] = ()
+    text: str = ""
+    faction: str | None = None
+    fluff: str | None = None
+    summary: tuple[str, ...] = ()
+    step: int | None = None
+    footnote: str | None = None
+    changes: tuple[Change, ...] = ()
+    kind: typing.ClassVar[str] = "rule"
+
+
+@dataclass(frozen=True)
+class Erratum:
+    document: str | None
+    version: str | None
+    page: str | None
+    target: str | None
+    source: Source
+    location: str | None = None
+    operation: str = "replace"
+    text: str = ""
+    edition: int | None = None
+    title: str | None = None
+    bullets: tuple[str, ...] = ()
+    designers_note: str | None = None
+    highlight: str | None = None  # "new" (magenta) / "revised" (blue) colour flag of the FAQ
+    kind: typing.ClassVar[str] = "errata"
+
+
+@dataclass(frozen=True)
+class Note:
+    name: str
+    source: Source
+    document: str | None = None
+    version: str | None = None
+    text: str = ""
+    edition: int | None = None
+    highlight: str | None = None
+    kind: typing.ClassVar[str] = "note"
+
+
+@dataclass(frozen=True)
+class Faq:
+    question: str
+    answer: str
+    source: Source
+    document: str | None = None
+    version: str | None = None
+    page: str | None = None
+    edition: int | None = None
+    highlight: str | None = None
+    kind: typing.ClassVar[str] = "faq"
+
+
+@dataclass(frozen=True)
+class RefTable:
+    name: str
+    source: Source
+    edition: int | None = None
+    columns: tuple[str, ...] = ()
+    rows: tuple[TableRow, ...] = ()
+    row_header: str | None = None
+    column_header: str | None = None
+    kind: typing.ClassVar[str] = "table"
+
+
+Record = Union[Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable]
+RECORD_TYPES: dict[str, type] = {
+    cls.kind: cls
+    for cls in (Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable)
+}
+KINDS: tuple[str, ...] = tuple(RECORD_TYPES)
+
+
+def record_name(record: Record) -> str:
+    """The display name of any record (errata and FAQ entries have no `name` field)."""
+    if isinstance(record, Erratum):
+        return record.title or record.target or f"Page {record.page}"
+    if isinstance(record, Faq):
+        return record.question
+    return record.name
+
+
+# ---------------------------------------------------------------- JSON shape
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if isinstance(value, Profile):
+            out = {"name": value.name, "models": value.models}
+            out.update(value.stats)
+            return out
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def to_dict(record: Record, *, include_changes: bool = False) -> dict[str, Any]:
+    """The records.md JSON shape of a record: `kind` first, then every field, `source` last.
+
+    `changes` (the errata log of an amended copy) is left out unless asked for, so an export
+    of the store is exactly the records as parsed.
+    """
+    out: dict[str, Any] = {"kind": record.kind}
+    for f in dataclasses.fields(record):
+        if f.name == "source" or (f.name == "changes" and not include_changes):
+            continue
+        out[f.name] = _plain(getattr(record, f.name))
+    src = record.source
+    out["source"] = {"file": src.file, "page": src.page, "format": src.format, "sha256": src.sha256}
+    if src.locator:
+        out["source"]["locator"] = src.locator
+    return out
+
+
+def _build(tp: Any, value: Any) -> Any:
+    """Rebuild a typed value from its JSON form, following the dataclass annotations."""
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin is Union:
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _build(args[0], value) if len(args) == 1 else value
+    if origin is tuple:
+        (item_tp, *_rest) = typing.get_args(tp)
+        return tuple(_build(item_tp, v) for v in value)
+    if tp is Profile:
+        stats = {k: v for k, v in value.items() if k not in ("name", "models")}
+        return Profile(name=value.get("name", ""), stats=stats, models=value.get("models"))
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in dataclasses.fields(tp) if f.init}
+        return tp(**{k: _build(hints[k], v) for k, v in value.items() if k in names})
+    return value
+
+
+def from_dict(data: Mapping[str, Any]) -> Record:
+    """Rebuild a record from `to_dict` output (unknown keys are ignored)."""
+    cls = RECORD_TYPES[data["kind"]]
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for key, value in data.items():
+        if key not in names:
+            continue
+        if key == "source":
+            value = {k: v for k, v in value.items() if k in Source.__dataclass_fields__}
+            kwargs[key] = Source(**value)
+        else:
+            kwargs[key] = _build(hints[key], value)
+    return cls(**kwargs)

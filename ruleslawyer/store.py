@@ -1,0 +1,199 @@
+"""The SQLite record store: one transaction per ingested file, keyed by content hash.
+
+Re-ingesting an unchanged file does nothing; a changed file replaces its records in one
+transaction, so a failed file leaves the store as it was. The store keeps records exactly as
+parsed (originals); errata are applied later, on read (`ruleslawyer.corpus`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .errors import StoreError
+from .records import Record, from_dict, record_name, to_dict
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    format TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    ingested_at REAL NOT NULL,
+    title TEXT,
+    edition INTEGER,
+    warnings TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX IF NOT EXISTS files_sha ON files(sha256);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    edition INTEGER,
+    faction TEXT,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_kind ON records(kind);
+CREATE INDEX IF NOT EXISTS records_file ON records(file_path);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def default_db_path() -> Path:
+    """`$RULESLAWYER_DB`, else `store.sqlite` in the per-user data directory."""
+    env = os.environ.get("RULESLAWYER_DB")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir  # small, and only needed when no path is given
+
+    return Path(user_data_dir("ruleslawyer", appauthor=False)) / "store.sqlite"
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    path: str
+    name: str
+    sha256: str
+    format: str
+    size: int
+    ingested_at: float
+    title: str | None
+    edition: int | None
+    warnings: tuple[str, ...]
+    record_count: int = 0
+
+
+class Store:
+    """A record store in one SQLite file. Use as a context manager or call `close()`."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path else default_db_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE) so two
+            # ingest processes queue for the write lock instead of failing half-way.
+            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("PRAGMA busy_timeout=60000")
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: made by a newer ruleslawyer (schema {version})")
+            self.conn.executescript(_SCHEMA)
+            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot create the store: {exc.strerror or exc}") from None
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # ------------------------------------------------------------ writing
+    def is_unchanged(self, path: str, sha256: str) -> bool:
+        """True when `path` was ingested with exactly this content."""
+        row = self.conn.execute("SELECT sha256 FROM files WHERE path = ?", (path,)).fetchone()
+        return row is not None and row[0] == sha256
+
+    def same_content_elsewhere(self, path: str, sha256: str) -> str | None:
+        """The path of another stored file with this content, if any (a copy of it)."""
+        row = self.conn.execute("SELECT path FROM files WHERE sha256 = ? AND path != ?", (sha256, path)).fetchone()
+        return row[0] if row else None
+
+    def replace_file(self, *, path: str, name: str, sha256: str, format: str, size: int,
+                     records: Iterable[Record], title: str | None = None, edition: int | None = None,
+                     warnings: Iterable[str] = ()) -> int:
+        """Store `records` as the whole content of `path`, replacing what it had, atomically."""
+        rows = []
+        for seq, rec in enumerate(records):
+            rows.append((path, seq, rec.kind, record_name(rec), rec.edition, getattr(rec, "faction", None),
+                         json.dumps(to_dict(rec), ensure_ascii=False)))
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("DELETE FROM records WHERE file_path = ?", (path,))
+            self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
+            self.conn.execute(
+                "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings))))
+            self.conn.executemany(
+                "INSERT INTO records (file_path, seq, kind, name, edition, faction, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows)
+            self._bump_generation()
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        return len(rows)
+
+    def remove_file(self, path: str) -> bool:
+        """Forget a file and its records; True if it was there."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        cur = self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
+        self.conn.execute("DELETE FROM records WHERE file_path = ?", (path,))
+        if cur.rowcount:
+            self._bump_generation()
+        self.conn.execute("COMMIT")
+        return bool(cur.rowcount)
+
+    def _bump_generation(self) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('generation', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    # ------------------------------------------------------------ reading
+    @property
+    def generation(self) -> int:
+        """A counter bumped by every change: derived data (the index) records which it saw."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def is_empty(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is None
+
+    def records(self, kind: str | Iterable[str] | None = None, *, file: str | None = None) -> Iterator[Record]:
+        """Stored records in ingest order, optionally of some kinds or from one file path."""
+        sql, args = "SELECT data FROM records", []
+        where = []
+        if kind is not None:
+            kinds = [kind] if isinstance(kind, str) else list(kind)
+            where.append(f"kind IN ({','.join('?' * len(kinds))})")
+            args.extend(kinds)
+        if file is not None:
+            where.append("file_path = ?")
+            args.append(file)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY file_path, seq"
+        for (data,) in self.conn.execute(sql, args):
+            yield from_dict(json.loads(data))
+
+    def files(self) -> list[StoredFile]:
+        counts = dict(self.conn.execute("SELECT file_path, COUNT(*) FROM records GROUP BY file_path"))
+        out = []
+        for row in self.conn.execute(
+                "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings FROM files ORDER BY path"):
+            out.append(StoredFile(*row[:8], warnings=tuple(json.loads(row[8])), record_count=counts.get(row[0], 0)))
+        return out
+
+    def counts_by_kind(self) -> dict[str, int]:
+        return dict(self.conn.execute("SELECT kind, COUNT(*) FROM records GROUP BY kind ORDER BY kind"))
+
+    def counts_by_faction(self) -> dict[str, int]:
+        return dict(self.conn.execute(
+            "SELECT COALESCE(faction, '(none)'), COUNT(*) FROM records GROUP BY faction ORDER BY faction"))

@@ -1,0 +1,72 @@
+"""Plain-text views of records for the terminal: one formatter per record kind.
+
+`format_record(record, width)` picks the kind's formatter (datasheet cards, stratagems with
+WHEN/TARGET/EFFECT, rules, errata, tables) and falls back to a generic field listing.
+"""
+from __future__ import annotations
+
+import importlib
+import textwrap
+
+from ..records import Record, record_name, to_dict
+
+# kind -> "module:function(record, width) -> str"
+FORMATTERS = {
+    "datasheet": "ruleslawyer.termview.datasheet:format_datasheet",
+    "stratagem": "ruleslawyer.termview.rules:format_stratagem",
+    "enhancement": "ruleslawyer.termview.rules:format_enhancement",
+    "detachment_rule": "ruleslawyer.termview.rules:format_rule",
+    "rule": "ruleslawyer.termview.rules:format_rule",
+    "errata": "ruleslawyer.termview.errata:format_erratum",
+    "note": "ruleslawyer.termview.errata:format_note",
+    "faq": "ruleslawyer.termview.errata:format_faq",
+    "table": "ruleslawyer.termview.errata:format_table",
+}
+
+
+def _formatter(kind: str):
+    spec = FORMATTERS.get(kind)
+    if not spec:
+        return None
+    module_name, func = spec.split(":")
+    try:
+        return getattr(importlib.import_module(module_name), func)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None
+        raise
+
+
+def format_record(record: Record, width: int = 80) -> str:
+    """The terminal view of any record."""
+    formatter = _formatter(record.kind)
+    if formatter is not None:
+        return formatter(record, width)
+    return format_generic(record, width)
+
+
+def format_generic(record: Record, width: int = 80) -> str:
+    """Every non-empty field, wrapped: the fallback view."""
+    data = to_dict(record)
+    lines = [f"{record_name(record)}  [{record.kind}]"]
+    for key, value in data.items():
+        if key in ("kind", "name", "source") or value in (None, "", [], {}):
+            continue
+        text = value if isinstance(value, str) else str(value)
+        lines.extend(textwrap.wrap(f"{key}: {text}", width, subsequent_indent="  ") or [f"{key}:"])
+    lines.append(source_line(record))
+    return "\n".join(lines)
+
+
+def source_line(record: Record) -> str:
+    src = record.source
+    page = f", page {src.page}" if src.page else ""
+    return f"Source: {src.file}{page}"
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """Wrap text paragraph by paragraph, keeping its line breaks."""
+    out: list[str] = []
+    for para in (text or "").split("\n"):
+        out.extend(textwrap.wrap(para, width, initial_indent=indent, subsequent_indent=indent) or [""])
+    return out
