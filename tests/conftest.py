@@ -1,0 +1,65 @@
+"""Shared fixtures: where ../shared is, temporary stores, the CLI runner.
+
+Tests that need ../shared locate it from RULESLAWYER_SHARED or `../shared` beside the checkout.
+They skip with a reason when it is absent, except under CI=true, where they fail instead.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def find_shared() -> Path | None:
+    env = os.environ.get("RULESLAWYER_SHARED")
+    candidates = [Path(env)] if env else []
+    candidates.append(ROOT.parent / "shared")
+    for c in candidates:
+        if (c / "gold").is_dir() and (c / "seeds").is_dir():
+            return c.resolve()
+    return None
+
+
+def require_shared() -> Path:
+    """The ../shared folder, or skip (fail under CI=true) with a clear reason."""
+    shared = find_shared()
+    if shared is None:
+        reason = "../shared not found (set RULESLAWYER_SHARED to the folder with seeds/, inputs/, gold/)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return shared
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    return require_shared()
+
+
+def seed_path(shared: Path, prefix: str, suffix: str = ".txt") -> Path:
+    """The seed (suffix .txt) or input (.pdf/.html) file whose name starts with `prefix` ("000")."""
+    folder = shared / ("seeds" if suffix == ".txt" else "inputs")
+    matches = sorted(folder.glob(f"{prefix}_*{suffix}"))
+    if not matches:
+        pytest.fail(f"no {prefix}_*{suffix} in {folder}")
+    return matches[0]
+
+
+@pytest.fixture
+def tmp_store(tmp_path):
+    from ruleslawyer.store import Store
+
+    with Store(tmp_path / "store.sqlite") as store:
+        yield store
+
+
+@pytest.fixture
+def runner(tmp_path, monkeypatch):
+    """A click CliRunner whose store is a fresh temporary file."""
+    from click.testing import CliRunner
+
+    monkeypatch.setenv("RULESLAWYER_DB", str(tmp_path / "cli.sqlite"))
+    return CliRunner()
