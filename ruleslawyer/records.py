@@ -11,6 +11,7 @@ extra fields this project holds beyond records.md (fluff, summary, provenance, a
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
@@ -293,7 +294,7 @@ def _build(tp: Any, value: Any) -> Any:
     if value is None:
         return None
     origin = typing.get_origin(tp)
-    if origin is Union:
+    if origin is Union or origin is types.UnionType:
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         return _build(args[0], value) if len(args) == 1 else value
     if origin is tuple:

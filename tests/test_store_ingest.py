@@ -1,0 +1,98 @@
+"""The store and the ingest pipeline: incremental, atomic per file, bad input reported and skipped."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ruleslawyer.ingest import parsing
+from ruleslawyer.ingest.pipeline import ingest_paths
+from ruleslawyer.records import Rule
+from ruleslawyer.store import Store
+
+
+def heading_rules(doc, ctx):
+    """A stand-in family parser: one rule per heading, so these tests do not depend on the real ones."""
+    for i, block in enumerate(doc.blocks):
+        if block.kind == "heading":
+            yield Rule(name=block.text, source=ctx.source(block.page), edition=ctx.edition, text="")
+
+
+@pytest.fixture(autouse=True)
+def stand_in_parser(monkeypatch):
+    monkeypatch.setattr(parsing, "FAMILY_PARSERS", ("tests.test_store_ingest:heading_rules",))
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def names(store):
+    return sorted(r.name for r in store.records())
+
+
+def test_unchanged_file_is_skipped_and_changed_file_replaced(tmp_path, tmp_store):
+    doc = write(tmp_path / "a.md", "# Alpha\n\ntext\n\n# Beta\n")
+    first = ingest_paths(tmp_store, [doc])
+    assert (first.read, first.unchanged, len(first.failed)) == (1, 0, 0)
+    assert names(tmp_store) == ["Alpha", "Beta"]
+    generation = tmp_store.generation
+    again = ingest_paths(tmp_store, [doc])
+    assert (again.read, again.unchanged) == (0, 1)
+    assert tmp_store.generation == generation
+    write(doc, "# Gamma\n")
+    ingest_paths(tmp_store, [doc])
+    assert names(tmp_store) == ["Gamma"]
+    assert tmp_store.generation > generation
+
+
+def test_bad_files_are_reported_and_the_rest_ingested(tmp_path, tmp_store):
+    good = write(tmp_path / "good.md", "# Good\n")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "garbage.txt").write_bytes(bytes(range(256)) * 40)
+    (tmp_path / "fake.pdf").write_bytes(b"this is not a pdf at all")
+    report = ingest_paths(tmp_store, [tmp_path])
+    failed = {r.path.rsplit("/", 1)[-1]: r.error for r in report.failed}
+    assert set(failed) == {"empty.txt", "garbage.txt", "fake.pdf"}
+    assert "empty" in failed["empty.txt"] and "binary" in failed["garbage.txt"] and "PDF" in failed["fake.pdf"]
+    assert all("\n" not in e for e in failed.values())
+    assert report.read == 1 and names(tmp_store) == ["Good"]
+    assert {f.name for f in tmp_store.files()} == {good.name}
+
+
+def test_failed_parse_leaves_store_unchanged(tmp_path, tmp_store, monkeypatch):
+    doc = write(tmp_path / "a.md", "# Alpha\n")
+    ingest_paths(tmp_store, [doc])
+
+    def broken(doc, ctx):
+        yield Rule(name="half", source=ctx.source(), text="")
+        raise ValueError("parser bug")
+
+    monkeypatch.setattr(parsing, "FAMILY_PARSERS", ("tests.test_store_ingest:_broken",))
+    monkeypatch.setattr("tests.test_store_ingest._broken", broken, raising=False)
+    write(doc, "# Changed\n")
+    report = ingest_paths(tmp_store, [doc])
+    assert len(report.failed) == 1 and "internal error" in report.failed[0].error
+    assert names(tmp_store) == ["Alpha"]
+
+
+def test_missing_path_reported(tmp_store, tmp_path):
+    report = ingest_paths(tmp_store, [tmp_path / "nope.pdf"])
+    assert report.failed and "no such file" in report.failed[0].error
+
+
+def test_corrupt_store_file_is_a_clean_error(tmp_path):
+    from ruleslawyer.errors import StoreError
+
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"not a database" * 100)
+    with pytest.raises(StoreError, match="bad.sqlite"):
+        Store(bad)
+
+
+def test_store_uses_wal_for_concurrent_readers(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        mode = store.conn.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    sqlite3.connect(tmp_path / "s.sqlite").close()
