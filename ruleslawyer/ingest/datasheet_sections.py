@@ -1,0 +1,267 @@
+"""Readers for the parts of one datasheet card: profiles, weapons, abilities, costs, keywords.
+
+Each reader takes `Line`s (see datasheet_lines) that the card parser has already assigned to
+a section and returns record parts. Nothing here knows the file format.
+"""
+from __future__ import annotations
+
+import re
+
+from ..records import Ability, Profile, UnitCost, Weapon
+from .datasheet_lines import STAT_NAMES, Line, fold, is_caps, is_value, norm_text, norm_value
+
+_SMALL_WORDS = {"of", "the", "and", "in", "is", "a", "an", "to", "for", "on", "or", "with", "by", "at"}
+
+
+def title_case(name: str) -> str:
+    """Title Case for names printed in capitals ("NECRON WARRIORS" -> "Necron Warriors")."""
+    if not is_caps(name):
+        return name
+    words = name.lower().split()
+    out = []
+    for n, w in enumerate(words):
+        if n and w in _SMALL_WORDS:
+            out.append(w)
+        elif w.startswith("<"):
+            out.append(w.upper())
+        else:
+            out.append("-".join(p[:1].upper() + p[1:] for p in w.split("-")))
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------- profiles
+def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> Profile | None:
+    """One profile from a characteristic row under `header` (cells as printed).
+
+    The header may start with a model-count column ("No.") and a name column ("NAME"); a
+    10th-edition grid has neither and the profile takes the unit's name.
+    """
+    cells = [c for c in cells if c.strip()]
+    stat_cols = [h for h in header if fold(h) in STAT_NAMES]
+    lead = [h for h in header if fold(h) not in STAT_NAMES]
+    n = len(stat_cols)
+    if len(cells) < n:
+        # A row left as one space-separated line: the values are its last words.
+        words = " ".join(cells).split()
+        if len(words) < n:
+            return None
+        cells = [" ".join(words[: len(words) - n])] + words[len(words) - n:] if len(words) > n else words
+        if not cells[0]:
+            cells = cells[1:]
+    values = cells[len(cells) - n:]
+    if not all(is_value(v) for v in values):
+        return None
+    leading = cells[: len(cells) - n]
+    models = None
+    name = unit_name
+    count_first = bool(lead) and fold(lead[0]) in ("NO", "MODELS", "")
+    if leading:
+        if count_first and re.match(r"^\d+(?:\s*[-–]\s*\d+)?$", leading[0]):
+            models = norm_value(leading[0]).replace(" ", "")
+            leading = leading[1:]
+        if leading:
+            name = norm_text(" ".join(leading))
+            # "1 Skorpekh Lord" when a loader merged the count and name cells.
+            m = re.match(r"^(\d+(?:-\d+)?)\s+(\S.*)$", name)
+            if count_first and models is None and m:
+                models, name = m.group(1), m.group(2)
+    stats = {col: norm_value(v) for col, v in zip(stat_cols, values)}
+    return Profile(name=name, stats=stats, models=models)
+
+
+def profile_from_pairs(pairs: list[tuple[str, str]], unit_name: str) -> Profile:
+    return Profile(name=unit_name, stats={label: norm_value(v) for label, v in pairs})
+
+
+# ---------------------------------------------------------------- weapons
+_BRACKETS = re.compile(r"\[([^\]]*)\]")
+_MULTI_MARK = re.compile(r"^\s*(?:[-–—➤►•]\s*)+")
+
+
+def split_weapon_name(raw: str) -> tuple[str, tuple[str, ...]]:
+    """Name and bracketed keywords of a 10th-edition weapon cell: "Aeonstave [blast]"."""
+    keywords: list[str] = []
+    for group in _BRACKETS.findall(raw):
+        keywords.extend(k.strip() for k in group.split(",") if k.strip())
+    name = norm_text(_BRACKETS.sub(" ", raw))
+    name = _MULTI_MARK.sub("", name).strip()
+    name = re.sub(r"\s+[–—]\s+", " - ", name)
+    return name, tuple(keywords)
+
+
+class WeaponTable:
+    """Reads weapon rows under one header; keeps the name of a multi-profile weapon pending."""
+
+    def __init__(self, header: list[str], melee: bool | None = None):
+        self.columns = [fold(h) for h in header if h.strip()]
+        if self.columns and self.columns[0] not in ("RANGE",):
+            self.columns = self.columns[1:]  # the title cell ("WEAPON", "RANGED WEAPONS")
+        self.columns = ["NAME"] + self.columns
+        self.melee = melee
+        self.base_name: str | None = None  # "Plasma pistol" while its "- Standard" rows follow
+
+    def row(self, cells: list[str]) -> Weapon | None:
+        cells = [c for c in cells if c.strip()]
+        if not cells:
+            return None
+        raw_name = cells[0]
+        # A multi-profile weapon's title row: the name, then a sentence instead of a range.
+        if len(cells) <= 2 and (len(cells) == 1 or not is_value(cells[1])):
+            self.base_name = split_weapon_name(raw_name)[0]
+            return None
+        is_sub = bool(_MULTI_MARK.match(raw_name))
+        name, keywords = split_weapon_name(raw_name)
+        if is_sub and self.base_name:
+            name = f"{self.base_name} - {name}"
+        elif not is_sub:
+            self.base_name = None
+        values = dict(zip(self.columns[1:], cells[1:]))
+        if len(cells) > len(self.columns) and "ABILITIES" in self.columns:
+            # Abilities text split over extra cells: join it back.
+            k = self.columns.index("ABILITIES")
+            values["ABILITIES"] = " ".join(cells[k:])
+        get = lambda col: norm_value(values[col]) if col in values else None
+        abilities: tuple[str, ...] = keywords
+        text = values.get("ABILITIES") or values.get("KEYWORDS")
+        if text is not None:
+            text = norm_text(text)
+            if text and norm_value(text) != "-":
+                if "KEYWORDS" in values and not "ABILITIES" in values:
+                    abilities = abilities + tuple(k.strip() for k in text.split(",") if k.strip())
+                else:
+                    abilities = abilities + (text,)
+        skill = get("BS") or get("WS")
+        rng = get("RANGE")
+        if rng is None and self.melee:
+            rng = "Melee"
+        return Weapon(name=name, range=rng, type=get("TYPE"), A=get("A"), skill=skill, S=get("S"),
+                      AP=get("AP"), D=get("D"), abilities=abilities)
+
+
+# ---------------------------------------------------------------- abilities
+_CATEGORY = re.compile(r"^(CORE|FACTION|UNIT|WARGEAR)\s*:\s*(.+)$", re.I)
+_SENTENCE_END = re.compile(r"[.:;!?,]$")
+_RUN_IN = re.compile(r"^([A-Z][^.:;!?]{0,60}?)\s*:\s+(\S.*)$")
+
+
+def looks_like_name(line: Line) -> bool:
+    """A short title line (an ability or wargear name printed on its own line)."""
+    text = line.text
+    words = text.split()
+    if not words or len(words) > 8 or _SENTENCE_END.search(text):
+        return False
+    if line.bold or line.heading_like:
+        return True
+    if "," in text or not (text[0].isupper() or text[0] == "<"):
+        return False
+    # Title-ish: most words capitalised ("Their Number is Legion", "Storm shield").
+    return len(words) <= 6
+
+
+class AbilityReader:
+    """Collects abilities from lines: a name line then its text lines, or "Name: text" run-ins."""
+
+    def __init__(self, category: str | None = None, run_in: bool = False):
+        self.category = category
+        self.run_in = run_in
+        self.items: list[list] = []  # [name, [text lines], category]
+
+    def _start(self, name: str, category: str | None, text: str | None = None) -> None:
+        self.items.append([name, [text] if text else [], category])
+
+    def add(self, line: Line) -> None:
+        text = line.text
+        m = _CATEGORY.match(text)
+        if m and self.run_in:
+            for name in re.split(r",\s*", m.group(2)):
+                if name.strip():
+                    self._start(norm_text(name), m.group(1).lower())
+            return
+        prefix = line.block.bold_prefix().rstrip(":").strip() if line.kind != "row" else ""
+        m = _RUN_IN.match(text)
+        if m and (self.run_in or (prefix and m.group(1).strip() == prefix)) and len(m.group(1).split()) <= 7:
+            self._start(norm_text(m.group(1)), self.category or "unit", m.group(2))
+            return
+        complete = not self.items or not self.items[-1][1] or re.search(r"[.:!?\"”)]$", self.items[-1][1][-1])
+        if looks_like_name(line) and (complete or line.bold or line.heading_like):
+            self._start(title_case(text), self.category)
+            return
+        if self.items:
+            self.items[-1][1].append(text)
+        # Text with no name before it is not an ability we can name: leave it.
+
+    def textless_names(self) -> set[str]:
+        return {fold(name) for name, lines, _ in self.items if not lines}
+
+    def abilities(self) -> list[Ability]:
+        return [Ability(name=name, text=norm_text(" ".join(lines)), category=cat)
+                for name, lines, cat in self.items]
+
+
+_INVULN = re.compile(r"^(?:this model has an? )?(\d\+\+?) invulnerable save\.?$", re.I)
+
+
+def invulnerable_from_abilities(abilities: list[Ability]) -> str | None:
+    """The unconditional invulnerable save a model's own ability gives (9th-edition cards)."""
+    for a in abilities:
+        if a.category == "wargear":
+            continue
+        m = _INVULN.match(a.text.strip())
+        if m:
+            return m.group(1)
+    return None
+
+
+# ---------------------------------------------------------------- costs and keywords
+_COST_INLINE = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?\b\W*(\d+)\s*(?:pts|points)?\.?$", re.I)
+_COST_MODELS = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?$", re.I)
+_COST_POINTS = re.compile(r"^(\d+)\s*(?:pts|points)?$", re.I)
+
+
+def cost_from(line: Line, following: Line | None) -> tuple[UnitCost, bool] | None:
+    """A unit size and its points ("1 model" + "65", or one row/line with both).
+
+    Returns the cost and whether the following line was used.
+    """
+    cells = [c for c in line.cells if c.strip()]
+    if len(cells) == 2 and _COST_MODELS.match(cells[0]) and _COST_POINTS.match(cells[1]):
+        return UnitCost(_models(cells[0]), int(_COST_POINTS.match(cells[1]).group(1))), False
+    text = line.text
+    m = _COST_INLINE.match(text)
+    if m:
+        return UnitCost(_models(m.group(1)), int(m.group(2))), False
+    if _COST_MODELS.match(text) and following is not None and _COST_POINTS.match(following.text):
+        return UnitCost(_models(text), int(_COST_POINTS.match(following.text).group(1))), True
+    return None
+
+
+def _models(text: str) -> str:
+    return re.sub(r"\s+", "", norm_value(re.sub(r"\s*models?$", "", text.strip(), flags=re.I)))
+
+
+def split_keywords(text: str) -> list[str]:
+    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike."""
+    return [norm_text(k).rstrip(".") for k in re.split(r"[,;]", text) if norm_text(k).rstrip(".")]
+
+
+# Faction keywords that name a faction differently from its usual name.
+_FACTION_NAMES = {"ADEPTUS ASTARTES": "Space Marines", "ASTRA MILITARUM": "Astra Militarum",
+                  "ADEPTA SORORITAS": "Adepta Sororitas", "ADEPTUS MECHANICUS": "Adeptus Mechanicus",
+                  "HERETIC ASTARTES": "Chaos Space Marines", "ASURYANI": "Aeldari", "TAU EMPIRE": "T'au Empire",
+                  "T'AU EMPIRE": "T'au Empire", "LEAGUES OF VOTANN": "Leagues of Votann"}
+_UMBRELLA = {"IMPERIUM", "CHAOS", "AELDARI", "YNNARI", "AGENTS OF THE IMPERIUM"}
+
+
+def faction_from_keywords(keywords: list[str]) -> str | None:
+    """The faction a card's faction keywords name (IMPERIUM and <CHAPTER>-style slots skipped)."""
+    folded = [k.upper().replace("\u2019", "'") for k in keywords]
+    for k in folded:
+        if k in _FACTION_NAMES:
+            return _FACTION_NAMES[k]
+    for k in folded:
+        if k.startswith("<") or k in _UMBRELLA:
+            continue
+        return title_case(k)
+    if "AELDARI" in folded:
+        return "Aeldari"
+    return None
