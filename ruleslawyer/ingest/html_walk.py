@@ -1,0 +1,412 @@
+"""Walk a parsed HTML tree in document order and turn it into Document blocks.
+
+Block-level elements and `<br>` end the running paragraph; inline elements add styled spans
+(bold, italic, link targets). Hidden popup texts (`div.tooltip_content`, or any element a
+`data-tooltip-content="#id"` trigger points at) are kept as their own blocks with role
+"tooltip" and `attrs["tooltip_id"]`; a popup met inside a paragraph is emitted right after
+that paragraph. Tables become table blocks, Wahapedia's grid-of-divs characteristics become a
+"stat-grid" table, and regions (a datasheet, a stratagem card, ...) are named in
+`attrs["container"]` with a per-region id in `attrs["region"]`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from bs4 import NavigableString, Tag
+
+from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
+from . import html_classes as hc
+
+MAX_DEPTH = 400
+_WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
+_PARENTHESISED = re.compile(r"^\(.*\)$")
+_STAT_VALUE = re.compile(r"^[-+]?\d+[+\"”]?\*?$|^[-–]$|^N/A$|^\*$|^\d*D\d+(\+\d+)?\"?$", re.I)
+
+
+class TooDeep(Exception):
+    """The tree nests deeper than MAX_DEPTH elements (a hostile or broken page)."""
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What the enclosing elements say about the text being read."""
+
+    bold: bool = False
+    italic: bool = False
+    link: str | None = None
+    heading: int = 0
+    list_item: bool = False
+    tooltip: str | None = None
+    containers: tuple[tuple[str, str], ...] = ()
+    cls: str | None = None
+    in_content: bool = False
+    role: str | None = None
+
+
+@dataclass
+class Page:
+    """Facts about the whole page the walk needs: popup ids, CSS-styled classes, counters."""
+
+    tooltip_ids: frozenset[str]
+    css_bold: frozenset[str] = frozenset()
+    css_italic: frozenset[str] = frozenset()
+    counters: dict | None = None
+
+    def next_id(self, name: str) -> str:
+        if self.counters is None:
+            self.counters = {}
+        self.counters[name] = self.counters.get(name, 0) + 1
+        return f"{name}:{self.counters[name]}"
+
+
+class Walker:
+    """Collects blocks for one stretch of the tree; popups go to the root walker's queue."""
+
+    def __init__(self, page: Page, root: "Walker | None" = None):
+        self.page = page
+        self.root = root or self
+        self.blocks: list[Block] = []
+        self.pending: list[Block] = []
+        self.spans: list[Span] = []
+        self.buf_ctx: Ctx | None = None
+
+    # -- text buffer ---------------------------------------------------------------------
+    def add_text(self, text: str, ctx: Ctx) -> None:
+        text = _WS.sub(" ", text)
+        if not text:
+            return
+        if self.buf_ctx is None:
+            if not text.strip():
+                return
+            self.buf_ctx = ctx
+        self.spans.append(Span(text, bold=ctx.bold, italic=ctx.italic, link=ctx.link))
+
+    def flush(self) -> None:
+        """End the running paragraph (if any), then emit popups queued while reading it."""
+        if self.buf_ctx is not None:
+            spans = _tidy(self.spans)
+            ctx = self.buf_ctx
+            self.spans, self.buf_ctx = [], None
+            if spans:
+                text = "".join(s.text for s in spans)
+                if ctx.heading and not _PARENTHESISED.match(text):
+                    kind, level = HEADING, ctx.heading
+                else:
+                    kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
+                self.emit(Block(kind, spans=tuple(spans), level=level, role=_role(ctx),
+                                attrs=_attrs(ctx)))
+        if self is self.root and self.pending:
+            self.blocks.extend(self.pending)
+            self.pending.clear()
+
+    def emit(self, block: Block) -> None:
+        self.blocks.append(block)
+
+    # -- the walk ------------------------------------------------------------------------
+    def walk_children(self, el: Tag, ctx: Ctx, depth: int) -> None:
+        for child in el.children:
+            if isinstance(child, Tag):
+                self.walk(child, ctx, depth + 1)
+            elif type(child) is NavigableString:  # not comments, doctypes, CDATA
+                self.add_text(str(child), ctx)
+
+    def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
+        if depth > MAX_DEPTH:
+            raise TooDeep()
+        name = el.name
+        if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
+            return
+        if name == "br":
+            self.flush()
+            return
+        if self.is_tooltip(el):
+            self.tooltip(el, ctx, depth)
+            return
+        if hc.is_hidden_inline(el):
+            return
+        ctx = self.enter(el, ctx)
+        block = name in hc.BLOCK_TAGS
+        if block:
+            self.flush()
+            ctx = replace(ctx, cls=" ".join(el.get("class") or ()) or ctx.cls)
+        if name == "table":
+            self.table(el, ctx, depth)
+        elif block and self.stat_grid(el, ctx):
+            pass
+        elif block and self.invulnerable_save(el, ctx):
+            pass
+        elif name in ("ul", "ol") and self.points_list(el, ctx, depth):
+            pass
+        else:
+            level = hc.heading_level(el)
+            if level:
+                ctx = replace(ctx, heading=level, bold=True, list_item=False)
+            elif name == "li":
+                ctx = replace(ctx, list_item=True, heading=0)
+            self.walk_children(el, ctx, depth)
+        if block:
+            self.flush()
+
+    def enter(self, el: Tag, ctx: Ctx) -> Ctx:
+        """The context inside `el`: its style, link target and the region it opens."""
+        bold, italic = hc.style_flags(el, self.page.css_bold, self.page.css_italic)
+        changes = {}
+        if bold and not ctx.bold:
+            changes["bold"] = True
+        if italic and not ctx.italic:
+            changes["italic"] = True
+        target = el.get("data-tooltip-content")
+        if not target and el.name == "a":
+            href = el.get("href") or ""
+            if href and href != "#" and not href.lower().startswith("javascript:"):
+                target = href
+        if target:
+            changes["link"] = target
+        if el.name in ("article", "main", "section") and not ctx.in_content:
+            changes["in_content"] = True
+        container = hc.container_of(el)
+        if container:
+            changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
+        return replace(ctx, **changes) if changes else ctx
+
+    # -- popups --------------------------------------------------------------------------
+    def is_tooltip(self, el: Tag) -> bool:
+        el_id = el.get("id")
+        if el_id and (el_id in self.page.tooltip_ids or el_id.startswith("tooltip_content")):
+            return True
+        return "tooltip_content" in hc.class_names(el)
+
+    def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
+        """Read a popup into its own blocks and queue them after the running paragraph."""
+        text = el.get_text(" ", strip=True)
+        if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)) or _is_link_list(el, text):
+            return
+        tip_id = el.get("id") or self.page.next_id("tooltip")
+        tip_ctx = Ctx(tooltip=tip_id, in_content=True,
+                      containers=ctx.containers[:0])
+        sub = Walker(self.page, root=self.root)
+        sub.walk_children(el, sub.enter(el, tip_ctx), depth)
+        sub.flush()
+        self.root.pending.extend(sub.blocks)
+
+    # -- tables --------------------------------------------------------------------------
+    def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
+        rows = _own_rows(el)
+        if _is_layout_table(el, rows):
+            self.walk_children(el, ctx, depth)
+            return
+        out: list[list[str]] = []
+        header_rows: list[int] = []
+        for tr in rows:
+            cells = [c for c in tr.find_all(("td", "th"), recursive=False)]
+            texts = []
+            for cell in cells:
+                sub = Walker(self.page, root=self.root)
+                sub.walk_children(cell, replace(ctx, heading=0, list_item=False), depth + 1)
+                sub.flush()
+                texts.append(" ".join(b.text for b in sub.blocks if b.text).strip())
+            if any(texts):
+                if cells and all(c.name == "th" or _is_header_cell(c) for c in cells if c.get_text(strip=True)):
+                    header_rows.append(len(out))
+                out.append(texts)
+        out, header_rows = _drop_echo_rows(out, header_rows)
+        out = _drop_empty_columns(out)
+        if not out:
+            return
+        attrs = _attrs(ctx)
+        if header_rows:
+            attrs["header_rows"] = ",".join(str(i) for i in header_rows)
+        self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
+
+    def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
+        """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
+        classes = el.get("class")
+        if not classes:
+            return False
+        toks = {t for c in classes for t in hc.tokens(c)}
+        if not toks & {"profile", "stats", "stat", "characteristics", "chars", "statline"}:
+            return False
+        cells = [c for c in el.find_all(True, recursive=False) if c.get_text(strip=True)]
+        if len(cells) < 3:
+            return False
+        names, values = [], []
+        for cell in cells:
+            name_els = _descendants_with_token(cell, "name")
+            value_els = _descendants_with_token(cell, "value")
+            if len(name_els) != 1 or len(value_els) != 1:
+                return False
+            names.append(_clean(name_els[0].get_text(" ")))
+            values.append(_clean(value_els[0].get_text(" ")))
+        self.emit(Block(TABLE, rows=(tuple(names), tuple(values)), role="stat-grid",
+                        attrs=_attrs(ctx)))
+        return True
+
+    def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
+        """The invulnerable save box as one paragraph "INVULNERABLE SAVE 4+" (role says so)."""
+        classes = el.get("class")
+        if not classes or not any("invul" in t for c in classes for t in hc.tokens(c)):
+            return False
+        parts = [_clean(s) for s in el.stripped_strings]
+        parts = [p for p in parts if p]
+        if not parts or len(" ".join(parts)) > 120:
+            return False
+        value = next((p for p in reversed(parts) if re.match(r"^\d\+", p)), "")
+        attrs = _attrs(ctx)
+        if value:
+            attrs["value"] = value
+        self.emit(Block(PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save",
+                        attrs=attrs))
+        return True
+
+    def points_list(self, el: Tag, ctx: Ctx, depth: int) -> bool:
+        """An enhancement's "name / N pts" header list: the name as a heading, points after."""
+        toks = {t for c in el.get("class") or () for t in hc.tokens(c)}
+        if not toks & {"pts", "points"}:
+            return False
+        for li in el.find_all("li", recursive=False):
+            kids = [k for k in li.children if not (isinstance(k, NavigableString) and not k.strip())]
+            if not kids:
+                continue
+            head, rest = kids[0], kids[1:]
+            self.add_text(head.get_text(" ") if isinstance(head, Tag) else str(head),
+                          replace(ctx, heading=3, bold=True))
+            self.flush()
+            for k in rest:
+                if isinstance(k, Tag):
+                    self.walk(k, ctx, depth + 2)
+                else:
+                    self.add_text(str(k), ctx)
+            self.flush()
+        return True
+
+
+# -- helpers ---------------------------------------------------------------------------
+def _clean(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _tidy(spans: list[Span]) -> list[Span]:
+    """Merge same-style neighbours, collapse spaces across span edges, strip the block ends."""
+    merged: list[Span] = []
+    for s in spans:
+        if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
+            merged[-1] = replace(merged[-1], text=merged[-1].text + s.text)
+        else:
+            merged.append(s)
+    out: list[Span] = []
+    prev_space = True
+    for s in merged:
+        text = s.text
+        if prev_space:
+            text = text.lstrip(" ")
+        if not text:
+            continue
+        prev_space = text.endswith(" ")
+        out.append(replace(s, text=text))
+    while out and not out[-1].text.strip():
+        out.pop()
+    if out:
+        out[-1] = replace(out[-1], text=out[-1].text.rstrip())
+    return out
+
+
+def _role(ctx: Ctx) -> str | None:
+    if ctx.role:
+        return ctx.role
+    if ctx.tooltip:
+        return "tooltip"
+    return ctx.containers[-1][0] if ctx.containers else None
+
+
+def _attrs(ctx: Ctx) -> dict[str, str]:
+    attrs: dict[str, str] = {}
+    if ctx.tooltip:
+        attrs["tooltip_id"] = ctx.tooltip
+    if ctx.containers:
+        attrs["container"] = ctx.containers[-1][0]
+        attrs["region"] = ctx.containers[-1][1]
+        attrs["containers"] = " ".join(name for name, _ in ctx.containers)
+    if ctx.cls:
+        attrs["class"] = ctx.cls
+    return attrs
+
+
+def _own_rows(table: Tag) -> list[Tag]:
+    """The table's rows, not those of tables nested in its cells."""
+    rows = []
+    for part in table.find_all(("thead", "tbody", "tfoot", "tr"), recursive=False):
+        if part.name == "tr":
+            rows.append(part)
+        else:
+            rows.extend(part.find_all("tr", recursive=False))
+    return rows
+
+
+def _is_layout_table(table: Tag, rows: list[Tag]) -> bool:
+    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
+    if not rows:
+        return True
+    for tr in rows:
+        for cell in tr.find_all(("td", "th"), recursive=False):
+            if cell.find(("table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")):
+                return True
+            if len(cell.get_text(" ", strip=True)) > 400:
+                return True
+    return False
+
+
+def _is_header_cell(cell: Tag) -> bool:
+    if cell.name == "th":
+        return True
+    for el in [cell, *cell.find_all(True)]:
+        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in el.get("class") or ()):
+            return True
+    return False
+
+
+def _drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[list[str]], list[int]]:
+    """Drop one-cell rows that repeat the name of a neighbouring row.
+
+    Responsive pages print each weapon name twice: once alone on a narrow-screen row, once in
+    the full profile row; only the full row is data.
+    """
+    keep: list[int] = []
+    for i, row in enumerate(rows):
+        filled = [c for c in row if c]
+        if len(filled) == 1 and i not in header_rows:
+            neighbours = [rows[j] for j in (i - 1, i + 1) if 0 <= j < len(rows)]
+            if any(len([c for c in n if c]) > 1 and next(c for c in n if c) == filled[0] for n in neighbours):
+                continue
+        keep.append(i)
+    new_headers = [keep.index(i) for i in header_rows if i in keep]
+    return [rows[i] for i in keep], new_headers
+
+
+def _drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
+    if not rows:
+        return rows
+    width = max(len(r) for r in rows)
+    cols = [j for j in range(width) if any(j < len(r) and r[j] for r in rows)]
+    # A row cut short by colspans keeps only the kept columns it has.
+    return [[r[j] for j in cols if j < len(r)] for r in rows]
+
+
+def _descendants_with_token(el: Tag, token: str) -> list[Tag]:
+    found = []
+    for d in el.find_all(True):
+        for c in d.get("class") or ():
+            toks = hc.tokens(c)
+            if toks and toks[-1] == token:
+                found.append(d)
+                break
+    return found
+
+
+def _is_link_list(el: Tag, text: str) -> bool:
+    """A menu in disguise: many links that carry nearly all of the element's text."""
+    links = el.find_all("a")
+    if len(links) < 8:
+        return False
+    link_chars = sum(len(a.get_text(" ", strip=True)) for a in links)
+    return link_chars >= 0.8 * len(text)
