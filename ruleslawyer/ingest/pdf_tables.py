@@ -1,0 +1,179 @@
+"""Tables for the PDF loader: ruled grids from the page's drawn lines, unruled ones from aligned text.
+
+pdfplumber's `find_tables` is thorough but slow, so ruled tables are found here from the page's
+line and rectangle objects directly: segments that touch are clustered into a grid, its distinct
+x and y positions give the cell boundaries, and each character goes to the cell under its centre.
+A caption that spans several columns has no vertical rule through it, so the cells of that row
+are the intervals between the rules that do cross it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .pdf_layout import Char, Fragment, chars_text
+
+_TOL = 1.5
+
+
+@dataclass
+class RuledTable:
+    """A drawn grid and the cell texts found in it."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    rows: list[list[str]]
+    chars: list[Char]
+
+
+def _segments(page) -> tuple[list[tuple], list[tuple]]:
+    """Horizontal (y, x0, x1) and vertical (x, top, bottom) segments from lines and rect edges."""
+    horiz: list[tuple] = []
+    vert: list[tuple] = []
+    area = float(page.width) * float(page.height)
+    for ln in page.lines:
+        x0, x1, top, bottom = ln["x0"], ln["x1"], ln["top"], ln["bottom"]
+        if bottom - top <= _TOL and x1 - x0 > _TOL:
+            horiz.append(((top + bottom) / 2, x0, x1))
+        elif x1 - x0 <= _TOL and bottom - top > _TOL:
+            vert.append(((x0 + x1) / 2, top, bottom))
+    for r in page.rects:
+        x0, x1, top, bottom = r["x0"], r["x1"], r["top"], r["bottom"]
+        w, h = x1 - x0, bottom - top
+        if w * h > 0.5 * area:
+            continue  # a page background, not a cell
+        if h <= _TOL and w > _TOL:
+            horiz.append(((top + bottom) / 2, x0, x1))
+        elif w <= _TOL and h > _TOL:
+            vert.append(((x0 + x1) / 2, top, bottom))
+        elif w > _TOL and h > _TOL:
+            horiz += [(top, x0, x1), (bottom, x0, x1)]
+            vert += [(x0, top, bottom), (x1, top, bottom)]
+    return horiz, vert
+
+
+def _clusters(horiz, vert) -> list[tuple[list, list]]:
+    """Group segments into connected grids (a horizontal and a vertical that cross or touch)."""
+    n_h = len(horiz)
+    parent = list(range(n_h + len(vert)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (y, hx0, hx1) in enumerate(horiz):
+        for j, (x, vt, vb) in enumerate(vert):
+            if hx0 - _TOL <= x <= hx1 + _TOL and vt - _TOL <= y <= vb + _TOL:
+                a, b = find(i), find(n_h + j)
+                if a != b:
+                    parent[a] = b
+    groups: dict[int, tuple[list, list]] = {}
+    for i, h in enumerate(horiz):
+        groups.setdefault(find(i), ([], []))[0].append(h)
+    for j, v in enumerate(vert):
+        groups.setdefault(find(n_h + j), ([], []))[1].append(v)
+    return [g for g in groups.values() if g[0] and g[1]]
+
+
+def _distinct(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > _TOL * 1.5:
+            out.append(v)
+    return out
+
+
+def find_ruled_tables(page, chars: list[Char]) -> list[RuledTable]:
+    """Ruled tables on a page (only worth calling when the page has lines or rects)."""
+    horiz, vert = _segments(page)
+    if len(horiz) < 2 or len(vert) < 2 or len(horiz) * len(vert) > 400000:
+        return []
+    tables = []
+    for hs, vs in _clusters(horiz, vert):
+        ys = _distinct([h[0] for h in hs])
+        xs = _distinct([v[0] for v in vs])
+        if len(ys) < 2 or len(xs) < 2:
+            continue
+        table = _read_grid(xs, ys, vs, chars)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
+    x0, x1, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
+    inside = [c for c in chars if x0 - 1 <= (c.x0 + c.x1) / 2 <= x1 + 1 and top - 1 <= (c.top + c.bottom) / 2 <= bottom + 1]
+    ink = [c for c in inside if not c.text.isspace()]
+    if not ink:
+        return None  # a drawing (the quarters of a battlefield), not a table
+    rows: list[list[str]] = []
+    ncols = len(xs) - 1
+    for r in range(len(ys) - 1):
+        r_top, r_bot = ys[r], ys[r + 1]
+        mid = (r_top + r_bot) / 2
+        # The rules that really cross this row; a spanned caption lacks some of them.
+        seps = [x for x in xs if any(abs(v[0] - x) <= _TOL * 1.5 and v[1] - _TOL <= mid <= v[2] + _TOL for v in vs)]
+        if not seps or abs(seps[0] - x0) > _TOL * 1.5:
+            seps = [x0] + seps
+        if abs(seps[-1] - x1) > _TOL * 1.5:
+            seps = seps + [x1]
+        row_chars = [c for c in inside if r_top <= (c.top + c.bottom) / 2 < r_bot]
+        cells = [""] * ncols
+        for a, b in zip(seps, seps[1:]):
+            cell = [c for c in row_chars if a <= (c.x0 + c.x1) / 2 < b]
+            col = min(range(ncols), key=lambda k: abs(xs[k] - a))
+            cells[col] = cell_text(cell)
+        rows.append(cells)
+    # Drop rows and columns that are empty everywhere (double rules, decorative frames).
+    rows = [r for r in rows if any(r)]
+    keep = [k for k in range(ncols) if any(r[k] for r in rows)]
+    rows = [[r[k] for k in keep] for r in rows]
+    if not rows or (len(rows) < 2 and len(keep) < 2):
+        return None  # a framed box of text, not a table
+    return RuledTable(x0, top, x1, bottom, rows, inside)
+
+
+def cell_text(chars: list[Char]) -> str:
+    """The text of one cell: its lines top to bottom, joined by spaces."""
+    if not chars:
+        return ""
+    from .pdf_layout import build_fragments, group_lines
+
+    frags = build_fragments(chars)
+    lines = group_lines(frags, 0, 0)
+    parts = []
+    for line in lines:
+        t = " ".join(chars_text(f.chars) for f in line.frags)
+        if parts and parts[-1].endswith("-") and t[:1].islower():
+            parts[-1] += t
+        else:
+            parts.append(t)
+    return " ".join(p.strip() for p in parts if p.strip())
+
+
+def table_fragment(table: RuledTable) -> Fragment:
+    """A stand-in fragment that puts the table in its place in the page's reading order."""
+    sizes = sorted(c.size for c in table.chars if not c.text.isspace()) or [0.0]
+    return Fragment([], table.x0, table.x1, table.top, table.bottom, sizes[len(sizes) // 2], table=table)
+
+
+def unruled_rows(lines) -> list[list[str]]:
+    """Cells of consecutive multi-fragment lines, aligned on shared column starts."""
+    anchors: list[float] = []
+    for line in lines:
+        for f in line.frags:
+            if not any(abs(f.x0 - a) < 4 for a in anchors):
+                anchors.append(f.x0)
+    anchors.sort()
+    rows = []
+    for line in lines:
+        cells = [""] * len(anchors)
+        for f in line.frags:
+            k = max(i for i, a in enumerate(anchors) if a <= f.x0 + 4)
+            cells[k] = (cells[k] + " " + f.text).strip()
+        rows.append(cells)
+    keep = [k for k in range(len(anchors)) if any(r[k] for r in rows)]
+    return [[r[k] for k in keep] for r in rows]
