@@ -63,3 +63,9 @@ def runner(tmp_path, monkeypatch):
 
     monkeypatch.setenv("RULESLAWYER_DB", str(tmp_path / "cli.sqlite"))
     return CliRunner()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that collected no tests is a failure, not pytest's exit status 5."""
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
