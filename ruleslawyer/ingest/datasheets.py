@@ -31,6 +31,8 @@ _BASE = re.compile(r"\(\s*[⌀Ø∅]?\s*(\d+(?:\s*[x×]\s*\d+)?\s*mm)[^)]*\)", r
 _KEYWORDS = re.compile(r"^KEYWORDS(?:\s*\[([^\]]*)\])?\s*[:\-–]?\s*(.*)$", re.I)
 _FACTION_KEYWORDS = re.compile(r"^FACTION\s+KEYWORDS\s*[:\-–]?\s*(.*)$", re.I)
 _INVULN_LABEL = re.compile(r"^INVULNERABLE\s+SAVE\s*:?\s*(\S*)", re.I)
+# Where a second keyword label starts inside a line (lookahead keeps the label in the part).
+_LABEL_SPLIT = re.compile(r"(?<!FACTION)\s+(?=(?:FACTION\s+)?KEYWORDS\s*(?:\[[^\]]*\])?\s*:)")
 _DAMAGED = re.compile(r"^DAMAGED\s*:?\s*(.*)$", re.I)
 _PR_NOTE = re.compile(r"\b(?:its\s+PR\s+is|Power\s+Rating\s+(?:is|of))\b", re.I)
 
@@ -217,7 +219,13 @@ def _read_line(st: _State, lines: list[Line], k: int, end: int) -> int:
     folded = fold(text)
     nxt = lines[k + 1] if k + 1 < end else None
 
-    # Labels that switch section, wherever they appear.
+    # Labels that switch section, wherever they appear. A loader may have run several keyword
+    # lines into one ("FACTION KEYWORDS: ... KEYWORDS: ..."): read each part.
+    parts = _LABEL_SPLIT.split(text)
+    if len(parts) > 1 and (_FACTION_KEYWORDS.match(text) or _KEYWORDS.match(text)):
+        for part in [p for p in parts if p.strip()][:-1]:
+            _read_keyword_label(st, part)
+        text = [p for p in parts if p.strip()][-1]
     m = _FACTION_KEYWORDS.match(text)
     if m:
         st.section = "faction_keywords"
@@ -283,6 +291,16 @@ def _read_line(st: _State, lines: list[Line], k: int, end: int) -> int:
             return 0  # the full text of a shared rule the card only names
 
     return _read_in_section(st, lines, k, end)
+
+
+def _read_keyword_label(st: _State, text: str) -> None:
+    m = _FACTION_KEYWORDS.match(text)
+    if m:
+        st.add_keywords(st.faction_keywords, m.group(1))
+        return
+    m = _KEYWORDS.match(text)
+    if m:
+        st.add_keywords(st.keywords, m.group(2))
 
 
 def _read_in_section(st: _State, lines: list[Line], k: int, end: int) -> int:

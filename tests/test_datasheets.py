@@ -1,0 +1,191 @@
+"""Unit tests of the datasheet parser on small Documents built here, one per tricky case.
+
+The cards below are written for these tests (made-up units), in the shapes the loaders
+produce: tab tables, one block per line, a flattened 10th-edition stat grid.
+"""
+from __future__ import annotations
+
+from ruleslawyer.ingest import datasheets
+from ruleslawyer.ingest.document import TABLE, Block, Document, DocumentOrigin, Span, heading, paragraph
+from ruleslawyer.ingest.parsing import ParseContext
+from ruleslawyer.ingest.text import load_text
+
+STATS_9 = ("No.", "NAME", "M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
+WEAPONS_9 = ("WEAPON", "RANGE", "TYPE", "S", "AP", "D", "Abilities")
+
+
+def make_doc(*blocks: Block, title: str | None = None) -> Document:
+    origin = DocumentOrigin(path="test.txt", name="test.txt", format="text", sha256="0" * 64)
+    return Document(origin=origin, blocks=tuple(blocks), title=title)
+
+
+def table(*rows: tuple[str, ...]) -> Block:
+    return Block(TABLE, rows=tuple(rows))
+
+
+def parse(doc: Document, edition: int | None = 9):
+    ctx = ParseContext(doc=doc, edition=edition)
+    return list(datasheets.parse(doc, ctx)), ctx
+
+
+def card_9(name: str = "GLOOM WARDENS", *middle: Block, stats=None, weapons=None, abilities=()) -> list[Block]:
+    """A 9th-edition card: title, power, keywords, stat table, weapon table, abilities."""
+    blocks = [heading(name)] + ([] if "POWER" in name else [heading("POWER 3")]) + [
+              paragraph("FACTION KEYWORDS: IMPERIUM, ADEPTUS ASTARTES, <CHAPTER>"),
+              paragraph("KEYWORDS: INFANTRY, GLOOM WARDENS")]
+    blocks.append(table(STATS_9, *(stats or [("3", "Gloom Warden", '6"', "3+", "3+", "4", "4", "2", "2", "7", "3+")])))
+    blocks.extend(middle)
+    blocks.append(table(WEAPONS_9, *(weapons or [("Gloom blade", "Melee", "Melee", "User", "-1", "1", "-")])))
+    if abilities:
+        blocks.append(heading("ABILITIES"))
+        blocks.extend(abilities)
+    return blocks
+
+
+def test_basic_card_fields():
+    (ds,), ctx = parse(make_doc(*card_9()))
+    assert ds.name == "Gloom Wardens"
+    assert ds.edition == 9 and ds.power == 3 and ds.faction == "Space Marines"
+    assert ds.faction_keywords == ("IMPERIUM", "ADEPTUS ASTARTES", "<CHAPTER>")
+    assert ds.keywords == ("INFANTRY", "GLOOM WARDENS")
+    (p,) = ds.profiles
+    assert (p.name, p.models, p.stats["M"], p.stats["Sv"]) == ("Gloom Warden", "3", '6"', "3+")
+    (w,) = ds.weapons
+    assert (w.name, w.range, w.type, w.S, w.AP, w.D, w.abilities) == ("Gloom blade", "Melee", "Melee", "User", "-1",
+                                                                      "1", ())
+    assert ds.source.file == "test.txt"
+    assert ctx.claimed == set(range(6))
+
+
+def test_multi_profile_weapon_gives_one_entry_per_profile():
+    weapons = [("Ember pistol", "Before selecting targets, select a profile to make attacks with:", "", "", "", "", ""),
+               ("- Low", '12"', "Pistol 1", "7", "-3", "1", "-"),
+               ("- High", '12"', "Pistol 1", "8", "-3", "2", "On an unmodified hit roll of 1, the bearer is slain."),
+               ("Gloom blade", "Melee", "Melee", "User", "-1", "1", "-")]
+    (ds,), _ = parse(make_doc(*card_9(weapons=weapons)))
+    names = [w.name for w in ds.weapons]
+    assert names == ["Ember pistol - Low", "Ember pistol - High", "Gloom blade"]
+    assert ds.weapons[1].D == "2" and ds.weapons[1].abilities == ("On an unmodified hit roll of 1, the bearer is slain.",)
+    assert ds.weapons[0].abilities == ()
+
+
+def test_ten_edition_profiles_named_with_bracket_keywords():
+    blocks = [paragraph("Gloom Warden"), paragraph("(⌀32mm)")]
+    for label, value in (("M", '6"'), ("T", "4"), ("Sv", "3+"), ("W", "2"), ("Ld", "6+"), ("OC", "1")):
+        blocks += [paragraph(label), paragraph(value)]
+    blocks += [heading("RANGED WEAPONS")] + [paragraph(x) for x in ("RANGE", "A", "BS", "S", "AP", "D")]
+    blocks += [paragraph(x) for x in ("Ember gun – focused [heavy, melta 2]", "Ember gun – focused [heavy, melta 2]",
+                                      '18"', "1", "3+", "9", "-4", "D6")]
+    blocks += [heading("MELEE WEAPONS")] + [paragraph(x) for x in ("RANGE", "A", "WS", "S", "AP", "D")]
+    blocks += [paragraph(x) for x in ("Close combat weapon", "Melee", "3", "3+", "4", "0", "1")]
+    blocks += [heading("ABILITIES"), paragraph("CORE: Deep Strike, Leader"),
+               paragraph("Shadow Step: Once per battle, this unit can move again.")]
+    blocks += [paragraph("KEYWORDS: INFANTRY, GLOOM WARDEN"), heading("FACTION KEYWORDS:"), heading("ADEPTUS ASTARTES"),
+               heading("STRATAGEMS"), paragraph("Not part of the card.")]
+    (ds,), ctx = parse(make_doc(*blocks), edition=None)
+    assert ds.edition == 10 and ds.base == "32mm"
+    assert ds.profiles[0].stats == {"M": '6"', "T": "4", "Sv": "3+", "W": "2", "Ld": "6+", "OC": "1"}
+    ranged, melee = ds.weapons
+    assert (ranged.name, ranged.A, ranged.skill, ranged.D) == ("Ember gun - focused", "1", "3+", "D6")
+    assert ranged.abilities == ("heavy", "melta 2") and ranged.type is None
+    assert (melee.range, melee.skill, melee.abilities) == ("Melee", "3+", ())
+    assert [(a.name, a.text, a.category) for a in ds.abilities][:2] == [("Deep Strike", "", "core"), ("Leader", "", "core")]
+    assert ds.abilities[2].text == "Once per battle, this unit can move again."
+    assert ds.faction_keywords == ("ADEPTUS ASTARTES",) and ds.faction == "Space Marines"
+    stratagems_heading = len(blocks) - 2
+    assert stratagems_heading not in ctx.claimed and stratagems_heading - 1 in ctx.claimed
+
+
+def test_wrapped_ability_text_joins_its_lines():
+    abilities = [paragraph("Gloom Shroud"),
+                 paragraph("In your command phase, you can pick 1"),
+                 paragraph("GLOOM WARDENS unit within 6\" of this unit (that unit cannot be picked twice)."),
+                 paragraph("Dark Purpose"), paragraph("Each time this unit fights, add 1 to its A and to the"),
+                 paragraph("roll of the attack, as long as it has not"),
+                 paragraph("moved.")]
+    (ds,), _ = parse(make_doc(*card_9("GLOOM WARDENS", abilities=abilities)))
+    assert [a.name for a in ds.abilities] == ["Gloom Shroud", "Dark Purpose"]
+    assert ds.abilities[0].text == ("In your command phase, you can pick 1 GLOOM WARDENS unit within 6\" of this unit "
+                                    "(that unit cannot be picked twice).")
+    assert ds.abilities[1].text.endswith("as long as it has not moved.")
+
+
+def test_zero_to_one_model_rows_and_equipment_sentences():
+    stats = [("4-9", "Gloom Warden", '6"', "3+", "3+", "4", "4", "2", "2", "7", "3+"),
+             ("0-1", "Gloom Sergeant", '6"', "3+", "3+", "4", "4", "2", "3", "8", "3+")]
+    note = paragraph("If this unit contains 6 or more models, its PR is 6. Every model is equipped with a gloom blade.")
+    (ds,), _ = parse(make_doc(*card_9("GLOOM WARDENS", note, stats=stats)))
+    assert [(p.name, p.models) for p in ds.profiles] == [("Gloom Warden", "4-9"), ("Gloom Sergeant", "0-1")]
+    assert ds.composition == ("Every model is equipped with a gloom blade.",)
+    assert ds.power == 3  # the PR note is not the unit's power
+
+
+def test_per_model_keyword_lines_are_merged():
+    blocks = card_9()
+    blocks[3] = paragraph("KEYWORDS [GLOOM WARDEN]: INFANTRY, GLOOM WARDENS")
+    blocks.insert(4, paragraph("KEYWORDS [SHADE]: INFANTRY, SHADE"))
+    (ds,), _ = parse(make_doc(*blocks))
+    assert ds.keywords == ("INFANTRY", "GLOOM WARDENS", "SHADE")
+
+
+def test_missing_characteristic_dash_is_kept():
+    stats = [("3-6", "Gloom Mite", '10"', "4+", "-", "3", "3", "4", "4", "10", "6+")]
+    (ds,), _ = parse(make_doc(*card_9(stats=stats)))
+    assert ds.profiles[0].stats["BS"] == "-" and ds.profiles[0].stats["WS"] == "4+"
+
+
+def test_textless_shared_ability_and_its_full_rule_is_left_unclaimed():
+    abilities = [paragraph("Gloom Shroud"), paragraph("Re-roll hit rolls of 1."), paragraph("Shadow Pact")]
+    blocks = card_9(abilities=abilities) + [heading("SHADOW PACT"), paragraph("The full text of the shared rule.")]
+    (ds,), ctx = parse(make_doc(*blocks))
+    assert [(a.name, a.text) for a in ds.abilities] == [("Gloom Shroud", "Re-roll hit rolls of 1."), ("Shadow Pact", "")]
+    assert len(blocks) - 2 not in ctx.claimed and len(blocks) - 1 not in ctx.claimed
+    assert len(blocks) - 3 in ctx.claimed
+
+
+def test_invulnerable_save_only_from_unconditional_own_ability():
+    abilities = [paragraph("Shade Field"), paragraph("4+ invulnerable save."),
+                 paragraph("Parry"), paragraph("5+ invulnerable save against melee weapons.")]
+    (ds,), _ = parse(make_doc(*card_9(abilities=abilities)))
+    assert ds.invulnerable_save == "4+"
+    abilities = [paragraph("Parry"), paragraph("5+ invulnerable save against melee weapons."),
+                 heading("OTHER WARGEAR"), paragraph("Shade shield"), paragraph("The bearer has a 4+ invulnerable save.")]
+    (ds,), _ = parse(make_doc(*card_9(abilities=abilities)))
+    assert ds.invulnerable_save is None
+    assert (ds.abilities[-1].name, ds.abilities[-1].category) == ("Shade shield", "wargear")
+
+
+def test_name_with_power_on_one_line_and_two_cards_in_a_row():
+    blocks = card_9("GLOOM WARDENS POWER 4") + card_9("SHADE LORD")
+    (a, b), _ = parse(make_doc(*blocks))
+    assert (a.name, a.power, b.name, b.power) == ("Gloom Wardens", 4, "Shade Lord", 3)
+    assert len(a.weapons) == 1 and len(b.weapons) == 1
+
+
+def test_space_separated_rows_from_a_text_file():
+    text = "\n".join([
+        "GLOOM WARDENS", "POWER 3", "FACTION KEYWORDS: NECRONS, <DYNASTY>", "KEYWORDS: INFANTRY, GLOOM WARDENS",
+        "No.\tNAME\tM\tWS\tBS\tS\tT\tW\tA\tLd\tSv", "5\tGloom Warden\t5\"\t3+\t3+\t4\t4\t1\t1\t10\t4+",
+        "WEAPON\tRANGE\tTYPE\tS\tAP\tD\tAbilities", "Gloom flayer\t24\"\tRapid Fire 1\t4\t-1\t1\t-",
+        "ABILITIES", "Gloom Shroud", "Re-roll hit rolls of 1.",
+        "WARGEAR OPTIONS", "Any model can be equipped with 1 gloom reaper instead of 1 gloom flayer."])
+    origin = DocumentOrigin(path="t.txt", name="t.txt", format="text", sha256="0" * 64)
+    (ds,), _ = parse(load_text(text.encode(), origin))
+    assert ds.faction == "Necrons" and ds.profiles[0].models == "5"
+    assert ds.weapons[0].type == "Rapid Fire 1"
+    assert ds.wargear_options == ("Any model can be equipped with 1 gloom reaper instead of 1 gloom flayer.",)
+
+
+def test_no_stat_header_no_datasheet():
+    doc = make_doc(heading("MOVEMENT PHASE"), paragraph("Move units."), table(("M", "Move"), ("T", "Toughness")))
+    records, ctx = parse(doc)
+    assert records == [] and not ctx.claimed
+
+
+def test_bold_ability_names_from_a_styled_loader():
+    abilities = [Block("paragraph", spans=(Span("Gloom Shroud", bold=True),)),
+                 paragraph("Re-roll hit rolls of 1, or of 2 if the attacking model is within 6\" of an objective"),
+                 Block("paragraph", spans=(Span("Dark Purpose", bold=True),)),
+                 paragraph("Add 1 to its A.")]
+    (ds,), _ = parse(make_doc(*card_9(abilities=abilities)))
+    assert [a.name for a in ds.abilities] == ["Gloom Shroud", "Dark Purpose"]
