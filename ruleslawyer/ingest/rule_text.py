@@ -1,0 +1,165 @@
+"""Small text helpers shared by the stratagem and rule parsers.
+
+They work on the plain text of blocks: recognising page furniture (ads, subscription popups,
+icon letters), title-like lines, "LABEL: text" run-ins, and joining block texts back into
+record text. Nothing here knows a file format.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, clean_text
+
+# Page furniture: ad boxes, the "Disable Ads" popup, subscription begging, site chrome.
+# Matched against a whole block's text; any hit makes the block junk.
+_FURNITURE = re.compile(
+    r"disable ads|boosty|pin code|login database|adsbygoogle|patreon|newsletter"
+    r"|support me\b|sign up\b|does not meet the selection criteria"
+    r"|keyword is used in the following|©|\bcopyright\b|all rights reserved"
+    r"|https?://|www\.|\b[\w-]+\.(?:com|net|org)\b",
+    re.I,
+)
+# Icon badges printed as letters beside a stratagem ("BA" Boarding Actions, "C" Core) and
+# stray punctuation left by icons.
+_ICON = re.compile(r"^(?:[A-Z]{1,2}|[\]\[|()•·*#]+|\s*)$")
+
+SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "is", "of", "on",
+               "or", "the", "to", "vs", "via", "with"}
+_SMALL_KEEP_IN_TITLES = SMALL_WORDS - {"is"}
+
+LABELS = ("WHEN", "TARGET", "EFFECT", "RESTRICTIONS", "RESTRICTION")
+_LABEL_RE = re.compile(r"\b(WHEN|TARGET|EFFECT|RESTRICTIONS?)\s*:\s*")
+
+
+def text_of(block: Block) -> str:
+    """A block's text with spaces collapsed (table rows tab-separated, one per line)."""
+    if block.kind == TABLE:
+        return "\n".join("\t".join(clean_text(c) for c in row) for row in block.rows)
+    return clean_text(block.text.replace("\n", " ")) if block.kind == HEADING else clean_text(block.text)
+
+
+def is_furniture(text: str) -> bool:
+    """True for ad, subscription and site-chrome text that must never become a record."""
+    return bool(_FURNITURE.search(text))
+
+
+def is_icon(text: str) -> bool:
+    """A lone icon letter or two ("C", "BA") or stray bracket left by an icon."""
+    return bool(_ICON.match(text.strip()))
+
+
+def title_case(name: str) -> str:
+    """Title Case for an ALL-CAPS or sentence-case name, small words kept lower case.
+
+    Words with a digit or mixed case beyond the first letter (CP, LOS, 2D6) keep their case
+    when the name was not all caps to begin with.
+    """
+    letters = [c for c in name if c.isalpha()]
+    all_caps = bool(letters) and not any(c.islower() for c in letters)
+    words = re.split(r"(\s+|-)", name)
+    out = []
+    index = 0
+    for w in words:
+        if not w or w.isspace() or w == "-":
+            out.append(w)
+            continue
+        low = w.lower()
+        after_hyphen = bool(out) and out[-1] == "-"
+        if all_caps:
+            if index > 0 and low in _SMALL_KEEP_IN_TITLES:
+                w = low
+            elif after_hyphen:
+                w = low
+            else:
+                w = _cap(low)
+        elif w.islower() and not after_hyphen and (index == 0 or low not in _SMALL_KEEP_IN_TITLES):
+            w = _cap(w)
+        out.append(w)
+        index += 1
+    return "".join(out)
+
+
+def _cap(word: str) -> str:
+    for i, c in enumerate(word):
+        if c.isalpha():
+            return word[:i] + c.upper() + word[i + 1:]
+    return word
+
+
+def is_title_like(text: str, max_words: int = 7) -> bool:
+    """A short line that reads as a title: no sentence ending, no "label: text" shape."""
+    t = text.strip()
+    if not t or len(t) > 70 or is_furniture(t):
+        return False
+    words = t.split()
+    if len(words) > max_words:
+        return False
+    if t[-1] in ".:;,?" or t[0].islower() or t[0] in "([-–•*\"'‘“":
+        return False
+    if re.search(r":\s*\S", t):
+        return False
+    if not any(c.isalpha() for c in t):
+        return False
+    if re.fullmatch(r"\d+\s*(CP|pts?)", t, re.I):
+        return False
+    return True
+
+
+def is_caps(text: str) -> bool:
+    """True when every letter is upper case (and there are at least two)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and not any(c.islower() for c in letters)
+
+
+def split_labels(text: str) -> list[tuple[str | None, str]]:
+    """Split stratagem text on WHEN:/TARGET:/EFFECT:/RESTRICTIONS: labels.
+
+    Returns (label or None, text) pieces in order; the piece before the first label has None.
+    """
+    pieces: list[tuple[str | None, str]] = []
+    pos = 0
+    label: str | None = None
+    for m in _LABEL_RE.finditer(text):
+        pieces.append((label, text[pos:m.start()]))
+        label = m.group(1).upper()
+        if label == "RESTRICTION":
+            label = "RESTRICTIONS"
+        pos = m.end()
+    pieces.append((label, text[pos:]))
+    return [(lab, t.strip()) for lab, t in pieces if lab is not None or t.strip()]
+
+
+def starts_with_label(text: str) -> bool:
+    return bool(_LABEL_RE.match(text.strip()))
+
+
+def join_paragraphs(parts: Iterable[str]) -> str:
+    """Join paragraph texts with blank lines, dropping empty ones."""
+    return "\n\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def ends_sentence(text: str) -> bool:
+    t = text.rstrip().rstrip("\"'’”)]*")
+    return bool(t) and t[-1] in ".!?:"
+
+
+def line_number(block: Block) -> int | None:
+    """The source line a text-format block came from (a loader hint; None elsewhere)."""
+    value = block.attrs.get("line") if block.attrs else None
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def gap_before(blocks, i: int) -> bool:
+    """True when the loader says a blank line (or more) separates block i from block i-1."""
+    if i <= 0:
+        return False
+    a, b = line_number(blocks[i - 1]), line_number(blocks[i])
+    return a is not None and b is not None and b - a > 1
+
+
+def is_body_kind(block: Block) -> bool:
+    return block.kind in (PARAGRAPH, LIST_ITEM)
