@@ -1,0 +1,95 @@
+"""`ruleslawyer show` on datasheets, through the CLI, against a store holding seeds 000 and 001.
+
+The store is filled once per session with the real pipeline (every family parser), so these
+tests see what a user sees after `ruleslawyer ingest`.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+
+from .conftest import seed_path
+
+
+@pytest.fixture(scope="session")
+def seeded_db(shared, tmp_path_factory):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    db = tmp_path_factory.mktemp("show") / "seeded.sqlite"
+    with Store(db) as store:
+        ingest_paths(store, [seed_path(shared, "000"), seed_path(shared, "001")])
+    return db
+
+
+@pytest.fixture
+def show(seeded_db, monkeypatch):
+    monkeypatch.setenv("RULESLAWYER_DB", str(seeded_db))
+    monkeypatch.setenv("COLUMNS", "100")
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, ["show", *args])
+
+
+def test_show_skorpekh_lord_prints_the_card(show):
+    result = show("skorpekh lord")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("SKORPEKH LORD") and "Power 7" in lines[0] and "Necrons" in lines[0]
+    profile = next(line for line in lines if line.startswith("1 "))
+    assert profile.split() == ["1", "Skorpekh", "Lord", '8"', "2+", "2+", "6", "6", "6", "4", "10", "3+"]
+    assert "Invulnerable save: 4+" in lines
+    assert any(line.startswith("Enmitic annihilator") and "Assault 2D3" in line for line in lines)
+    assert any(line.startswith("• Phase Shifter: 4+ invulnerable save.") for line in lines)
+    assert "Keywords: INFANTRY, CHARACTER, SKORPEKH LORD" in lines
+    assert all(len(line) <= 100 for line in lines)
+
+
+def test_show_chronomancer_prints_the_tenth_edition_card(show):
+    result = show("chronomancer")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("CHRONOMANCER") and "1 model: 65 pts" in lines[0]
+    assert ["Chronomancer", '5"', "4", "4+", "4", "6+", "1"] in [line.split() for line in lines]
+    weapons = [line.split() for line in lines if line.startswith("Aeonstave")]
+    assert weapons == [["Aeonstave", '18"', "D6", "4+", "5", "-1", "1", "blast"],
+                       ["Aeonstave", "Melee", "3", "4+", "5", "-1", "1", "-"]]
+    assert "LEADER" in lines and "Faction keywords: NECRONS" in lines
+
+
+def test_show_tolerates_a_typo(show):
+    result = show("skorpek lord")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("SKORPEKH LORD")
+
+
+def test_show_unknown_name_exits_1_with_suggestions(show):
+    result = show("skorpekh lordd", "of", "nothing")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: no record named")
+    result = show("plasmanser")
+    assert result.exit_code == 0 and result.output.startswith("PLASMANCER")
+    result = show("cryptothral squadron")
+    assert result.exit_code == 1 and "did you mean: Cryptothralls" in result.output
+
+
+def test_show_json_prints_the_record(show):
+    result = show("necron warriors", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["kind"] == "datasheet" and data["power"] == 5
+    assert data["profiles"][0]["models"] == "10-20"
+    assert data["wargear_options"] == ["Any model can be equipped with 1 gauss reaper instead of 1 gauss flayer."]
+
+
+def test_show_narrow_terminal_keeps_lines_inside_the_width(seeded_db, monkeypatch):
+    monkeypatch.setenv("RULESLAWYER_DB", str(seeded_db))
+    monkeypatch.setenv("COLUMNS", "60")
+    result = CliRunner().invoke(cli, ["show", "assault intercessor squad"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all(len(line) <= 60 for line in lines), [line for line in lines if len(line) > 60]
+    assert any(line.startswith("Plasma pistol - Supercharge") for line in lines)
