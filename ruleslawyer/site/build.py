@@ -1,0 +1,365 @@
+"""Build the static reference site: gather everything first, then write.
+
+`get_context(corpus, files)` gathers (mkdocs-style: every page's data is known before the first
+byte is written, so cross-links and lists are consistent): URLs and slugs for every record,
+resolved cross-links, the original of each amended record, the rules hierarchy, faction,
+keyword and kind lists, the errata outcomes and the search index. It returns a `SiteContext`
+whose `pages` are (path, template, variables, fingerprint key) and whose `assets` are the
+static files. `ruleslawyer.site.writer` renders and writes them (incrementally).
+
+`build_site(store, out)` is the one call the CLI makes.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..library import Corpus, fold
+from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
+from .links import Link, Linker, hover_text
+from .search_index import IndexEntry, render_index
+from .slugs import SlugAllocator, slugify
+
+SITE_TITLE = "Rules Lawyer"
+# Folder of each kind's pages; errata entries are listed on errata.html, not given pages.
+KIND_DIRS = {
+    "datasheet": "datasheet", "stratagem": "stratagem", "enhancement": "enhancement",
+    "detachment_rule": "detachment-rule", "rule": "rule", "table": "table", "note": "note", "faq": "faq",
+}
+KIND_ORDER = tuple(KIND_DIRS)
+PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "morale")
+
+
+@dataclass
+class Page:
+    """One output page: where it goes, which template, its variables, what it depends on."""
+
+    path: str
+    template: str
+    vars: dict[str, Any]
+    key: Any  # a value whose repr changes whenever the page's content would
+
+
+@dataclass
+class SiteContext:
+    pages: list[Page]
+    assets: dict[str, bytes]  # path -> content (static files, search index)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Entry:
+    """A record with a page: the record, its original (when amended), its URL and links."""
+
+    record: Record
+    url: str
+    original: Record | None = None
+
+
+def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_TITLE) -> SiteContext:
+    """Gather every page of the site from `corpus` (errata applied) and the stored `files`."""
+    records = [r for r in corpus.records if r.kind in KIND_DIRS]
+    entries = _allocate_urls(records)
+    _pair_originals(entries, corpus.originals)
+    by_id = {id(e.record): e for e in entries}
+    keywords = _keyword_pages(records)
+    linker = Linker(records, {i: e.url for i, e in by_id.items()},
+                    {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
+    common = {"site_title": title}
+    pages: list[Page] = []
+    faction_urls = _faction_urls(records)
+
+    children = defaultdict(list)
+    rules_by_path = {}
+    for e in entries:
+        r = e.record
+        if r.kind == "rule":
+            children[(r.source.file, r.edition, tuple(r.section))].append(e)
+            rules_by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
+    change_anchor = _errata_anchors(corpus.outcomes)
+
+    for e in entries:
+        r = e.record
+        links = linker.for_record(r, "../")
+        crumbs, kids = [], []
+        if r.kind == "rule":
+            for i, name in enumerate(r.section):
+                parent = rules_by_path.get((r.source.file, r.edition, tuple(r.section[: i + 1])))
+                crumbs.append((name, "../" + parent.url if parent else None))
+            kids = [(k.record.name, "../" + k.url) for k in
+                    children.get((r.source.file, r.edition, tuple(r.section) + (r.name,)), [])]
+        anchors = [change_anchor.get(_change_key(c)) for c in getattr(r, "changes", ())]
+        furl = faction_urls.get(getattr(r, "faction", None))
+        vars_ = dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs,
+                     children=kids, page_title=record_name(r), errata_anchors=anchors,
+                     faction_url="../" + furl if furl else None)
+        pages.append(Page(e.url, "record.html", vars_,
+                          (repr(r), repr(e.original), links.resolved, crumbs, kids, anchors, furl)))
+
+    pages.extend(_list_pages(entries, keywords, linker, common, faction_urls))
+    pages.append(_errata_page(corpus.outcomes, entries, common))
+    pages.append(_home_page(entries, corpus, files, common, faction_urls))
+    pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
+
+    index = [IndexEntry(record_name(e.record), e.record.kind, getattr(e.record, "faction", None),
+                        e.record.edition, e.url, _snippet(e.record), _search_text(e.record)) for e in entries]
+    assets = {"static/search-index.js": render_index(index).encode("utf-8")}
+    counts = defaultdict(int)
+    for e in entries:
+        counts[e.record.kind] += 1
+    return SiteContext(pages=pages, assets=assets, counts=dict(counts))
+
+
+# ---------------------------------------------------------------- URLs and originals
+def _identity(r: Record) -> str:
+    parts = (r.kind, record_name(r), r.edition, getattr(r, "faction", None), getattr(r, "group", None),
+             "/".join(getattr(r, "section", ()) or ()), r.source.file, r.source.page,
+             getattr(r, "text", None) or getattr(r, "effect", None) or "")
+    return "\x1f".join(map(str, parts))
+
+
+def _qualifiers(r: Record) -> list[str | None]:
+    ed = f"{r.edition}th" if r.edition else None
+    section = (getattr(r, "section", None) or (None,))[-1]
+    return [ed, getattr(r, "group", None), getattr(r, "faction", None), section,
+            Path(r.source.file).stem if r.source.file else None]
+
+
+def _allocate_urls(records: Iterable[Record]) -> list[_Entry]:
+    by_kind: dict[str, list[Record]] = defaultdict(list)
+    for r in records:
+        by_kind[r.kind].append(r)
+    entries = []
+    for kind in KIND_ORDER:
+        allocator = SlugAllocator()
+        items = [(i, record_name(r), _qualifiers(r), _identity(r)) for i, r in enumerate(by_kind.get(kind, ()))]
+        slugs = allocator.allocate(items)
+        for i, r in enumerate(by_kind.get(kind, ())):
+            entries.append(_Entry(r, f"{KIND_DIRS[kind]}/{slugs[i]}.html"))
+    return entries
+
+
+def _original_key(r: Record) -> tuple:
+    return (r.kind, record_name(r), r.edition, getattr(r, "group", None), tuple(getattr(r, "section", ()) or ()),
+            r.source.file, r.source.page)
+
+
+def _pair_originals(entries: list[_Entry], originals: Iterable[Record]) -> None:
+    """Give every amended record its original, so pages can mark changes and show the print."""
+    table: dict[tuple, list[Record]] = defaultdict(list)
+    for o in originals:
+        table[_original_key(o)].append(o)
+    for e in entries:
+        if getattr(e.record, "changes", ()):
+            found = table.get(_original_key(e.record))
+            if found:
+                e.original = found[0]
+
+
+def _change_key(change) -> tuple:
+    return (change.document, change.version, change.page, change.operation, change.new_text)
+
+
+def _errata_anchors(outcomes) -> dict[tuple, str]:
+    out = {}
+    for n, o in enumerate(outcomes, 1):
+        e = o.erratum
+        out.setdefault((e.document, e.version, e.page, e.operation, e.text), f"e{n}")
+    return out
+
+
+# ---------------------------------------------------------------- lists
+def _keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datasheet]]]:
+    units: dict[str, list[Datasheet]] = defaultdict(list)
+    for r in records:
+        if isinstance(r, Datasheet):
+            for kw in {k.upper() for k in (*r.keywords, *r.faction_keywords)}:
+                units[kw].append(r)
+    slugs = SlugAllocator().allocate((kw, kw, [], kw) for kw in units)
+    return {kw: (f"keyword/{slugs[kw]}.html", units[kw]) for kw in sorted(units)}
+
+
+def _item(e: _Entry, prefix: str) -> dict[str, Any]:
+    r = e.record
+    bits = [b for b in (getattr(r, "group", None), getattr(r, "faction", None)) if b]
+    if r.edition:
+        bits.append(f"{r.edition}th ed.")
+    return {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
+            "amended": bool(getattr(r, "changes", ())), "kind": r.kind}
+
+
+def _phases(when: str | None) -> list[str]:
+    text = (when or "").lower()
+    found = [p for p in PHASES if re.search(rf"\b{p}\b", text)]
+    if not found and re.search(r"\bany phase\b|\bany\b.*\bphase\b", text):
+        return ["any"]
+    return found
+
+
+def _faction_urls(records: Iterable[Record]) -> dict[str, str]:
+    factions = sorted({f for r in records if (f := getattr(r, "faction", None))})
+    slugs = SlugAllocator().allocate((f, f, [], f) for f in factions)
+    return {f: f"faction/{slugs[f]}.html" for f in factions}
+
+
+def _list_pages(entries: list[_Entry], keywords, linker: Linker, common, faction_urls) -> list[Page]:
+    pages = []
+    by_kind: dict[str, list[_Entry]] = defaultdict(list)
+    for e in entries:
+        by_kind[e.record.kind].append(e)
+    for kind in KIND_ORDER:
+        groups: dict[str, list] = defaultdict(list)
+        for e in sorted(by_kind.get(kind, ()), key=lambda e: (fold(record_name(e.record)), e.url)):
+            r = e.record
+            if kind == "rule":
+                head = " \u203a ".join(filter(None, [f"{r.edition}th edition" if r.edition else "Any edition",
+                                                      *r.section]))
+            elif kind in ("stratagem", "enhancement", "detachment_rule"):
+                head = " \u203a ".join(filter(None, [r.faction or "Universal", getattr(r, "group", None)]))
+            elif kind in ("note", "faq"):
+                head = " ".join(filter(None, [getattr(r, "document", None), getattr(r, "version", None)])) or "Other"
+            else:
+                head = getattr(r, "faction", None) or (f"{r.edition}th edition" if r.edition else "Other")
+            groups[head].append(_item(e, "../"))
+        grouped = sorted(groups.items())
+        pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
+                          dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
+                          (kind, grouped)))
+
+    # factions
+    by_faction: dict[str, list[_Entry]] = defaultdict(list)
+    for e in entries:
+        f = getattr(e.record, "faction", None)
+        if f:
+            by_faction[f].append(e)
+    faction_list = []
+    for faction in sorted(by_faction):
+        items = sorted(by_faction[faction], key=lambda e: (fold(record_name(e.record)), e.url))
+        sections = []
+        for kind in KIND_ORDER:
+            rows = []
+            for e in items:
+                if e.record.kind != kind:
+                    continue
+                row = _item(e, "../")
+                if isinstance(e.record, Stratagem):
+                    s = e.record
+                    row.update(phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
+                rows.append(row)
+            if rows:
+                sections.append((kind, rows))
+        url = faction_urls[faction]
+        faction_list.append({"name": faction, "url": url, "count": len(items)})
+        pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
+                                                    sections=sections), (faction, sections)))
+    pages.append(Page("faction/index.html", "factions.html",
+                      dict(common, root="../", page_title="Factions", factions=faction_list), tuple(map(repr, faction_list))))
+
+    # keywords
+    kw_list = []
+    by_id = {id(e.record): e for e in entries}
+    for kw, (url, units) in keywords.items():
+        rows = sorted((_item(by_id[id(u)], "../") for u in units), key=lambda i: (fold(i["name"]), i["url"]))
+        rule = linker.rule(kw, None, None)
+        rule_link = Link("../" + rule.url, rule.title) if rule else None
+        kw_list.append({"name": kw, "url": url, "count": len(rows)})
+        pages.append(Page(url, "keyword.html", dict(common, root="../", page_title=kw, keyword=kw, units=rows,
+                                                    rule=rule_link), (kw, rows, rule_link)))
+    pages.append(Page("keyword/index.html", "keywords.html",
+                      dict(common, root="../", page_title="Keywords", keywords=kw_list), tuple(map(repr, kw_list))))
+    return pages
+
+
+def _plural(kind: str) -> str:
+    from .templating import kind_plural
+
+    return kind_plural(kind)
+
+
+# ---------------------------------------------------------------- errata and home
+def _errata_page(outcomes, entries: list[_Entry], common) -> Page:
+    by_change: dict[tuple, _Entry] = {}
+    by_name: dict[str, list[_Entry]] = defaultdict(list)
+    for e in entries:
+        for c in getattr(e.record, "changes", ()):
+            by_change.setdefault((c.document, c.version, c.page, c.operation, c.new_text), e)
+        by_name[fold(record_name(e.record))].append(e)
+    rows = []
+    for n, o in enumerate(outcomes, 1):
+        err: Erratum = o.erratum
+        target = None
+        if o.applied:
+            target = by_change.get((err.document, err.version, err.page, err.operation, err.text))
+            if target is None and o.target_name:
+                same = [e for e in by_name.get(fold(o.target_name), ())
+                        if err.edition is None or e.record.edition in (None, err.edition)]
+                target = same[0] if same else None
+        rows.append({"anchor": f"e{n}", "erratum": err, "applied": o.applied, "reason": o.reason,
+                     "target_name": o.target_name, "url": target.url if target else None})
+    applied = sum(1 for r in rows if r["applied"])
+    return Page("errata.html", "errata.html",
+                dict(common, root="", page_title="Errata", rows=rows, applied=applied),
+                tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows))
+
+
+def _home_page(entries: list[_Entry], corpus: Corpus, files, common, faction_urls) -> Page:
+    counts = defaultdict(int)
+    factions = defaultdict(int)
+    for e in entries:
+        counts[e.record.kind] += 1
+        f = getattr(e.record, "faction", None)
+        if f:
+            factions[f] += 1
+    errata = sum(1 for r in corpus.records if r.kind == "errata")
+    versions: dict[str, str] = {}
+    for r in corpus.originals:
+        v = getattr(r, "version", None)
+        if v and r.source.file not in versions:
+            versions[r.source.file] = f"{getattr(r, 'document', None) or ''} {v}".strip()
+    docs = [{"name": f.name, "title": f.title, "edition": f.edition, "format": f.format,
+             "records": f.record_count, "version": versions.get(f.name)} for f in files]
+    kinds = [{"kind": k, "count": counts.get(k, 0), "url": f"{KIND_DIRS[k]}/index.html"} for k in KIND_ORDER]
+    flist = [{"name": f, "count": factions[f], "url": faction_urls[f]} for f in sorted(factions)]
+    vars_ = dict(common, root="", page_title=common["site_title"], docs=docs, kinds=kinds, factions=flist,
+                 errata=errata, total=len(entries))
+    return Page("index.html", "home.html", vars_, (repr(docs), repr(kinds), repr(flist), errata))
+
+
+def _snippet(r: Record) -> str:
+    if isinstance(r, Datasheet):
+        return " ".join(r.keywords)
+    if isinstance(r, Stratagem):
+        return " ".join(filter(None, [r.when, r.effect]))
+    if isinstance(r, Faq):
+        return r.answer
+    return hover_text(getattr(r, "text", ""), 200)
+
+
+def _search_text(r: Record) -> str:
+    if isinstance(r, Datasheet):
+        return " ".join([*r.keywords, *r.faction_keywords, *(a.name for a in r.abilities),
+                         *(w.name for w in r.weapons)])
+    if isinstance(r, Stratagem):
+        return " ".join(filter(None, [r.group, r.category, r.target, r.effect]))
+    if isinstance(r, Faq):
+        return f"{r.question} {r.answer}"
+    return " ".join(filter(None, [getattr(r, "group", None), " ".join(getattr(r, "section", ()) or ()),
+                                  getattr(r, "text", "")]))
+
+
+# ---------------------------------------------------------------- the one call
+def build_site(store, out: str | Path, *, force: bool = False, workers: int | None = None):
+    """Gather the site from `store` (errata applied) and write it to `out` (incrementally).
+
+    Returns a writer.BuildReport. Raises SiteError when `out` is a non-empty folder that is
+    not a site this command wrote.
+    """
+    from ..library import load_corpus
+    from .writer import write_site
+
+    corpus = load_corpus(store)
+    ctx = get_context(corpus, store.files())
+    return write_site(ctx, out, force=force, workers=workers)

@@ -1,0 +1,162 @@
+"""Cross-links: from a name printed on a record to the page that explains it.
+
+A weapon keyword (`[blast]`), an ability named on a datasheet (Deep Strike, Leader, Reanimation
+Protocols) or a keyword in a stratagem's TARGET (INFANTRY, CHARACTER) links to the rule of that
+name in the same edition, or to the list of units with that keyword. Links are plain `<a href>`
+with the rule text as `title`, so hovering shows it and following works without JavaScript.
+
+Links are resolved while gathering (not while rendering), per record, into a `PageLinks`; its
+`resolved` tuple goes into the page fingerprint, so a page is re-rendered when a rule it links
+to changes its text, and only then.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..library import fold
+from ..records import Datasheet, Record, Stratagem
+
+TITLE_CHARS = 280
+# Kinds a name on a card may refer to, best first.
+_TARGET_KINDS = ("rule", "detachment_rule", "enhancement")
+_CAPS_RUN = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9\-'\u2019]*(?:\s+[A-Z][A-Z0-9\-'\u2019]*)*(?![\w\-])")
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where a link goes (relative to the page it is on) and its hover text."""
+
+    href: str
+    title: str = ""
+
+
+def hover_text(text: str | None, limit: int = TITLE_CHARS) -> str:
+    """The first `limit` characters of `text` on one line, cut at a word, for a `title`."""
+    flat = " ".join((text or "").split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0]
+    return cut + "\u2026"
+
+
+@dataclass(frozen=True)
+class Target:
+    url: str  # root-relative
+    title: str
+    edition: int | None
+    faction: str | None
+    rank: int
+
+
+class Linker:
+    """Resolves names to pages for a whole corpus.
+
+    `urls` maps id(record) -> root-relative page URL for every record with a page; `keywords`
+    maps a datasheet keyword (as printed, upper case) -> root-relative keyword-page URL and
+    the number of units carrying it.
+    """
+
+    def __init__(self, records: Iterable[Record], urls: Mapping[int, str],
+                 keywords: Mapping[str, tuple[str, int]]):
+        self.keywords = dict(keywords)
+        self.by_name: dict[str, list[Target]] = {}
+        for record in records:
+            if record.kind not in _TARGET_KINDS or id(record) not in urls:
+                continue
+            target = Target(urls[id(record)], hover_text(getattr(record, "text", "")),
+                            record.edition, getattr(record, "faction", None),
+                            _TARGET_KINDS.index(record.kind))
+            key = fold(record.name)
+            self.by_name.setdefault(key, []).append(target)
+            # "Blast Weapons" answers for [blast]; "Characters" for CHARACTER.
+            for suffix in (" weapons", " weapon", "s"):
+                if key.endswith(suffix) and len(key) > len(suffix) + 2:
+                    self.by_name.setdefault("~" + key[: -len(suffix)], []).append(target)
+
+    def rule(self, name: str, edition: int | None, faction: str | None) -> Target | None:
+        """The rule called `name` for a record of this edition and faction, or None.
+
+        Only the same edition (or a record/rule without one) counts: a 5th-edition Blast is
+        not the rule a 10th-edition `[blast]` means.
+        """
+        key = fold(name)
+        found = self.by_name.get(key) or self.by_name.get("~" + key) or []
+        best = None
+        for t in found:
+            if edition is not None and t.edition is not None and t.edition != edition:
+                continue
+            if t.faction and faction and t.faction != faction:
+                continue
+            score = (t.edition != edition, t.faction != faction, t.rank, t.url)
+            if best is None or score < best[0]:
+                best = (score, t)
+        return best[1] if best else None
+
+    def for_record(self, record: Record, prefix: str) -> "PageLinks":
+        """Every link the page of `record` needs, resolved now; hrefs start with `prefix`."""
+        resolved: dict[tuple[str, str], Link] = {}
+        edition, faction = record.edition, getattr(record, "faction", None)
+
+        def add_rule(kind: str, name: str):
+            t = self.rule(name, edition, faction)
+            if t:
+                resolved[(kind, name)] = Link(prefix + t.url, t.title)
+
+        def add_keyword(kind: str, kw: str):
+            hit = self.keywords.get(kw.upper())
+            t = self.rule(kw, edition, faction)
+            if hit:
+                url, count = hit
+                title = t.title if t else f"{count} unit{'s' if count != 1 else ''} with the {kw.upper()} keyword"
+                resolved[(kind, kw)] = Link(prefix + url, title)
+            elif t:
+                resolved[(kind, kw)] = Link(prefix + t.url, t.title)
+
+        if isinstance(record, Datasheet):
+            for a in record.abilities:
+                add_rule("ability", a.name)
+            if record.leader:
+                add_rule("ability", "Leader")
+            for w in record.weapons:
+                for kw in w.abilities:
+                    if len(kw) < 40:
+                        add_rule("weapon_keyword", _keyword_name(kw))
+            for kw in (*record.keywords, *record.faction_keywords):
+                add_keyword("keyword", kw)
+            texts = [a.text for a in record.abilities]
+        elif isinstance(record, Stratagem):
+            texts = [record.target, record.when, record.effect]
+        else:
+            texts = [getattr(record, "text", "")]
+        for text in texts:
+            for m in _CAPS_RUN.finditer(text or ""):
+                phrase = m.group(0)
+                for candidate in (phrase, *(phrase.split() if " " in phrase else ())):
+                    if len(candidate) > 2 and ("term", candidate) not in resolved:
+                        add_keyword("term", candidate)
+        return PageLinks(tuple(sorted(resolved.items())))
+
+
+def _keyword_name(kw: str) -> str:
+    """`anti-infantry 4+` -> `anti-infantry`; `sustained hits 1` -> `sustained hits`."""
+    return re.sub(r"\s+(?:D?\d+\+?|\d+\"?)$", "", kw.strip()).strip()
+
+
+class PageLinks:
+    """The links of one page, as the partials ask for them (`links.ability(name)` ...)."""
+
+    def __init__(self, resolved: tuple[tuple[tuple[str, str], Link], ...]):
+        self.resolved = resolved
+        self._map = dict(resolved)
+        self.terms = {name: link for (kind, name), link in resolved if kind == "term"}
+
+    def ability(self, name: str) -> Link | None:
+        return self._map.get(("ability", name))
+
+    def weapon_keyword(self, kw: str) -> Link | None:
+        return self._map.get(("weapon_keyword", _keyword_name(kw)))
+
+    def keyword(self, kw: str) -> Link | None:
+        return self._map.get(("keyword", kw))

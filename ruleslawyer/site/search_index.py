@@ -1,0 +1,65 @@
+"""The client-side search index, written as a JavaScript file.
+
+`window.RULESLAWYER_INDEX = {...};` loads with a plain `<script src>`, which browsers allow from
+file:// (fetch() and Pagefind's module scripts are blocked there for origin 'null'), so search
+works both opened from disk and served. The shape is compact: kinds, factions and editions are
+listed once and referenced by position; each document is
+`[name, kind#, faction# or -1, edition or 0, url, snippet, terms]` where `terms` are the folded
+words of its text (deduplicated, stop words out, capped) for matching beyond the name.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from ..library import fold
+
+SNIPPET_CHARS = 140
+MAX_TERMS = 48
+_STOP = frozenset("""a an and any are as at be by can each for from has have if in into is it its
+its may of on one or that the their then there this to until was when which while will with your you
+not no all than so do does been within""".split())
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    name: str
+    kind: str
+    faction: str | None
+    edition: int | None
+    url: str  # root-relative
+    snippet: str
+    text: str  # the words to index beyond the name
+
+
+def terms_of(text: str, name: str) -> str:
+    """The distinct folded words of `text` not already in `name`, in order, capped."""
+    seen = set(fold(name).split())
+    out = []
+    for word in fold(text).split():
+        if len(word) < 3 or word in _STOP or word in seen or word.isdigit():
+            continue
+        seen.add(word)
+        out.append(word)
+        if len(out) >= MAX_TERMS:
+            break
+    return " ".join(out)
+
+
+def render_index(entries: list[IndexEntry]) -> str:
+    """The index as the text of a .js file (deterministic: sorted, compact, no timestamps)."""
+    entries = sorted(entries, key=lambda e: (e.kind, fold(e.name), e.url))
+    kinds = sorted({e.kind for e in entries})
+    factions = sorted({e.faction for e in entries if e.faction})
+    editions = sorted({e.edition for e in entries if e.edition})
+    kind_no = {k: i for i, k in enumerate(kinds)}
+    faction_no = {f: i for i, f in enumerate(factions)}
+    docs = [[e.name, kind_no[e.kind], faction_no.get(e.faction, -1) if e.faction else -1,
+             e.edition or 0, e.url, " ".join(e.snippet.split())[:SNIPPET_CHARS], terms_of(e.text, e.name)]
+            for e in entries]
+    payload = {"version": 1, "kinds": kinds, "factions": factions, "editions": editions, "docs": docs}
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    # Never let record text close a script element or open a comment if inlined somewhere.
+    body = re.sub(r"</", r"<\\/", body).replace("<!--", "<\\!--")
+    return f"window.RULESLAWYER_INDEX = {body};\n"

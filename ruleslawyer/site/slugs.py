@@ -1,0 +1,93 @@
+"""Safe, collision-free, stable file names for pages.
+
+A slug is built only from `[a-z0-9-]` (accents folded, everything else a hyphen), so a record
+named `../../etc/passwd`, `CON`, `.` or `<script>` cannot escape the output folder, hide as a
+dot-file or clash with a reserved name. Names that fold to the same slug ("Blast" in 5th and in
+10th edition, "Command Re-roll" in two groups) are told apart by the first qualifier that
+separates them (edition, group, faction, section), then by a short hash of the record's
+identity, then by a counter; assignment runs over the records in a sorted order, so the same
+records always get the same slugs, whatever order the store returns them in.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from typing import Hashable, Iterable, Sequence
+
+MAX_LEN = 80
+# Windows device names: harmless on Linux, but a site may be copied anywhere.
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10)),
+             "index", "search", "errata", "static"}
+
+
+# Letters NFKD does not split into a base letter and an accent.
+_LETTERS = str.maketrans({"æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "œ": "oe", "Œ": "oe", "ß": "ss",
+                          "đ": "d", "Đ": "d", "ł": "l", "Ł": "l", "þ": "th", "Þ": "th", "ð": "d"})
+
+
+def slugify(text: str | None, *, fallback: str = "page") -> str:
+    """`text` as a lowercase ASCII slug of letters, digits and single hyphens (never empty)."""
+    s = (text or "").translate(_LETTERS)
+    s = unicodedata.normalize("NFKD", s)
+    s = "".join(c for c in s if not unicodedata.combining(c)).lower()
+    s = re.sub(r"['\u2019`]", "", s)
+    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    if len(s) > MAX_LEN:
+        s = s[:MAX_LEN].rstrip("-")
+    if not s:
+        s = fallback
+    if s in _RESERVED:
+        s = f"{s}-page"
+    return s
+
+
+def short_hash(*parts: object) -> str:
+    """Six hex digits identifying `parts` (stable across runs and machines)."""
+    return hashlib.sha1("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
+
+
+class SlugAllocator:
+    """Hands out unique slugs within one folder.
+
+    `allocate(items)` takes (key, name, qualifiers, identity) tuples: `key` is what the caller
+    looks the slug up by, `qualifiers` the readable disambiguators to try in order, `identity`
+    a string naming the item for the hash fallback. Items are processed sorted by (slug,
+    identity), so the result does not depend on input order.
+    """
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.by_key: dict[Hashable, str] = {}
+
+    def allocate(self, items: Iterable[tuple[Hashable, str, Sequence[str | None], str]]) -> dict[Hashable, str]:
+        prepared = sorted(((slugify(name), identity, key, qualifiers) for key, name, qualifiers, identity in items),
+                          key=lambda t: (t[0], t[1]))
+        counts: dict[str, int] = {}
+        for base, *_ in prepared:
+            counts[base] = counts.get(base, 0) + 1
+        # Plain slugs that will be used as they are: a qualified slug must not take one of them
+        # (a rule really named "Blast 10th" would otherwise be shadowed by "Blast" + "10th").
+        plain = {base for base, n in counts.items() if n == 1 and base not in self.taken}
+        for base, identity, key, qualifiers in prepared:
+            if base in plain:
+                slug = base
+            else:
+                slug = self._qualified(base, qualifiers, identity, plain)
+            self.taken.add(slug)
+            self.by_key[key] = slug
+        return self.by_key
+
+    def _qualified(self, base: str, qualifiers: Sequence[str | None], identity: str, plain: set[str]) -> str:
+        parts = [base]
+        for q in qualifiers:
+            if q:
+                parts.append(slugify(q))
+                candidate = "-".join(parts)
+                if candidate not in self.taken and candidate not in plain:
+                    return candidate
+        n, candidate = 1, f"{base}-{short_hash(identity)}"
+        while candidate in self.taken or candidate in plain:
+            n += 1
+            candidate = f"{base}-{short_hash(identity)}-{n}"
+        return candidate

@@ -1,0 +1,176 @@
+"""Render a gathered site and write it to a folder, incrementally and deterministically.
+
+Each page has a fingerprint: a hash of the templates, the site code and the page's key (the
+data it shows, including the links it resolves). A manifest in the output folder remembers the
+fingerprints; a rebuild renders only pages whose fingerprint changed (or whose file is missing)
+and writes a file only when its bytes differ, so an unchanged page keeps its mtime. Pages that
+disappeared are removed. Nothing written depends on time or machine: same store, same bytes.
+
+Large builds render in worker processes (fork, where the platform has it): the gathered
+context is inherited, each worker renders and writes its own share of pages.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import RuleslawyerError
+from .build import Page, SiteContext
+from .templating import STATIC, TEMPLATES, make_env
+
+MANIFEST = ".ruleslawyer-site.json"
+MANIFEST_VERSION = 1
+PARALLEL_MIN_PAGES = 1500
+
+
+class SiteError(RuleslawyerError):
+    """The site cannot be written where asked."""
+
+
+@dataclass
+class BuildReport:
+    """What a build did: pages in the site, rendered, written (changed), removed, seconds."""
+
+    out: Path
+    pages: int = 0
+    rendered: int = 0
+    written: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def code_hash() -> str:
+    """Hash of every template, static file and site module: a change re-renders every page."""
+    h = hashlib.sha1()
+    here = Path(__file__).resolve().parent
+    files = sorted([*TEMPLATES.rglob("*"), *STATIC.rglob("*"), *here.glob("*.py")])
+    for f in files:
+        if f.is_file():
+            h.update(str(f.relative_to(here)).encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(page: Page, salt: str) -> str:
+    return hashlib.sha1(f"{salt}\x1f{page.template}\x1f{page.path}\x1f{page.key!r}".encode("utf-8")).hexdigest()
+
+
+def render_all(ctx: SiteContext, env=None) -> Iterator[tuple[str, bytes]]:
+    """Every page rendered to bytes, nothing written (what the benchmark compares against)."""
+    env = env or make_env()
+    for page in ctx.pages:
+        yield page.path, render_page(env, page)
+
+
+def render_page(env, page: Page) -> bytes:
+    return env.get_template(page.template).render(page.vars).encode("utf-8")
+
+
+def _check_out(out: Path) -> dict:
+    """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours."""
+    manifest = out / MANIFEST
+    if manifest.is_file():
+        try:
+            data = json.loads(manifest.read_text("utf-8"))
+            if data.get("version") == MANIFEST_VERSION:
+                return data
+        except (ValueError, OSError):
+            pass
+        return {}
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        raise SiteError(f"{out}: folder is not empty and holds no ruleslawyer site",
+                        hint="choose an empty or new folder (the build removes pages it no longer makes)")
+    return {}
+
+
+def write_bytes_if_changed(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` unless it already holds exactly that; True when written."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return True
+
+
+def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None) -> BuildReport:
+    """Write the gathered site to `out`; with `force`, re-render every page."""
+    start = time.perf_counter()
+    out = Path(out)
+    previous = _check_out(out)
+    old_pages: dict[str, str] = previous.get("pages", {}) if not force else {}
+    out.mkdir(parents=True, exist_ok=True)
+    salt = code_hash()
+    report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts)
+
+    fingerprints: dict[str, str] = {}
+    todo: list[Page] = []
+    for page in ctx.pages:
+        fp = fingerprint(page, salt)
+        fingerprints[page.path] = fp
+        if old_pages.get(page.path) != fp or not (out / page.path).is_file():
+            todo.append(page)
+    report.rendered = len(todo)
+    report.written = _render_and_write(todo, out, workers)
+
+    assets = dict(ctx.assets)
+    for f in sorted(STATIC.rglob("*")):
+        if f.is_file():
+            assets[f"static/{f.relative_to(STATIC).as_posix()}"] = f.read_bytes()
+    for path, data in sorted(assets.items()):
+        report.written += write_bytes_if_changed(out / path, data)
+        fingerprints[path] = hashlib.sha1(data).hexdigest()
+
+    for stale in sorted(set(previous.get("pages", {})) - set(fingerprints)):
+        target = (out / stale).resolve()
+        if out.resolve() in target.parents and target.is_file():
+            target.unlink()
+            report.removed += 1
+    manifest = {"version": MANIFEST_VERSION, "pages": dict(sorted(fingerprints.items()))}
+    write_bytes_if_changed(out / MANIFEST, (json.dumps(manifest, indent=0, sort_keys=True) + "\n").encode())
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+# ---------------------------------------------------------------- rendering, maybe in parallel
+_JOB: tuple[list[Page], Path] | None = None
+
+
+def _render_range(bounds: tuple[int, int]) -> int:
+    pages, out = _JOB
+    env = make_env()
+    written = 0
+    for page in pages[bounds[0]:bounds[1]]:
+        written += write_bytes_if_changed(out / page.path, render_page(env, page))
+    return written
+
+
+def _render_and_write(pages: list[Page], out: Path, workers: int | None) -> int:
+    global _JOB
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    _JOB = (pages, out)
+    try:
+        if workers <= 1 or len(pages) < PARALLEL_MIN_PAGES or not hasattr(os, "fork"):
+            return _render_range((0, len(pages)))
+        import multiprocessing
+
+        # Create the folders first, so workers do not race on mkdir.
+        for d in sorted({(out / p.path).parent for p in pages}):
+            d.mkdir(parents=True, exist_ok=True)
+        chunk = max(200, len(pages) // (workers * 8))
+        bounds = [(i, min(i + chunk, len(pages))) for i in range(0, len(pages), chunk)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return sum(pool.map(_render_range, bounds))
+    finally:
+        _JOB = None
