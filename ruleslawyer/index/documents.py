@@ -1,0 +1,146 @@
+"""Record -> index document: which words of a record go into which field of the index.
+
+One document per record (errata applied). The fields a query can filter on (kind, faction,
+group, edition, cp, phase, keyword) and the text fields it is scored against (name, weapons,
+keywords, section, text, original wording) are filled here; `engine.py` owns the schema.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable
+
+from ..records import (Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable,
+                       Rule, Stratagem, record_name, to_dict)
+
+# The characteristic abbreviations printed on a profile, spelled out so "toughness" finds them.
+STAT_NAMES = {
+    "M": "Move", "WS": "Weapon Skill", "BS": "Ballistic Skill", "S": "Strength", "T": "Toughness",
+    "W": "Wounds", "A": "Attacks", "Ld": "Leadership", "Sv": "Save", "OC": "Objective Control",
+}
+
+_PHASE_RE = re.compile(r"\b(command|movement|moving|psychic|shooting|charge|assault|fight|morale)\s+phases?\b"
+                       r"|\b(any)\s+phase\b", re.I)
+_PHASE_ALIASES = {"moving": ("movement",), "assault": ("charge", "fight")}
+
+
+def phases_in(texts: Iterable[str | None]) -> list[str]:
+    """Battle-round phases named in `texts` ("your Shooting phase" -> "shooting"), in order, once."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for m in _PHASE_RE.finditer(text or ""):
+            word = (m.group(1) or m.group(2)).lower()
+            for phase in _PHASE_ALIASES.get(word, (word,)):
+                found[phase] = None
+    return list(found)
+
+
+def record_phases(record: Record) -> list[str]:
+    """The phases a record is used in: a stratagem's WHEN, a rule's headings, else its text."""
+    if isinstance(record, Stratagem):
+        return phases_in([record.when]) or phases_in([record.effect])
+    if isinstance(record, Rule):
+        return phases_in([*record.section, record.name]) or phases_in([record.text])
+    if isinstance(record, (Enhancement, DetachmentRule)):
+        return phases_in([record.text])
+    return []
+
+
+def _profile_text(record: Datasheet) -> list[str]:
+    lines = []
+    for p in record.profiles:
+        stats = " ".join(f"{STAT_NAMES.get(k, k)} {v}" for k, v in p.stats.items() if v)
+        lines.append(f"{p.name}: {stats}".strip())
+    if record.invulnerable_save:
+        lines.append(f"{record.invulnerable_save} invulnerable save")
+    return lines
+
+
+def _weapon_lines(record: Datasheet) -> list[str]:
+    out = []
+    for w in record.weapons:
+        parts = [w.name, w.range, w.type, w.A and f"A {w.A}", w.skill and f"skill {w.skill}",
+                 w.S and f"S {w.S}", w.AP and f"AP {w.AP}", w.D and f"D {w.D}", *w.abilities]
+        out.append(" ".join(p for p in parts if p))
+    return out
+
+
+def body_parts(record: Record) -> list[str]:
+    """The record's rules text as separate passages, in reading order (the snippet source)."""
+    if isinstance(record, Datasheet):
+        return [*_profile_text(record),
+                *(f"{a.name}: {a.text}" if a.text else a.name for a in record.abilities),
+                *_weapon_lines(record), *record.wargear_options, *record.composition,
+                record.leader.text if record.leader else "", record.damaged or ""]
+    if isinstance(record, Stratagem):
+        return [record.category or "", record.when and f"WHEN: {record.when}",
+                record.target and f"TARGET: {record.target}", record.effect and f"EFFECT: {record.effect}",
+                record.restrictions and f"RESTRICTIONS: {record.restrictions}"]
+    if isinstance(record, Enhancement):
+        return [record.restriction or "", record.text]
+    if isinstance(record, (DetachmentRule, Note)):
+        return [record.text]
+    if isinstance(record, Rule):
+        return [record.text, *record.summary, record.footnote or ""]
+    if isinstance(record, Erratum):
+        where = ", ".join(p for p in (record.document, record.page and f"page {record.page}", record.location) if p)
+        return [where, record.title or "", record.text, *record.bullets, record.designers_note or ""]
+    if isinstance(record, Faq):
+        return [record.question, record.answer]
+    if isinstance(record, RefTable):
+        head = " ".join(p for p in (record.row_header, record.column_header) if p)
+        rows = [" ".join(p for p in (r.label, *r.cells) if p) for r in record.rows]
+        return [head, " ".join(record.columns), *rows]
+    return []
+
+
+def record_keywords(record: Record) -> list[str]:
+    """Keywords a `keyword:` filter matches: datasheet keywords, weapon abilities, categories."""
+    if isinstance(record, Datasheet):
+        return [*record.faction_keywords, *record.keywords,
+                *(a for w in record.weapons for a in w.abilities if len(a) < 30)]
+    if isinstance(record, Stratagem):
+        return [record.category] if record.category else []
+    return []
+
+
+def fold_name(text: str) -> str:
+    """Case- and punctuation-folded name, for the exact-name bonus."""
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _text(parts: Iterable[str | None]) -> str:
+    return "\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def make_document(record: Record) -> dict[str, Any]:
+    """The index document of one (amended) record; `data` keeps the record for results."""
+    name = record_name(record)
+    group = getattr(record, "group", None)
+    if isinstance(record, Erratum):
+        group = record.document
+    section = getattr(record, "section", ()) or ()
+    body = _text(body_parts(record))
+    original = _text(c.old_text for c in getattr(record, "changes", ()))
+    fluff = getattr(record, "fluff", None)
+    faction = getattr(record, "faction", None)
+    weapons = _text(w.name for w in record.weapons) if isinstance(record, Datasheet) else ""
+    keywords = "\n".join(record_keywords(record))
+    cp = getattr(record, "cp", None)
+    return {
+        "kind": record.kind,
+        "name": name,
+        "name_exact": fold_name(name),
+        "faction": faction or "",
+        "group": group or "",
+        "edition": str(record.edition) if record.edition is not None else "none",
+        "cp": str(cp) if cp is not None else "",
+        "phase": " ".join(record_phases(record)),
+        "keywords": keywords,
+        "weapons": weapons,
+        "section": " / ".join(section),
+        "text": body,
+        "extra": _text([original, fluff]),
+        "words": _text([name, body, keywords, faction, group]),
+        "data": json.dumps(to_dict(record, include_changes=True), ensure_ascii=False),
+    }

@@ -1,0 +1,263 @@
+"""The one module that knows the search engine (Whoosh): schema, building, lifecycle, running.
+
+Everything else in `index/` speaks in plain Python (query nodes from `search.py`, documents
+from `documents.py`), so the engine could be swapped for another by rewriting this module.
+
+Lifecycle: the index lives beside the store in `<db>.index/`. Each build goes into its own
+folder `build-*`; a small JSON pointer file `CURRENT` names the live build and the store
+generation it was made from, and is swapped with `os.replace`, so a reader sees the old index or
+the new one, never a half-built one, and a failed build leaves the old one in place. Builds
+run under an exclusive `fcntl` lock on `<db>.index/lock`, so two processes that find the index
+stale build it once between them.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Sequence
+
+from ..errors import StoreError
+from . import analysis
+
+# Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
+INDEX_VERSION = 1
+
+# Scored text fields and their weight: a word in a record's name counts most.
+TEXT_FIELDS = {"name": 4.0, "keywords": 2.0, "weapons": 2.0, "faction": 1.0, "group": 1.5,
+               "section": 1.0, "text": 1.0, "extra": 0.5}
+ID_FIELDS = ("kind", "edition", "cp", "phase", "name_exact")
+EXACT_NAME_BOOST = 30.0
+# A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
+KIND_HINT_BOOST = 15.0
+# A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
+PHRASE_BOOST = 0.5
+
+
+# ---------------------------------------------------------------- query nodes -> Whoosh
+@dataclass(frozen=True)
+class Hit:
+    """One result: engine score and the stored fields of the document."""
+
+    score: float
+    fields: dict
+
+
+def _schema():
+    from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+
+    text = analysis.text_analyzer()
+    return Schema(
+        kind=ID(stored=True), edition=ID(stored=True), cp=ID, phase=KEYWORD(lowercase=True),
+        name_exact=ID(sortable=True),
+        name=TEXT(analyzer=text, stored=True), faction=TEXT(analyzer=text, stored=True),
+        group=TEXT(analyzer=text, stored=True), keywords=TEXT(analyzer=text),
+        weapons=TEXT(analyzer=text), section=TEXT(analyzer=text), text=TEXT(analyzer=text, stored=True),
+        extra=TEXT(analyzer=text),
+        words=TEXT(analyzer=analysis.word_analyzer(), phrase=False),
+        data=STORED,
+    )
+
+
+def compile_query(node, fields: dict[str, float] | None = None):
+    """Turn a query node of `search.py` into a Whoosh query.
+
+    Nodes are tuples: ("terms", field|None, (term, ...)) one word or phrase (already index
+    terms), ("any", node, ...) alternatives (synonyms), ("and"|"or", node, ...), ("not", node),
+    ("id", field, value) an exact filter, ("all",) every document, ("exact_name", folded).
+    """
+    from whoosh import query as q
+
+    fields = fields or TEXT_FIELDS
+    op = node[0]
+    if op == "terms":
+        field, terms = node[1], node[2]
+        targets = {field: 1.0} if field else fields
+        parts = []
+        for name, boost in targets.items():
+            if len(terms) == 1:
+                parts.append(q.Term(name, terms[0], boost=boost))
+            else:
+                parts.append(q.Phrase(name, list(terms), boost=boost * (1 + PHRASE_BOOST * (len(terms) - 1))))
+        return parts[0] if len(parts) == 1 else q.Or(parts)
+    if op == "any":  # synonyms: the best-matching alternative counts, not their sum
+        return q.DisjunctionMax([compile_query(n, fields) for n in node[1:]])
+    if op == "and":
+        return q.And([compile_query(n, fields) for n in node[1:]])
+    if op == "or":
+        return q.Or([compile_query(n, fields) for n in node[1:]])
+    if op == "not":
+        return q.Not(compile_query(node[1], fields))
+    if op == "id":
+        return q.Term(node[1], node[2])
+    if op == "kind_hint":
+        return q.Term("kind", node[1], boost=KIND_HINT_BOOST)
+    if op == "exact_name":
+        return q.Term("name_exact", node[1], boost=EXACT_NAME_BOOST)
+    if op == "all":
+        return q.Every()
+    raise ValueError(f"unknown query node {op!r}")
+
+
+# ---------------------------------------------------------------- an open index
+class Index:
+    """An open index: run queries, look up term frequencies and spelling candidates."""
+
+    def __init__(self, path: str | Path):
+        from whoosh.index import open_dir
+
+        self.path = Path(path)
+        self._ix = open_dir(str(self.path), readonly=True)
+        self._searcher = self._ix.searcher()
+        self._reader = self._searcher.reader()
+
+    def close(self) -> None:
+        self._searcher.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def doc_count(self) -> int:
+        return self._searcher.doc_count()
+
+    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False) -> list[Hit]:
+        """The best `limit` documents for query node `node`, restricted by filter nodes."""
+        from whoosh import query as q
+
+        query = compile_query(node)
+        if filters:
+            query = q.And([query, *(compile_query(f) for f in filters)])
+        if sort_by_name:
+            results = self._searcher.search(query, limit=limit, sortedby="name_exact")
+        else:
+            results = self._searcher.search(query, limit=limit)
+        return [Hit(0.0 if sort_by_name else (results.score(i) or 0.0), results[i].fields())
+                for i in range(results.scored_length())]
+
+    def doc_frequency(self, field: str, term: str) -> int:
+        return self._reader.doc_frequency(field, term)
+
+    def close_words(self, word: str, maxdist: int) -> list[tuple[str, int]]:
+        """Indexed words within `maxdist` edits of `word`, most frequent first."""
+        found = [(w, self._reader.doc_frequency("words", w))
+                 for w in self._reader.terms_within("words", word, maxdist, prefix=1) if w != word]
+        return sorted(found, key=lambda p: (-p[1], p[0]))
+
+    def names(self) -> Iterator[str]:
+        """Every folded record name in the index (for suggestions when nothing matched)."""
+        for term in self._reader.lexicon("name_exact"):
+            yield term.decode("utf-8") if isinstance(term, bytes) else term
+
+
+# ---------------------------------------------------------------- building
+def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256) -> int:
+    """Write a new index of `documents` (from documents.make_document) into empty folder `path`."""
+    from whoosh.index import create_in
+
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    ix = create_in(str(path), _schema())
+    writer = ix.writer(limitmb=limitmb)
+    count = 0
+    try:
+        for doc in documents:
+            writer.add_document(**doc)
+            count += 1
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    ix.close()
+    return count
+
+
+def index_root(db_path: str | Path) -> Path:
+    """Where the index of the store at `db_path` lives: `<db>.index/` beside it."""
+    return Path(str(db_path) + ".index")
+
+
+def read_current(root: Path) -> dict | None:
+    """The live build's pointer (folder name, store generation, index version), or None."""
+    try:
+        data = json.loads((root / "CURRENT").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (root / str(data.get("dir", ""))).is_dir():
+        return None
+    return data
+
+
+def _is_fresh(current: dict | None, generation: int) -> bool:
+    return bool(current) and current.get("generation") == generation and current.get("version") == INDEX_VERSION
+
+
+@contextlib.contextmanager
+def build_lock(root: Path):
+    """Hold the exclusive build lock of the index at `root` (blocks while another build runs)."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
+    """Build a new index from `documents` beside the live one, then swap it in atomically.
+
+    Call with the build lock held. A failure removes the half-built folder and leaves the
+    live index as it was.
+    """
+    previous = read_current(root)
+    build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
+    try:
+        count = build_index_dir(documents, build)
+        pointer = {"dir": build.name, "generation": generation, "version": INDEX_VERSION, "documents": count}
+        tmp = root / f"CURRENT.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(pointer), encoding="utf-8")
+        os.replace(tmp, root / "CURRENT")
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    # Keep the previous build (a reader may still have it open); older ones are garbage, and
+    # so are folders of builds that died half-way (builds only run under the lock).
+    keep = {build.name, previous["dir"] if previous else None}
+    for entry in root.glob("build-*"):
+        if entry.name not in keep:
+            shutil.rmtree(entry, ignore_errors=True)
+    return build
+
+
+def ensure_fresh(db_path: str | Path, generation: Callable[[], int],
+                 documents_for: Callable[[], Iterable[dict]]) -> Path:
+    """The folder of an index built from the store's current generation, building it if needed.
+
+    `generation()` reads the store's generation counter; `documents_for()` yields the
+    documents, and is called only when a build is needed, under the build lock, after checking
+    again that no other process built the index meanwhile. The generation is read before the
+    records, so a change made during a build makes the next search rebuild again.
+    """
+    root = index_root(db_path)
+    current = read_current(root)
+    if _is_fresh(current, generation()):
+        return root / current["dir"]
+    try:
+        with build_lock(root):
+            current = read_current(root)
+            seen = generation()
+            if _is_fresh(current, seen):
+                return root / current["dir"]
+            return rebuild(root, seen, documents_for())
+    except OSError as exc:
+        raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
+                         hint="check that the folder beside the store is writable") from None

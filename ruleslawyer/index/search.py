@@ -1,0 +1,204 @@
+"""The library's search: `search(store, query)` -> ranked hits with highlighted snippets.
+
+Keeps the index fresh (rebuilt from the amended records when the store changed), parses the
+query (`query.py`), retries words that match nothing with the closest indexed word ("showing
+results for ..."), and cuts a snippet around the matched words of each hit.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import analysis
+from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
+
+SNIPPET_CHARS = 160
+
+
+@dataclass
+class SearchHit:
+    """One result: the record (as its records.md dict, errata applied), score and snippet.
+
+    `highlights` are (start, end) character ranges of matched words inside `snippet`.
+    """
+
+    data: dict[str, Any]
+    score: float
+    snippet: str
+    highlights: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return self.data["kind"]
+
+    @property
+    def name(self) -> str:
+        from ..records import record_name
+
+        return record_name(self.record)
+
+    @property
+    def record(self):
+        """The Record itself (built on demand: most callers only need the dict)."""
+        from ..records import from_dict
+
+        return from_dict(self.data)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.data, "score": round(self.score, 3), "snippet": self.snippet,
+                "highlights": [list(h) for h in self.highlights]}
+
+
+@dataclass
+class SearchResult:
+    """What a search found. `corrected` is the query actually run when typos were fixed."""
+
+    query: str
+    hits: list[SearchHit]
+    corrected: str | None = None
+    suggestions: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- the index of a store
+def ensure_index(store) -> Path:
+    """The folder of an up-to-date index of `store` (built or rebuilt when stale)."""
+    from . import engine
+
+    def documents():
+        from ..library import load_corpus
+        from .documents import make_document
+
+        return (make_document(r) for r in load_corpus(store).records)
+
+    return engine.ensure_fresh(store.path, lambda: store.generation, documents)
+
+
+def search(store, query: str, *, kind: str | None = None, faction: str | None = None,
+           edition: int | str | None = None, limit: int = 10) -> SearchResult:
+    """Search the records of `store` (errata applied).
+
+    `query` uses the syntax of `query.py`; `kind`, `faction` and `edition` add the same
+    filters as `kind:`, `faction:` and `edition:`. Raises QueryError for a malformed query.
+    """
+    from .engine import Index
+
+    parsed = parse_query(query)  # a malformed query fails before any index work
+    with Index(ensure_index(store)) as index:
+        return search_index(index, query, kind=kind, faction=faction, edition=edition, limit=limit,
+                            parsed=parsed)
+
+
+def option_filters(kind=None, faction=None, edition=None) -> list[tuple]:
+    """Filter nodes for the --kind/--faction/--edition options."""
+    out = []
+    if kind:
+        out.append(("id", "kind", normalize_kind(kind)))
+    if faction:
+        out.append(("terms", "faction", analysis.terms(faction)))
+    if edition is not None and str(edition) != "":
+        out.append(("id", "edition", normalize_edition(str(edition))))
+    return out
+
+
+def search_index(index, query: str, *, kind=None, faction=None, edition=None, limit: int = 10,
+                 parsed: ParsedQuery | None = None) -> SearchResult:
+    """Run `query` against an open `engine.Index` (what `search` does once the index is fresh)."""
+    parsed = parsed or parse_query(query)
+    filters = parsed.filters + option_filters(kind, faction, edition)
+    corrected = None
+    fixes = _corrections(index, parsed)
+    if fixes:
+        corrected_text = _apply_fixes(query, fixes)
+        parsed = parse_query(corrected_text)
+        filters = parsed.filters + option_filters(kind, faction, edition)
+        corrected = corrected_text
+    raw = index.search(parsed.node, filters, limit=limit, sort_by_name=not parsed.has_terms)
+    hits = [_hit(h, parsed) for h in raw]
+    result = SearchResult(query=query, hits=hits, corrected=corrected)
+    if not hits:
+        result.suggestions = _suggestions(index, parsed, filters)
+    return result
+
+
+# ---------------------------------------------------------------- typo tolerance
+def _corrections(index, parsed: ParsedQuery) -> dict[str, str]:
+    """word -> closest indexed word, for every query word that matches nothing at all."""
+    fixes = {}
+    for word in dict.fromkeys(parsed.plain_words):
+        if len(word) < 4 or not word.isalpha():
+            continue
+        if index.doc_frequency("words", word) or index.doc_frequency("text", analysis.stem(word)) \
+                or index.doc_frequency("name", analysis.stem(word)):
+            continue
+        close = index.close_words(word, 1) or (index.close_words(word, 2) if len(word) >= 6 else [])
+        if close:
+            fixes[word] = close[0][0]
+    return fixes
+
+
+def _apply_fixes(query: str, fixes: dict[str, str]) -> str:
+    def swap(m: re.Match) -> str:
+        word = m.group(0)
+        return fixes.get(word.lower(), word)
+
+    return re.sub(analysis.TOKEN_PATTERN, swap, query)
+
+
+def _suggestions(index, parsed: ParsedQuery, filters: list[tuple]) -> list[str]:
+    """Hints for an empty result: names close to the words, filters that emptied it."""
+    out = []
+    if filters and parsed.has_terms and index.search(parsed.node, (), limit=1):
+        out.append("remove the filters (" + ", ".join(_describe(f) for f in filters) + ")")
+    wanted = " ".join(parsed.plain_words)
+    if wanted:
+        names = list(index.names())
+        out.extend(difflib.get_close_matches(wanted, names, n=5, cutoff=0.6))
+        if not out[-5:] or len(out) < 2:
+            out.extend(n for n in names if any(w in n.split() for w in parsed.plain_words)
+                       and n not in out)
+    return out[:6]
+
+
+def _describe(node: tuple) -> str:
+    if node[0] == "id":
+        return f"{node[1]}:{node[2]}"
+    return f"{node[1]}:{' '.join(node[2])}"
+
+
+# ---------------------------------------------------------------- snippets
+def _hit(raw, parsed: ParsedQuery) -> SearchHit:
+    text = raw.fields.get("text") or raw.fields.get("name") or ""
+    snippet, highlights = make_snippet(text, parsed.highlight_terms)
+    return SearchHit(data=json.loads(raw.fields["data"]), score=raw.score, snippet=snippet, highlights=highlights)
+
+
+def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS) -> tuple[str, list[tuple[int, int]]]:
+    """The passage of `text` with the most query terms, cut to `width` around the first match.
+
+    Returns the snippet and the (start, end) ranges of matched words in it.
+    """
+    best, best_score = "", -1
+    for passage in text.split("\n"):
+        spans = analysis.word_spans(passage)
+        score = len({analysis.stem(w) for w, _, _ in spans} & terms)
+        if score > best_score:
+            best, best_score = passage, score
+        if best_score and score == len(terms):
+            break
+    spans = [(s, e) for w, s, e in analysis.word_spans(best) if analysis.stem(w) in terms]
+    start = 0
+    if len(best) > width and spans:
+        start = max(0, spans[0][0] - width // 4)
+        start = best.rfind(" ", 0, start) + 1 if start else 0
+    cut = best[start:start + width]
+    if start + width < len(best):
+        cut = cut[:cut.rfind(" ")] if " " in cut else cut
+        cut += " ..."
+    prefix = "... " if start else ""
+    highlights = [(s - start + len(prefix), e - start + len(prefix)) for s, e in spans
+                  if s >= start and e <= start + len(cut)]
+    return prefix + cut, highlights

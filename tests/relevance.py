@@ -1,0 +1,71 @@
+"""The search relevance set: questions a player would type, and the record that must come up.
+
+Each entry is (query, kind, name, edition): the record of that kind and name (and edition,
+when not None) must be among the top 3 hits. The answers are the records the seed documents
+hold (the gold files name them); nothing here is read from the search output.
+"""
+from __future__ import annotations
+
+RELEVANCE_SET: list[tuple[str, str, str, int | None]] = [
+    # movement, charge and fight
+    ("how far can I consolidate", "rule", "Consolidate", None),
+    ("how far do I pile in", "rule", "Pile In", 9),
+    ("can I shoot after falling back", "rule", "Fall Back", 9),
+    ("advance roll add to move", "rule", "Advance", 9),
+    ("charge range 12 inches", "rule", "Charges", 9),
+    ("how far is a heroic intervention", "rule", "Heroic Interventions", 9),
+    ("what counts as engagement range", "rule", "Engagement Range", None),
+    ("unit coherency distance", "rule", "Unit Coherency", 9),
+    ("sweeping advance", "rule", "Sweeping Advance", 5),
+    ("dangerous terrain test", "rule", "Dangerous Terrain Test", 5),
+    ("fight first stratagem after enemy fought", "stratagem", "Counter-offensive", None),
+    # shooting and attacks
+    ("which models can throw grenades", "rule", "Grenade", 9),
+    ("can I shoot a character hiding behind a unit", "rule", "Look Out, Sir", 9),
+    ("blast weapon minimum number of attacks", "rule", "Blast Weapons", 9),
+    ("rapid fire half range", "rule", "Rapid Fire", 9),
+    ("strength vs toughness wound chart", "table", "Wound Roll", None),
+    ("what does AP do to my save", "rule", "Saving Throw", None),
+    ("invuln save", "rule", "Invulnerable Saves", None),
+    ("mortal wounds", "rule", "Mortal Wounds", None),
+    ("dev wounds", "rule", "Devastating Wounds", 10),
+    ("sustained hits extra hits on a 6", "rule", "Sustained Hits", 10),
+    ("fnp", "rule", "Feel No Pain", None),
+    ("hazardous weapons", "rule", "Hazardous", 10),
+    ("ignores cover", "rule", "Ignores Cover", 10),
+    ("can precision attacks target a character in an attached unit", "rule", "Precision", 10),
+    ("gets hot", "rule", "Gets Hot!", 5),
+    ("twin-linked re-roll", "rule", "Twin-Linked", 5),
+    ("power fist strike last", "rule", "Power Fists/Claws", 5),
+    ("fire overwatch stratagem", "stratagem", "Fire Overwatch", 10),
+    ("reroll one dice for 1 CP", "stratagem", "Command Re-roll", None),
+    # psychic, morale, missions
+    ("deny the witch range", "rule", "Psychic Phase", 9),
+    ("smite mortal wounds", "rule", "Smite", 9),
+    ("perils of the warp", "rule", "Perils of the Warp", 9),
+    ("combat attrition", "rule", "Combat Attrition", 9),
+    ("battle-shock test", "rule", "Battle-shock", 10),
+    ("who controls an objective marker", "rule", "Objectives", 9),
+    ("ds 9 inches away", "rule", "Deep Strike", 10),
+    ("infiltrators deployment", "rule", "Infiltrators", 10),
+    ("what happens when a transport is destroyed", "rule", "Transports", 9),
+    ("disembark from a destroyed transport", "note", "Setting Up Units Disembarking from a Destroyed Transport", None),
+    ("blast with two dice for attacks", "note", "Blast and Multiple Dice Rolls", None),
+    ("embark errata", "errata", "Embark", 9),
+    # units and army rules
+    ("necron warrior toughness", "datasheet", "Necron Warriors", 9),
+    ("skorpekh lord invulnerable save", "datasheet", "Skorpekh Lord", 9),
+    ("chronomancer", "datasheet", "Chronomancer", 10),
+    ("eradicators melta rifle", "datasheet", "Eradicator Squad", 9),
+    ("judiciar tempormortis", "datasheet", "Judiciar", 9),
+    ("reanimaton protocols", "rule", "Reanimation Protocols", None),
+    ("bolter discipline", "rule", "Bolter Discipline", 9),
+    ("shock assault extra attack", "rule", "Shock Assault", 9),
+    ("space marine doctrines", "rule", "Combat Doctrines", 9),
+    ("bring back a necron character that was destroyed", "stratagem", "Protocol of the Eternal Revenant", 10),
+    ("necron enhancement feel no pain", "enhancement", "Enaegic Dermal Bond", 10),
+    ("veil of darkness", "enhancement", "Veil of Darkness", 10),
+    ("hypercrypt legion detachment rule", "detachment_rule", "Hyperphasing", 10),
+    ("rapid ingress", "stratagem", "Rapid Ingress", 10),
+    ("jump pack infantry", "rule", "Jump Pack Infantry", 5),
+]
