@@ -16,7 +16,7 @@ from typing import Iterable, Iterator
 
 from ..records import Erratum, Faq, Note, Record
 from .document import Document
-from .errata_entries import Header, is_instruction, parse_entry, parse_header
+from .errata_entries import Header, is_instruction, parse_entry, parse_header, read_instruction
 from .errata_text import (EntryLine, entry_line, highlight_of, is_heading_like, join_broken,
                           title_case)
 from .parsing import ParseContext
@@ -139,6 +139,11 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Iterator[Re
             answer, in_answer = [_with_text(line, _ANSWER.sub("", text, count=1))], True
         elif question:
             (answer if in_answer else question).append(line)
+        elif entry and _orphan_addition(entry, line):
+            # An "Add the following sub-section:" after a complete entry of another kind: its
+            # page header was lost (a PDF loader can take "Page 247" for a page number).
+            yield _erratum(entry, meta, ctx)
+            entry = _Entry(Header("", None, None), [line], header_line=None)
         elif entry:
             entry.lines.append(line)
         elif section == "notes":
@@ -155,6 +160,16 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Iterator[Re
         yield _erratum(entry, meta, ctx)
     if question:
         yield _faq(question, answer, meta, ctx)
+
+
+def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
+    """True when `line` opens a new titled addition inside an entry that already has its own
+    instruction and wording (so it cannot be a second instruction of the same entry)."""
+    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
+        return False
+    first = read_instruction(entry.lines[0].text, entry.header)
+    this = read_instruction(line.text, entry.header)
+    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule")
 
 
 def _section_of(line: EntryLine) -> str | None:

@@ -225,6 +225,11 @@ def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
     t = first.text.strip()
     if starts_quoted(t):
         return None, lines
+    lead = first.lead.strip()
+    if lead and not lead.endswith(":") and len(lead.split()) <= 16 and t.startswith(lead):
+        # A bold title run into its first paragraph (a PDF line join).
+        rest = EntryLine(first.index, t[len(lead):].strip(), first.kind, color=first.color, page=first.page)
+        return title_case(lead), [rest] + lines[1:]
     words = t.split()
     if 0 < len(words) <= 16 and not re.search(r"[.;:,]$", t) and not first.is_bullet and len(lines) > 1:
         return title_case(t), lines[1:]

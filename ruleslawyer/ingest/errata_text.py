@@ -33,6 +33,7 @@ class EntryLine:
     color: str | None = None
     page: int | None = None
     rows: tuple[tuple[str, ...], ...] = ()
+    lead: str = ""  # bold text opening a block that goes on in plain text (a run-in title)
 
     @property
     def is_bullet(self) -> bool:
@@ -50,8 +51,9 @@ def entry_line(index: int, block: Block, text: str | None = None) -> EntryLine:
     body = normalise_quotes(raw).strip()
     if kind != TABLE and _BULLET.match(body):
         body, kind = _BULLET.sub("", body, count=1), LIST_ITEM
+    lead = "" if block.is_bold or text is not None else normalise_quotes(block.bold_prefix()).strip()
     return EntryLine(index, body, kind, bold=block.is_bold, italic=block.is_italic,
-                     color=block.color, page=block.page, rows=block.rows)
+                     color=block.color, page=block.page, rows=block.rows, lead=lead)
 
 
 def normalise_quotes(text: str) -> str:
