@@ -86,6 +86,16 @@ def is_full(prev: Line, line: Line) -> bool:
     return room < _first_word_width(line) + 0.35 * line.size + 1.0
 
 
+_LABEL = re.compile(r"^[A-Z][A-Z0-9 ,'’&/()<>\[\]-]*:")
+
+
+def _starts_with_label(line: Line) -> bool:
+    """A line opening with a bold capitalised run-in label ("KEYWORDS:") starts a paragraph."""
+    for text, bold, _italic, _color in styled_runs(line.chars):
+        return bold and bool(_LABEL.match(text.strip()))
+    return False
+
+
 def _text_marker(line: Line) -> str | None:
     text = line.text
     m = _TEXT_BULLET.match(text) or _DASH_BULLET.match(text)
@@ -108,7 +118,12 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     kind = block["kind"]
     if kind == TABLE:
         return False
+    if heading and kind != HEADING and _level_key(line, stats) == 0.0 and is_full(prev, line) \
+            and abs(line.size - prev.size) <= 0.3 and line.page == prev.page and line.column == prev.column:
+        heading = False  # a bold capitalised word wrapped onto its own line, not a heading
     if heading != (kind == HEADING) or abs(line.size - prev.size) > 0.6:
+        return False
+    if kind != HEADING and _starts_with_label(line):
         return False
     if line.marker:
         return False
@@ -117,6 +132,10 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
         return False
     if not is_full(prev, line):
         return False
+    if prev.text.rstrip().endswith(":") and line.text.lstrip()[:1] in "'\"‘“":
+        return False  # "... to read:" and then the quoted wording
+    if _all_bold(block) and not _starts_bold(line):
+        return False  # a bold title line, then its text
     same_column = prev.page == line.page and prev.column == line.column
     if same_column:
         delta = line.bottom - prev.bottom
@@ -130,9 +149,21 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     # A new column or page: carry on unless a sentence ended and a new one starts.
     end = prev.text.rstrip()
     start = line.text.lstrip()
+    # A sentence that ends with a full line at the foot of a column more often ends its paragraph.
     if end.endswith((".", "!", "?", ":")) and start[:1].isupper():
         return False
     return True
+
+
+def _all_bold(block: dict) -> bool:
+    return all(_bold_share(line) > 0.95 for line in block["lines"])
+
+
+def _starts_bold(line: Line) -> bool:
+    for c in line.chars:
+        if not c.text.isspace():
+            return c.bold
+    return False
 
 
 def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:

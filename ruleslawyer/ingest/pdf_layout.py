@@ -262,6 +262,8 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     """Vertical strips (x0, x1) free of text between columns of paragraph-like text."""
     if len(frags) < 6:
         return []
+    tables = [f for f in frags if f.table is not None]
+    frags = [f for f in frags if f.table is None] or frags
     n_bins = int(width) + 2
     cover = [0] * n_bins
     for f in frags:
@@ -284,7 +286,9 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
             if x - start >= min_width:
                 runs.append((float(start), float(x)))
             start = None
-    return [r for r in runs if _separates_columns(frags, r)]
+    # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
+    return [r for r in runs if _separates_columns(frags + tables, r)
+            and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables)]
 
 
 def _separates_columns(frags: list[Fragment], gutter: tuple[float, float]) -> bool:
@@ -299,14 +303,14 @@ def _separates_columns(frags: list[Fragment], gutter: tuple[float, float]) -> bo
         x1 = max(f.x1 for f in side)
         # Only the side's near neighbourhood of the gutter counts (a 3-column page's middle).
         wide = sum(1 for f in side if f.x1 - f.x0 >= 0.45 * (x1 - x0) or f.x1 - f.x0 >= 120)
-        if wide < max(2, 0.25 * len(side)):
+        if wide < max(2, 0.15 * len(side)):
             return False
     return True
 
 
 def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:
     """Order the fragments of one page into lines: bands split by spanning fragments, then columns."""
-    gutters = find_gutters([f for f in frags if f.table is None] or frags, width)
+    gutters = find_gutters(frags, width)
     # Column intervals between gutters.
     edges = [0.0] + [(a + b) / 2 for a, b in gutters] + [width + 1]
     ncols = len(edges) - 1
