@@ -1,13 +1,34 @@
-"""Apply errata to copies of the records (placeholder until the errata issue lands).
+"""Apply FAQ errata to copies of the records they amend, and say what happened to each entry.
 
-`apply_errata(records)` returns an ApplyResult whose `records` are the current versions and
-whose `outcomes` say, for every erratum, where it applied or why it could not.
+`apply_errata(records)` returns an `ApplyResult`: `records` are the current versions (amended
+copies in place of the originals, new rules for "add the following" entries, everything else
+unchanged) and `outcomes` has one `Outcome` per erratum: applied (to which record, where) or
+not, with the reason. The originals are never modified; each amended copy carries a `Change`
+per entry (document, version, page, old and new wording).
+
+Targets are found among the rules, detachment rules, enhancements and datasheet abilities of the
+erratum's edition, by name with tolerance for case, punctuation and plurals ("LOOK OUT, SIR" =
+"Look Out, Sir"); a comma path ("Rare Rules, Resurrected Models", "Sporocyst, Abilities, Spawn
+Spore Mines") is tried whole, then by its last part, then as datasheet + ability. A sentence
+change whose target name is not in the corpus may still land where its old wording is printed
+(a rules summary titles things differently from the core book).
+
+Applying is idempotent and order-independent: of several versions of one FAQ document only the
+newest applies (the others are "superseded"), and an entry seen twice applies once.
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
 from dataclasses import dataclass, field
 
-from .records import Erratum, Record
+from .amend_text import LocationError, best_sentence, edit, parse_location, tokens
+from .library import fold
+from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Record, Rule,
+                      record_name)
+
+_TEXT_KINDS = (Rule, DetachmentRule, Enhancement)
 
 
 @dataclass(frozen=True)
@@ -18,6 +39,8 @@ class Outcome:
     applied: bool
     target_name: str | None = None
     reason: str | None = None
+    target_kind: str | None = None
+    detail: str | None = None  # e.g. "new rule", "found by its wording in …"
 
 
 @dataclass
@@ -25,9 +48,241 @@ class ApplyResult:
     records: list[Record]
     outcomes: list[Outcome] = field(default_factory=list)
 
+    @property
+    def applied(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.applied]
+
+    @property
+    def unapplied(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.applied]
+
+
+def erratum_id(e: Erratum) -> str:
+    """A stable id of one entry: its document, version, page, target and a digest of its wording."""
+    digest = hashlib.sha1(f"{e.operation}|{e.location}|{e.title}|{e.text}".encode()).hexdigest()[:10]
+    return f"{e.document or '?'} v{e.version or '?'} p{e.page or '?'} {e.target or e.title or ''} #{digest}"
+
+
+def version_key(version: str | None) -> tuple:
+    """Sortable form of "1.7", "1.10", "1.1a" (numbers compared as numbers)."""
+    if not version:
+        return ()
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", version.lower()))
+
+
+def name_key(name: str) -> str:
+    """Case-, punctuation- and plural-insensitive key of a rule name ("8. Place Objective Markers"
+    = "place objective marker")."""
+    folded = fold(re.sub(r"^\s*\d+\s*[.)]\s*", "", name or ""))
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                    for w in folded.split())
+
 
 def apply_errata(records: list[Record]) -> ApplyResult:
-    """Return the records unchanged and every erratum listed as not applied (not built yet)."""
-    outcomes = [Outcome(r, False, reason="applying errata is not implemented yet")
-                for r in records if isinstance(r, Erratum)]
-    return ApplyResult(records=list(records), outcomes=outcomes)
+    """The records with every applicable erratum applied to copies, and one Outcome per erratum."""
+    errata = [r for r in records if isinstance(r, Erratum)]
+    current: list[Record | None] = list(records)
+    outcomes: list[Outcome] = []
+    live, skipped = _select(errata)
+    outcomes.extend(skipped)
+    index = _Index(current)
+    for e in live:
+        outcomes.append(_apply_one(e, current, index))
+    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+
+
+def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
+    position = {id(e): n for n, e in enumerate(errata)}
+    return sorted(outcomes, key=lambda o: position.get(id(o.erratum), 0))
+
+
+def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
+    """The entries to apply: the newest version of each document, each entry once."""
+    newest: dict[tuple, tuple] = {}
+    for e in errata:
+        doc = (fold(e.document or ""), e.edition)
+        newest[doc] = max(newest.get(doc, ()), version_key(e.version))
+    live: list[Erratum] = []
+    skipped: list[Outcome] = []
+    seen: dict[str, Erratum] = {}
+    for e in errata:
+        doc = (fold(e.document or ""), e.edition)
+        if version_key(e.version) != newest[doc]:
+            newer = next(x.version for x in errata if (fold(x.document or ""), x.edition) == doc
+                         and version_key(x.version) == newest[doc])
+            skipped.append(Outcome(e, False, e.target, f"superseded by version {newer} of {e.document}"))
+            continue
+        key = erratum_id(e)
+        if key in seen:
+            skipped.append(Outcome(e, False, e.target, "duplicate of an entry already applied"))
+            continue
+        seen[key] = e
+        live.append(e)
+    return live, skipped
+
+
+class _Index:
+    """Where each amendable record sits in the working list, by name key."""
+
+    def __init__(self, current: list[Record | None]):
+        self.current = current
+        self.by_name: dict[str, list[int]] = {}
+        self.datasheets: dict[str, list[int]] = {}
+        for i, r in enumerate(current):
+            if isinstance(r, _TEXT_KINDS):
+                self.by_name.setdefault(name_key(r.name), []).append(i)
+            elif isinstance(r, Datasheet):
+                self.datasheets.setdefault(name_key(r.name), []).append(i)
+
+    def add(self, i: int) -> None:
+        self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
+
+    def rules(self, name: str, edition: int | None, section: str | None = None) -> list[int]:
+        found = [i for i in self.by_name.get(name_key(name), [])
+                 if self.current[i] is not None and _same_edition(self.current[i], edition)]
+        if section and len(found) > 1:
+            inside = [i for i in found if name_key(section) in {name_key(s) for s in
+                                                                 getattr(self.current[i], "section", ())}]
+            found = inside or found
+        return found
+
+    def text_records(self, edition: int | None) -> list[int]:
+        return [i for i, r in enumerate(self.current)
+                if isinstance(r, _TEXT_KINDS) and _same_edition(r, edition)]
+
+
+def _same_edition(record: Record, edition: int | None) -> bool:
+    return edition is None or record.edition is None or record.edition == edition
+
+
+def _change(e: Erratum, old: str, new: str, location: str | None = None) -> Change:
+    return Change(document=e.document, version=e.version, page=e.page, operation=e.operation,
+                  location=location if location is not None else e.location, old_text=old,
+                  new_text=new, erratum_id=erratum_id(e))
+
+
+def _already(record: Record, e: Erratum) -> bool:
+    return any(c.erratum_id == erratum_id(e) for c in getattr(record, "changes", ()))
+
+
+def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+    if e.operation == "add" and e.title:
+        return _add_rule(e, current, index)
+    if not e.target:
+        return Outcome(e, False, None, "the entry names no target")
+    target = _find_target(e, index)
+    if target is None:
+        return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")
+    if e.operation == "renumber":
+        return Outcome(e, False, _target_name(current, target), "a mechanical change (numbering or map "
+                       "measurements) that cannot be applied to text", _kind(current, target))
+    place = parse_location(e.location)
+    if place is None:
+        return Outcome(e, False, _target_name(current, target), f"location not understood: {e.location!r}",
+                       _kind(current, target))
+    operation = "append" if e.operation == "add" else e.operation
+    i, ability = target
+    record = current[i]
+    if _already(record, e):
+        return Outcome(e, True, _target_name(current, target), None, record.kind, "already applied")
+    old_text = ability.text if ability is not None else record.text
+    try:
+        result = edit(old_text, operation, place, e.text)
+    except LocationError as exc:
+        return Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
+    change = _change(e, result.old, result.new)
+    if ability is not None:
+        abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
+                          for a in record.abilities if not (a is ability and e.operation == "delete"
+                                                            and place.whole))
+        current[i] = dataclasses.replace(record, abilities=abilities, changes=record.changes + (change,))
+    else:
+        updates = {"text": result.text, "changes": record.changes + (change,)}
+        if isinstance(record, Rule) and e.bullets:
+            updates["summary"] = (tuple(e.bullets) if e.operation == "replace" and place.whole
+                                  else record.summary + tuple(e.bullets))
+        current[i] = dataclasses.replace(record, **updates)
+    return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
+
+
+def _kind(current, target) -> str:
+    return current[target[0]].kind
+
+
+def _target_name(current, target) -> str:
+    i, ability = target
+    name = record_name(current[i])
+    return f"{name}: {ability.name}" if ability is not None else name
+
+
+def _find_target(e: Erratum, index: _Index) -> tuple[int, Ability | None] | None:
+    """The record (and ability) an erratum's target names, or None."""
+    parts = [p.strip() for p in (e.target or "").split(",") if p.strip()]
+    candidates = [(e.target, None)]
+    if len(parts) > 1:
+        candidates.append((parts[-1], parts[0]))
+        candidates.append((", ".join(parts[1:]), parts[0]))
+    for name, section in candidates:
+        found = index.rules(name, e.edition, section)
+        if len(found) >= 1:
+            return found[0], None
+    if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
+        for i in index.datasheets.get(name_key(parts[0]), []):
+            sheet = index.current[i]
+            if sheet is None or not _same_edition(sheet, e.edition):
+                continue
+            for ability in sheet.abilities:
+                if name_key(ability.name) == name_key(parts[-1]):
+                    return i, ability
+    return None
+
+
+def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outcome | None:
+    """A sentence change whose target is not a rule name, applied where its old wording is
+    printed: the rule must mention the target's words and hold a sentence the new wording keeps."""
+    place = parse_location(e.location)
+    if e.operation != "replace" or place is None or place.sentence is None or not e.text:
+        return None
+    target_words = [w[:5] for w in tokens(e.target or "") if len(w) > 3]
+    best = None
+    for i in index.text_records(e.edition):
+        record = current[i]
+        text_tokens = tokens(record.text)
+        if not target_words or not all(any(t.startswith(w) for t in text_tokens) for w in target_words):
+            continue
+        found = best_sentence(record.text, e.text)
+        if found and found[2] >= 0.7 and (best is None or found[2] > best[1][2]):
+            best = (i, found)
+    if best is None:
+        return None
+    i, (pi, si, _score) = best
+    record = current[i]
+    from .amend_text import Place
+
+    result = edit(record.text, "replace", Place(paragraph=pi + 1, sentence=si + 1), e.text)
+    location = f"{_ordinal_word(si + 1)} sentence of the {_ordinal_word(pi + 1)} paragraph"
+    change = _change(e, result.old, result.new, location)
+    current[i] = dataclasses.replace(record, text=result.text, changes=record.changes + (change,))
+    return Outcome(e, True, record_name(record), None, record.kind,
+                   f"{e.target!r} is not a rule here; its wording was found in {record_name(record)!r}, "
+                   f"{location}")
+
+
+def _ordinal_word(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
+
+
+def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+    """An added rule or sub-section becomes a new Rule record carrying the change."""
+    existing = index.rules(e.title, e.edition)
+    if existing:
+        i = existing[0]
+        if _already(current[i], e):
+            return Outcome(e, True, e.title, None, "rule", "already applied")
+        return Outcome(e, False, e.title, f"a rule named {e.title!r} is already in the corpus", "rule")
+    section = tuple(p.strip() for p in (e.target or "").split(",") if p.strip())
+    rule = Rule(name=e.title, source=e.source, edition=e.edition, section=section, text=e.text,
+                summary=tuple(e.bullets), changes=(_change(e, "", e.text),))
+    current.append(rule)
+    index.add(len(current) - 1)
+    return Outcome(e, True, e.title, None, "rule", "new rule")

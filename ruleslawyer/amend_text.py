@@ -1,0 +1,198 @@
+"""Edit rule text at the place an erratum names: paragraphs, sentences, bullets.
+
+Rule text keeps one paragraph per line; lines starting "- " are bullets of the paragraph above.
+`parse_location("second sentence of the second paragraph")` gives a `Place`; `edit(text, op,
+place, new)` returns the edited text and the old wording it replaced, or raises LocationError.
+When a sentence-level change names a place that holds different wording while another sentence
+of the rule matches the old wording closely, the edit goes where the wording is (a summary's
+paragraphs are not the core book's), and the result says so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+            "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1, "penultimate": -2}
+_ORD = r"(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|penultimate|\d+(?:st|nd|rd|th))"
+_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "pg.", "cf.", "no.", "approx.", "incl."}
+_TOKEN = re.compile(r"[a-z0-9+]+")
+
+
+class LocationError(Exception):
+    """The place an erratum names does not exist in the rule's text."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where in a rule: paragraph and sentence numbers (1-based, -1 = last), a bullet number,
+    or the end of the rule / of a paragraph. All None: the whole rule."""
+
+    paragraph: int | None = None
+    sentence: int | None = None
+    bullet: int | None = None
+    at_end: bool = False
+
+    @property
+    def whole(self) -> bool:
+        return self == Place()
+
+
+@dataclass(frozen=True)
+class Edit:
+    text: str
+    old: str
+    new: str
+    note: str | None = None  # how the place was found when not by its number
+
+
+def _ordinal(word: str) -> int:
+    word = word.lower()
+    if word in ORDINALS:
+        return ORDINALS[word]
+    return int(re.match(r"\d+", word).group())
+
+
+def parse_location(location: str | None) -> Place | None:
+    """The Place a location phrase names; None when the phrase is not understood."""
+    if not location:
+        return Place()
+    loc = re.sub(r"\s+", " ", location.strip().lower())
+    loc = re.sub(r"^the ", "", loc)
+    m = re.fullmatch(rf"(?:the )?end of (?:the )?{_ORD} paragraph", loc)
+    if m:
+        return Place(paragraph=_ordinal(m.group(1)), at_end=True)
+    if re.fullmatch(r"(?:the )?end(?: of (?:this|the) .+)?", loc) or re.fullmatch(r"(?:this|the) .+", loc):
+        return Place(at_end=True)
+    m = re.fullmatch(rf"{_ORD} sentence(?: of (?:the )?{_ORD} paragraph)?", loc)
+    if m:
+        return Place(paragraph=_ordinal(m.group(2)) if m.group(2) else None, sentence=_ordinal(m.group(1)))
+    m = re.fullmatch(rf"{_ORD} paragraph(?:,? (?:the )?{_ORD} sentence)?", loc)
+    if m:
+        return Place(paragraph=_ordinal(m.group(1)), sentence=_ordinal(m.group(2)) if m.group(2) else None)
+    m = re.fullmatch(rf"{_ORD} bullet(?: point)?\b.*", loc)
+    if m:
+        return Place(bullet=_ordinal(m.group(1)))
+    return None
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Sentences of a paragraph, not split after "e.g." and similar abbreviations."""
+    out: list[str] = []
+    start = 0
+    for m in re.finditer(r"[.!?]['\")\]\u2019\u201d]*\s+(?=['\"(\[\u2018\u201c]?[A-Z0-9])", paragraph):
+        head = paragraph[start:m.end()].strip()
+        last_word = head.split()[-1].lower() if head.split() else ""
+        if last_word in _ABBREVIATIONS:
+            continue
+        out.append(head)
+        start = m.end()
+    tail = paragraph[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.casefold())
+
+
+def containment(old: str, new: str) -> float:
+    """Share of the old wording's words that the new wording keeps (1.0: all of them)."""
+    a, b = tokens(old), set(tokens(new))
+    return sum(1 for t in a if t in b) / len(a) if a else 0.0
+
+
+def best_sentence(text: str, new: str) -> tuple[int, int, float] | None:
+    """(paragraph index, sentence index, score) of the sentence the new wording most resembles."""
+    best = None
+    for pi, para in enumerate(_paragraph_lines(text)):
+        for si, sentence in enumerate(split_sentences(para[1])):
+            if len(tokens(sentence)) < 5:
+                continue
+            score = containment(sentence, new)
+            if best is None or score > best[2]:
+                best = (pi, si, score)
+    return best
+
+
+def _paragraph_lines(text: str) -> list[tuple[int, str]]:
+    """(line index, text) of each paragraph line (bullet lines are not paragraphs)."""
+    return [(i, line) for i, line in enumerate(text.split("\n")) if line.strip() and not _is_bullet(line)]
+
+
+def _is_bullet(line: str) -> bool:
+    return bool(re.match(r"^\s*(?:[-\u2022•]\s+)", line))
+
+
+def _pick(items: list, number: int, what: str):
+    index = number - 1 if number > 0 else len(items) + number
+    if not 0 <= index < len(items):
+        raise LocationError(f"the rule has no {_nth(number)} {what} (it has {len(items)})")
+    return index
+
+
+def _nth(n: int) -> str:
+    if n < 0:
+        return "last" if n == -1 else "penultimate"
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
+
+
+def edit(text: str, operation: str, place: Place, new: str) -> Edit:
+    """Apply `operation` (replace, append, delete) with `new` wording at `place` of `text`."""
+    lines = text.split("\n") if text else []
+    if operation == "replace" and place.whole:
+        return Edit(new, text, new)
+    if operation == "delete" and place.whole:
+        return Edit("", text, "")
+    if place.bullet is not None:
+        bullets = [i for i, line in enumerate(lines) if _is_bullet(line)]
+        li = bullets[_pick(bullets, place.bullet, "bullet point")]
+        old = re.sub(r"^\s*(?:[-\u2022•]\s+)", "", lines[li])
+        lines[li] = "" if operation == "delete" else f"- {new}"
+        return Edit("\n".join(x for x in lines if x or operation != "delete"), old, new)
+    paragraphs = _paragraph_lines(text)
+    if operation == "append":
+        if place.paragraph is None:
+            if "\n" in new.strip() or not lines:
+                return Edit("\n".join(lines + [new]), "", new)
+            li = len(lines) - 1
+        else:
+            li = paragraphs[_pick(paragraphs, place.paragraph, "paragraph")][0]
+        lines[li] = f"{lines[li].rstrip()} {new.strip()}"
+        return Edit("\n".join(lines), "", new)
+    if place.sentence is None:  # a whole paragraph
+        pi = _pick(paragraphs, place.paragraph, "paragraph")
+        li, old = paragraphs[pi]
+        lines[li] = new if operation == "replace" else ""
+        return Edit("\n".join(x for x in lines if x or operation != "delete"), old, new)
+    return _edit_sentence(lines, paragraphs, operation, place, new)
+
+
+def _edit_sentence(lines, paragraphs, operation: str, place: Place, new: str) -> Edit:
+    text = "\n".join(lines)
+    note = None
+    pi = _pick(paragraphs, place.paragraph or 1, "paragraph") if paragraphs else None
+    if pi is None:
+        raise LocationError("the rule has no text")
+    sentences = split_sentences(paragraphs[pi][1])
+    si = None
+    if len(sentences) >= abs(place.sentence) and place.sentence != 0:
+        si = _pick(sentences, place.sentence, "sentence")
+    if operation == "replace":
+        # Prefer the sentence whose wording the new one keeps, when the numbered one differs.
+        here = containment(sentences[si], new) if si is not None else 0.0
+        best = best_sentence(text, new)
+        if best and best[2] >= 0.7 and (si is None or here < 0.3) and (best[0], best[1]) != (pi, si):
+            pi, si = best[0], best[1]
+            sentences = split_sentences(paragraphs[pi][1])
+            note = (f"found by its wording in the {_nth(pi + 1)} paragraph, "
+                    f"{_nth(si + 1)} sentence")
+    if si is None:
+        raise LocationError(f"the {_nth(place.paragraph or 1)} paragraph has no "
+                            f"{_nth(place.sentence)} sentence (it has {len(sentences)})")
+    li = paragraphs[pi][0]
+    old = sentences[si]
+    sentences[si] = new.strip() if operation == "replace" else ""
+    lines[li] = " ".join(s for s in sentences if s)
+    return Edit("\n".join(lines), old, new if operation == "replace" else "", note)
