@@ -78,12 +78,38 @@ _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _MULTI_MARK = re.compile(r"^\s*(?:[-–—➤►•]\s*)+")
 
 
-def split_weapon_name(raw: str) -> tuple[str, tuple[str, ...]]:
-    """Name and bracketed keywords of a 10th-edition weapon cell: "Aeonstave [blast]"."""
+# 10th-edition weapon abilities (game terms), for a name cell whose brackets a loader lost:
+# "Meltagun melta 2", "Bolt pistol PISTOL".
+_BARE_KEYWORD = re.compile(
+    r"\s(assault|heavy|pistol|rapid fire \d+|ignores cover|torrent|blast|melta \d+|hazardous|precision|"
+    r"lethal hits|sustained hits (?:\d+|d\d)|devastating wounds|twin-linked|lance|indirect fire|"
+    r"extra attacks|one shot|psychic|conversion|anti-[a-z -]+? \d\+)$", re.I)
+
+
+def _strip_bare_keywords(name: str) -> tuple[str, list[str]]:
+    """Trailing weapon-ability words of a name, each taken at most once ("Bolt pistol PISTOL")."""
+    found: list[str] = []
+    while True:
+        m = _BARE_KEYWORD.search(name)
+        if not m or m.group(1).lower() in {f.lower() for f in found} or not name[: m.start()].strip():
+            break
+        found.insert(0, m.group(1))
+        name = name[: m.start()].rstrip()
+    return name, found
+
+
+def split_weapon_name(raw: str, bare_keywords: bool = False) -> tuple[str, tuple[str, ...]]:
+    """Name and bracketed keywords of a 10th-edition weapon cell: "Aeonstave [blast]".
+
+    With `bare_keywords`, a cell without brackets has its trailing weapon-ability words split
+    off instead.
+    """
     keywords: list[str] = []
     for group in _BRACKETS.findall(raw):
         keywords.extend(k.strip() for k in group.split(",") if k.strip())
     name = norm_text(_BRACKETS.sub(" ", raw))
+    if bare_keywords and not keywords:
+        name, keywords = _strip_bare_keywords(name)
     name = _MULTI_MARK.sub("", name).strip()
     name = re.sub(r"\s+[–—]\s+", " - ", name)
     return name, tuple(keywords)
@@ -110,7 +136,7 @@ class WeaponTable:
             self.base_name = split_weapon_name(raw_name)[0]
             return None
         is_sub = bool(_MULTI_MARK.match(raw_name))
-        name, keywords = split_weapon_name(raw_name)
+        name, keywords = split_weapon_name(raw_name, bare_keywords="A" in self.columns)
         if is_sub and self.base_name:
             name = f"{self.base_name} - {name}"
         elif not is_sub:
@@ -170,14 +196,22 @@ class AbilityReader:
         self.items.append([name, [text] if text else [], category])
 
     def add(self, line: Line) -> None:
-        text = line.text
+        segments = run_in_segments(line)
+        if len(segments) > 1:
+            # Several "Name: text" abilities a loader ran into one block.
+            for text, prefix in segments:
+                self._add_text(line, text, prefix)
+            return
+        prefix = line.block.bold_prefix().rstrip(":").strip() if line.kind != "row" else ""
+        self._add_text(line, line.text, prefix)
+
+    def _add_text(self, line: Line, text: str, prefix: str) -> None:
         m = _CATEGORY.match(text)
         if m and self.run_in:
             for name in re.split(r",\s*", m.group(2)):
                 if name.strip():
                     self._start(norm_text(name), m.group(1).lower())
             return
-        prefix = line.block.bold_prefix().rstrip(":").strip() if line.kind != "row" else ""
         m = _RUN_IN.match(text)
         if m and (self.run_in or (prefix and m.group(1).strip() == prefix)) and len(m.group(1).split()) <= 7:
             self._start(norm_text(m.group(1)), self.category or "unit", m.group(2))
@@ -196,6 +230,28 @@ class AbilityReader:
     def abilities(self) -> list[Ability]:
         return [Ability(name=name, text=norm_text(" ".join(lines)), category=cat)
                 for name, lines, cat in self.items]
+
+
+def run_in_segments(line: Line) -> list[tuple[str, str]]:
+    """Split a block at bold "Name:" labels that start after a finished sentence.
+
+    Returns (text, bold label) pairs; a block with one or no such label gives one pair.
+    """
+    if line.kind == "row":
+        return [(line.text, "")]
+    segments: list[list] = [["", ""]]
+    spans = line.block.spans
+    for n, span in enumerate(spans):
+        label = span.text.strip()
+        following = spans[n + 1].text if n + 1 < len(spans) else ""
+        is_label = span.bold and (label.endswith(":") or following.lstrip().startswith(":")) and 1 < len(label) < 60
+        before = segments[-1][0].strip()
+        if is_label and before and re.search(r"[.!?\"”)]$", before):
+            segments.append(["", ""])
+        if is_label and not segments[-1][0].strip():
+            segments[-1][1] = label.rstrip(":").strip()
+        segments[-1][0] += span.text
+    return [(norm_text(t), p) for t, p in segments if norm_text(t)]
 
 
 _INVULN = re.compile(r"^(?:this model has an? )?(\d\+\+?) invulnerable save\.?$", re.I)

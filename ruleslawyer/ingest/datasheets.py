@@ -27,7 +27,8 @@ from .document import Document
 from .parsing import ParseContext
 
 _POWER = re.compile(r"^(.*?)\s*\bPOWER(?:\s+RATING)?\s*:?\s*(\d+)\s*$", re.I)
-_BASE = re.compile(r"\(\s*[⌀Ø∅]?\s*(\d+(?:\s*[x×]\s*\d+)?\s*mm)[^)]*\)", re.I)
+# A base size: "(⌀40mm)", "(⌀28.5mm)", "(⌀60x35mm)", "(⌀Use model)", or "(32mm)" without the sign.
+_BASE = re.compile(r"\(\s*(?:[⌀Ø∅]\s*([^()]{1,30}?)|(\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)?\s*mm))\s*\)", re.I)
 _KEYWORDS = re.compile(r"^KEYWORDS(?:\s*\[([^\]]*)\])?\s*[:\-–]?\s*(.*)$", re.I)
 _FACTION_KEYWORDS = re.compile(r"^FACTION\s+KEYWORDS\s*[:\-–]?\s*(.*)$", re.I)
 _INVULN_LABEL = re.compile(r"^INVULNERABLE\s+SAVE\s*:?\s*(\S*)", re.I)
@@ -130,9 +131,17 @@ def _find_name(lines: list[Line], anchor: int, floor: int) -> int | None:
     return None
 
 
+def _base_size(m: re.Match) -> str:
+    """"40mm" from "(⌀40 mm)"; a base given in words ("Use model") is kept as printed."""
+    size = norm_text(m.group(1) or m.group(2))
+    if re.fullmatch(r"[\d.\sx×]+mm", size, re.I):
+        size = re.sub(r"\s+", "", size).replace("×", "x")
+    return size
+
+
 def _is_name_line(line: Line) -> bool:
     text = line.text
-    if not text or len(text.split()) > 10 or re.search(r"[.:;,!?]$", text):
+    if not text or len(text.split()) > 10 or re.search(r"[.:;,!?]$", text) or _BASE.fullmatch(text):
         return False
     if fold(text) in SECTIONS or stat_header(line) is not None or weapon_header(line) is not None:
         return False
@@ -159,6 +168,7 @@ class _State:
         self.abilities = AbilityReader(run_in=edition == 10)
         self.wargear = AbilityReader(category="wargear", run_in=edition == 10)
         self.options: list[str] = []
+        self.options_open = False  # the last option ends "one of the following:"
         self.composition: list[str] = []
         self.leader_text: list[str] = []
         self.attaches_to: list[str] = []
@@ -195,7 +205,7 @@ def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext) -
         raw_name, st.power = m.group(1), int(m.group(2))
     base = _BASE.search(raw_name)
     if base:
-        st.base = re.sub(r"\s+", "", base.group(1)).replace("×", "x")
+        st.base = _base_size(base)
         raw_name = _BASE.sub("", raw_name)
     st.name = title_case(norm_text(raw_name))
     used = [card.start]
@@ -241,7 +251,7 @@ def _read_line(st: _State, lines: list[Line], k: int, end: int) -> int:
         st.power = int(m.group(2))
         return 1
     if _BASE.fullmatch(text.strip()):
-        st.base = re.sub(r"\s+", "", _BASE.match(text.strip()).group(1))
+        st.base = _base_size(_BASE.match(text.strip()))
         return 1
     header = stat_header(line)
     if header is not None:
@@ -331,7 +341,7 @@ def _read_in_section(st: _State, lines: list[Line], k: int, end: int) -> int:
         st.wargear.add(line)
         return 1
     if section == "wargear_options":
-        _add_sentence_line(st.options, line)
+        _add_option(st, line)
         return 1
     if section == "leader":
         if line.kind == "list_item":
@@ -403,6 +413,25 @@ def _add_sentence_line(target: list[str], line: Line, split: bool = False) -> No
         target[-1] = f"{target[-1]} {text}"
         return
     target.append(text)
+
+
+_VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
+
+
+def _add_option(st: _State, line: Line) -> None:
+    """A wargear option; the choices listed under "... one of the following:" join their lead.
+
+    "This model's X can be replaced with one of the following:" + "1 A", "1 B" gives one
+    option "...following: 1 A; 1 B".
+    """
+    text = line.text.lstrip("•■▪●- ").strip()
+    if st.options_open and text and not _VERB.search(text) and len(text.split()) <= 10:
+        lead = st.options[-1]
+        joiner = " " if lead.endswith((":", ":*")) else "; "
+        st.options[-1] = f"{lead}{joiner}{text.rstrip('.')}"
+        return
+    _add_sentence_line(st.options, line)
+    st.options_open = bool(st.options) and st.options[-1].endswith((":", ":*"))
 
 
 def _faction(doc: Document, st: _State) -> str | None:
