@@ -106,6 +106,22 @@ def is_title_like(text: str, max_words: int = 7) -> bool:
     return True
 
 
+def is_titlecase(text: str) -> bool:
+    """Every word but small joining words starts with a capital (a leading "2." is allowed)."""
+    words = re.sub(r"^\d+[.)]\s*", "", text.strip()).split()
+    if not words:
+        return False
+    for i, w in enumerate(words):
+        w = w.strip("()[]\"'‘’“”")
+        if not any(c.isalpha() for c in w) or w[0].isdigit():
+            continue
+        if i > 0 and w.lower() in SMALL_WORDS and w.islower():
+            continue
+        if not w[0].isupper():
+            return False
+    return True
+
+
 def is_caps(text: str) -> bool:
     """True when every letter is upper case (and there are at least two)."""
     letters = [c for c in text if c.isalpha()]

@@ -13,7 +13,7 @@ from typing import Iterator, Sequence
 from ..records import DetachmentRule, Enhancement, Record
 from .document import HEADING, LIST_ITEM, TABLE
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_title_like, title_case
+from .rule_text import ends_sentence, is_title_like, is_titlecase, title_case
 from .stratagem_lines import DET_RE, NAME_PTS_RE, PTS_RE, Line, faction_for
 
 _RESTRICTION = re.compile(r"^((?:[A-Z][A-Z'’\- ]*[A-Z] )?models? only\.)\s*")
@@ -163,7 +163,7 @@ class PopupParser:
     def _rule_title(self, j: int) -> bool:
         """A line that opens a rule popup (a title followed by prose), ending this popup."""
         line = self.lines[j]
-        if not is_title_like(line.text):
+        if not is_title_like(line.text) or not is_titlecase(line.text):
             return False
         nxt = self.lines[j + 1] if j + 1 < len(self.lines) else None
         if nxt is None or not nxt.usable:
