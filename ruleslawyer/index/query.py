@@ -184,16 +184,20 @@ class _Parser:
         if explicit_and:  # every word is required; an exact name match still only ranks
             required += [n for n in optional if n[0] != "exact_name"]
             optional = [n for n in optional if n[0] == "exact_name"]
-        if top and not required and not optional:
-            return None
+        negatives = [n for n in required if n[0] == "not"]
+        required = [n for n in required if n[0] != "not"]
+        if not required and not optional:
+            if not negatives:
+                return None
+            return negatives[0] if len(negatives) == 1 else ("and", *negatives)
         if not required:
-            return optional[0] if len(optional) == 1 else (("or", *optional) if optional else None)
-        node = required[0] if len(required) == 1 else ("and", *required)
-        if optional:
-            # Plain words beside required parts only rank: ("and", required) OR-ed with them
-            # would let them match alone, so combine as required AND (required OR words).
-            node = ("and", node, ("or", node, *optional))
-        return node
+            node = optional[0] if len(optional) == 1 else ("or", *optional)
+        else:
+            node = required[0] if len(required) == 1 else ("and", *required)
+            if optional:
+                # Plain words beside required parts only rank them: required AND (required OR words).
+                node = ("and", node, ("or", node, *optional))
+        return ("and", node, *negatives) if negatives else node
 
     def parse_unary(self, top: bool) -> tuple | None:
         tok = self.take()

@@ -189,6 +189,8 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS) -> tupl
             best, best_score = passage, score
         if best_score and score == len(terms):
             break
+    if best_score <= 0:  # nothing matched in the text (a filter-only query): the first real passage
+        best = next((p for p in text.split("\n") if len(p) > 40), text.split("\n")[0])
     spans = [(s, e) for w, s, e in analysis.word_spans(best) if analysis.stem(w) in terms]
     start = 0
     if len(best) > width and spans:

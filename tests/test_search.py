@@ -1,0 +1,171 @@
+"""Search library: query syntax, filters, phrases, synonyms, typo retry, snippets, index lifecycle."""
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.errors import QueryError
+from ruleslawyer.index import engine
+from ruleslawyer.index.analysis import load_synonyms, terms
+from ruleslawyer.index.query import parse_query
+from ruleslawyer.index.search import ensure_index, make_snippet, search
+from ruleslawyer.records import Datasheet, Profile, Rule, Source, Stratagem, Weapon
+from ruleslawyer.store import Store
+
+SRC = Source(file="made-up.txt")
+
+# Made-up records in the shape of the real ones (wording written for these tests).
+RECORDS = [
+    Rule(name="Feel No Pain", source=SRC, edition=10,
+         text="Roll one D6 each time a model with this ability would lose a wound; on x+ it is not lost."),
+    Rule(name="Pain Engine", source=SRC, edition=10,
+         text="A model that can feel the pain of others gains 1 attack."),
+    Rule(name="Deep Strike", source=SRC, edition=10,
+         text="Set the unit up anywhere more than 9 inches from every enemy unit at the end of a Movement phase."),
+    Rule(name="Overwatch", source=SRC, edition=9, section=("Charge Phase", "Charges"),
+         text="The charged unit can shoot at the charging unit, hitting only on unmodified 6s."),
+    Rule(name="Reanimation Protocols", source=SRC, edition=10, faction="Necrons",
+         text="At the end of the Command phase each unit with this rule reanimates wounds."),
+    Stratagem(name="Protocol of the Hungry Void", source=SRC, edition=10, faction="Necrons", cp=1,
+              group="Awakened Dynasty", category="Battle Tactic", when="Fight phase.",
+              target="One NECRONS unit from your army.", effect="Add 1 to the Strength of melee weapons."),
+    Stratagem(name="Targeting Algorithms", source=SRC, edition=10, faction="Necrons", cp=2,
+              group="Canoptek Harvesters", when="Your Shooting phase.", target="One FLY unit.",
+              effect="Ranged weapons gain ignores cover."),
+    Stratagem(name="Fire Overwatch", source=SRC, edition=10, cp=1, group="Core",
+              when="Your opponent's Movement or Charge phase.", target="One unit from your army.",
+              effect="The unit can shoot at that enemy unit as if it were your Shooting phase."),
+    Datasheet(name="Necron Warriors", source=SRC, edition=9, faction="Necrons",
+              keywords=("INFANTRY", "NECRON WARRIORS"), faction_keywords=("NECRONS",),
+              profiles=(Profile("Necron Warrior", {"M": '5"', "T": "4", "Sv": "4+"}),),
+              weapons=(Weapon("Gauss flayer", range='24"', type="Rapid Fire 1", S="4", AP="-1", D="1"),)),
+    Datasheet(name="Canoptek Scarab Swarms", source=SRC, edition=9, faction="Necrons",
+              keywords=("SWARM", "FLY", "CANOPTEK SCARAB SWARMS"), faction_keywords=("NECRONS",)),
+]
+
+
+def _fill(store: Store, records) -> None:
+    store.replace_file(path="made-up.txt", name="made-up.txt", sha256=str(len(records)), format="text", size=0,
+                       records=records)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    with Store(tmp_path_factory.mktemp("search") / "store.sqlite") as st:
+        _fill(st, RECORDS)
+        yield st
+
+
+def names(result) -> list[str]:
+    return [h.name for h in result.hits]
+
+
+# ---------------------------------------------------------------- ranking and syntax
+def test_exact_name_beats_a_mention(store):
+    assert names(search(store, "overwatch"))[:2] == ["Overwatch", "Fire Overwatch"]
+    assert names(search(store, "pain"))[0] in ("Feel No Pain", "Pain Engine")
+    assert names(search(store, "feel no pain"))[0] == "Feel No Pain"
+
+
+def test_phrase_keeps_every_word_in_position(store):
+    # "feel the pain" is in Pain Engine; "feel no pain" is not, and a dropped stop word must
+    # not let the phrase match across it.
+    assert names(search(store, '"feel no pain"')) == ["Feel No Pain"]
+    assert names(search(store, '"feel pain"')) == []
+    assert names(search(store, '"feel the pain"')) == ["Pain Engine"]
+
+
+def test_synonyms_from_the_data_file(store):
+    assert ("fnp",) in load_synonyms() and terms("feel no pain") in load_synonyms()[("fnp",)]
+    assert names(search(store, "fnp"))[0] == "Feel No Pain"
+    assert names(search(store, "ds"))[0] == "Deep Strike"
+
+
+def test_fielded_filters(store):
+    q = 'kind:stratagem faction:necrons cp:1 phase:fight edition:10 group:"awakened dynasty"'
+    assert names(search(store, q)) == ["Protocol of the Hungry Void"]
+    assert names(search(store, "keyword:fly")) == ["Canoptek Scarab Swarms"]
+    assert names(search(store, "kind:stratagem phase:shooting")) == ["Targeting Algorithms"]
+    assert names(search(store, "overwatch", kind="stratagem")) == ["Fire Overwatch"]
+    assert names(search(store, "overwatch", edition=9)) == ["Overwatch"]
+    assert set(names(search(store, "unit", faction="necrons"))) <= {r.name for r in RECORDS if getattr(r, "faction", None)}
+
+
+def test_boolean_operators(store):
+    assert names(search(store, "overwatch NOT kind:stratagem")) == ["Overwatch"]
+    assert names(search(store, "overwatch -hitting")) == ["Fire Overwatch"]
+    assert set(names(search(store, "gauss OR reanimates"))) == {"Necron Warriors", "Reanimation Protocols"}
+    assert names(search(store, "shoot AND unmodified")) == ["Overwatch"]
+    assert names(search(store, "shoot AND charging"))[0] == "Overwatch"
+    assert set(names(search(store, "(gauss OR reanimates) AND kind:datasheet"))) == {"Necron Warriors"}
+
+
+def test_question_words_do_not_count(store):
+    assert names(search(store, "what is the toughness of necron warriors"))[0] == "Necron Warriors"
+
+
+def test_typo_is_retried_and_reported(store):
+    result = search(store, "reanimaton protocols")
+    assert result.corrected == "reanimation protocols"
+    assert names(result)[0] == "Reanimation Protocols"
+    assert search(store, "reanimation protocols").corrected is None
+
+
+def test_no_hits_gives_suggestions(store):
+    result = search(store, "overwatch kind:enhancement")
+    assert result.hits == [] and any("remove the filters" in s for s in result.suggestions)
+
+
+@pytest.mark.parametrize("query, message", [
+    ('"feel no pain', "unbalanced quote"),
+    ("color:red", "unknown field"),
+    ("kind:spaceship", "unknown kind"),
+    ("cp:one", "cp must be a number"),
+    ("phase:lunch", "unknown phase"),
+    ("(overwatch", "unbalanced parenthesis"),
+    ("overwatch NOT", "NOT at the end"),
+])
+def test_malformed_queries_raise_query_error_with_hint(query, message):
+    with pytest.raises(QueryError, match=message) as info:
+        parse_query(query)
+    assert info.value.hint
+
+
+def test_snippet_highlights_matched_words():
+    text = "First passage about nothing.\n" + "word " * 60 + "the charging unit can fire overwatch at the enemy " + "tail " * 40
+    snippet, spans = make_snippet(text, set(terms("overwatch charge")))
+    assert [snippet[s:e] for s, e in spans] == ["charging", "overwatch"]
+    assert snippet.startswith("... ") and snippet.endswith(" ...") and len(snippet) <= 170
+
+
+# ---------------------------------------------------------------- index lifecycle
+def test_index_is_rebuilt_when_the_store_changes(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        _fill(st, RECORDS[:2])
+        first = ensure_index(st)
+        assert ensure_index(st) == first  # fresh: no rebuild
+        assert names(search(st, "deep strike")) == []
+        _fill(st, RECORDS)
+        assert names(search(st, "deep strike"))[0] == "Deep Strike"
+        current = engine.read_current(engine.index_root(st.path))
+        assert current["generation"] == st.generation and current["dir"] != first.name
+
+
+def test_failed_build_leaves_the_old_index_working(tmp_path, monkeypatch):
+    with Store(tmp_path / "s.sqlite") as st:
+        _fill(st, RECORDS)
+        live = ensure_index(st)
+        _fill(st, RECORDS[:3])
+
+        def broken(documents, path, **kw):
+            path.mkdir(exist_ok=True)
+            (path / "partial").write_text("half")
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(engine, "build_index_dir", broken)
+        with pytest.raises(RuntimeError):
+            ensure_index(st)
+        root = engine.index_root(st.path)
+        assert engine.read_current(root)["dir"] == live.name
+        assert [p.name for p in root.glob("build-*")] == [live.name]  # the half-built one is gone
+        with engine.Index(live) as index:
+            assert index.doc_count == len(RECORDS)

@@ -1,0 +1,69 @@
+"""Search relevance: the questions of tests/relevance.py must find their record in the top 3.
+
+The main test ingests the seeds 000-003 with the real loader and parsers, so its score rises
+as the parsers improve. A second test indexes the gold records themselves, which measures the
+search alone (ranking, synonyms, typo retry) independently of parsing quality.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ruleslawyer.ingest.pipeline import ingest_paths
+from ruleslawyer.index.search import search
+from ruleslawyer.records import from_dict
+from ruleslawyer.store import Store
+
+from .conftest import seed_path
+from .relevance import RELEVANCE_SET
+
+TARGET = 0.9
+
+
+def _top3_accuracy(store: Store) -> tuple[float, list[str]]:
+    misses = []
+    for query, kind, name, edition in RELEVANCE_SET:
+        hits = search(store, query, limit=3).hits
+        if not any(h.kind == kind and h.name.casefold() == name.casefold()
+                   and (edition is None or h.data.get("edition") == edition) for h in hits):
+            got = ", ".join(f"{h.kind} {h.name!r} ({h.data.get('edition')})" for h in hits) or "nothing"
+            misses.append(f"{query!r}: wanted {kind} {name!r} ({edition}), got {got}")
+    return 1 - len(misses) / len(RELEVANCE_SET), misses
+
+
+def test_relevance_set_is_big_enough():
+    assert len(RELEVANCE_SET) >= 40
+    assert len({q for q, *_ in RELEVANCE_SET}) == len(RELEVANCE_SET)
+
+
+@pytest.fixture(scope="session")
+def seeded_store(shared, tmp_path_factory):
+    path = tmp_path_factory.mktemp("relevance") / "store.sqlite"
+    with Store(path) as store:
+        report = ingest_paths(store, [seed_path(shared, p) for p in ("000", "001", "002", "003")])
+        assert not report.failed, [f.error for f in report.failed]
+    store = Store(path)
+    yield store
+    store.close()
+
+
+def test_top3_accuracy_on_ingested_seeds(seeded_store):
+    accuracy, misses = _top3_accuracy(seeded_store)
+    print(f"top-3 accuracy on seeds 000-003: {accuracy:.3f} ({len(RELEVANCE_SET) - len(misses)}/{len(RELEVANCE_SET)})")
+    for miss in misses:
+        print("  miss:", miss)
+    assert accuracy >= TARGET, "\n".join(misses)
+
+
+def test_top3_accuracy_on_gold_records(shared, tmp_path):
+    """The same set over the gold records: what search alone achieves with perfect parsing."""
+    with Store(tmp_path / "gold.sqlite") as store:
+        for gold in sorted((shared / "gold").glob("*.jsonl")):
+            records = [from_dict(json.loads(line)) for line in gold.read_text(encoding="utf-8").splitlines() if line]
+            store.replace_file(path=str(gold), name=gold.name, sha256=gold.name, format="text", size=0, records=records)
+        accuracy, misses = _top3_accuracy(store)
+    print(f"top-3 accuracy on gold records: {accuracy:.3f}")
+    for miss in misses:
+        print("  miss:", miss)
+    assert accuracy >= TARGET, "\n".join(misses)
