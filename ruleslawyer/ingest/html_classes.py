@@ -9,6 +9,7 @@ name bar) is not an ad banner.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Cyrillic letters that look like Latin ones, as found in hand-typed class names.
 _CONFUSABLES = str.maketrans({
@@ -72,9 +73,10 @@ def fold(name: str) -> str:
     return name.translate(_CONFUSABLES)
 
 
-def tokens(name: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def tokens(name: str) -> tuple[str, ...]:
     """Lower-case word tokens of one class or id name."""
-    return [t.lower() for t in _TOKEN.findall(fold(name))]
+    return tuple(t.lower() for t in _TOKEN.findall(fold(name)))
 
 
 def class_names(el) -> list[str]:
@@ -82,7 +84,12 @@ def class_names(el) -> list[str]:
     cls = el.get("class") or ()
     if isinstance(cls, str):
         cls = cls.split()
-    return [fold(c).lower() for c in cls]
+    return [_folded_lower(c) for c in cls]
+
+
+@lru_cache(maxsize=8192)
+def _folded_lower(name: str) -> str:
+    return fold(name).lower()
 
 
 def _names(el) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from bs4 import NavigableString, Tag
 
@@ -24,12 +25,15 @@ _PARENTHESISED = re.compile(r"^\(.*\)$")
 _STAT_VALUE = re.compile(r"^[-+]?\d+[+\"”]?\*?$|^[-–]$|^N/A$|^\*$|^\d*D\d+(\+\d+)?\"?$", re.I)
 
 
+_BADGE_JOIN = re.compile(r"\]\s*\[")
+_BADGE_SPACE = re.compile(r"\[\s+")
+
+
 class TooDeep(Exception):
     """The tree nests deeper than MAX_DEPTH elements (a hostile or broken page)."""
 
 
-@dataclass(frozen=True)
-class Ctx:
+class Ctx(NamedTuple):
     """What the enclosing elements say about the text being read."""
 
     bold: bool = False
@@ -42,6 +46,7 @@ class Ctx:
     cls: str | None = None
     in_content: bool = False
     role: str | None = None
+    in_cell: bool = False
 
 
 @dataclass
@@ -105,10 +110,26 @@ class Walker:
 
     # -- the walk ------------------------------------------------------------------------
     def walk_children(self, el: Tag, ctx: Ctx, depth: int) -> None:
+        prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
+        shown_variant = False
         for child in el.children:
             if isinstance(child, Tag):
+                if hc.is_hidden_inline(child) and not self.is_tooltip(child):
+                    # Filter variants: Wahapedia prints a keyword once per detachment filter,
+                    # all hidden, and its script shows one. Show the first of such a run; a
+                    # lone hidden span is hidden for good.
+                    nxt = child.find_next_sibling()
+                    is_run = prev_hidden is not None or (nxt is not None and hc.is_hidden_inline(nxt))
+                    if is_run and not shown_variant:
+                        shown_variant = True
+                        self.walk_children(child, self.enter(child, ctx), depth + 1)
+                    prev_hidden = child
+                    continue
+                prev_hidden, shown_variant = None, False
                 self.walk(child, ctx, depth + 1)
             elif type(child) is NavigableString:  # not comments, doctypes, CDATA
+                if child.strip():
+                    prev_hidden, shown_variant = None, False
                 self.add_text(str(child), ctx)
 
     def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
@@ -125,11 +146,20 @@ class Walker:
             return
         if hc.is_hidden_inline(el):
             return
-        ctx = self.enter(el, ctx)
         block = name in hc.BLOCK_TAGS
+        if block and name != "hr" and not _has_text(el):
+            return  # an empty box (a list with no items) does not break the running line
+        ctx = self.enter(el, ctx)
+        if ctx.in_cell and not block and _is_weapon_keyword(el):
+            # Wahapedia sets a weapon's abilities as badges; print them the way rules text
+            # does: "Flamer [ignores cover, torrent]".
+            self.add_text(" [", ctx)
+            self.walk_children(el, ctx, depth)
+            self.add_text("]", ctx)
+            return
         if block:
             self.flush()
-            ctx = replace(ctx, cls=" ".join(el.get("class") or ()) or ctx.cls)
+            ctx = ctx._replace(cls=" ".join(el.get("class") or ()) or ctx.cls)
         if name == "table":
             self.table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
@@ -141,9 +171,9 @@ class Walker:
         else:
             level = hc.heading_level(el)
             if level:
-                ctx = replace(ctx, heading=level, bold=True, list_item=False)
+                ctx = ctx._replace(heading=level, bold=True, list_item=False)
             elif name == "li":
-                ctx = replace(ctx, list_item=True, heading=0)
+                ctx = ctx._replace(list_item=True, heading=0)
             self.walk_children(el, ctx, depth)
         if block:
             self.flush()
@@ -168,7 +198,7 @@ class Walker:
         container = hc.container_of(el)
         if container:
             changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
-        return replace(ctx, **changes) if changes else ctx
+        return ctx._replace(**changes) if changes else ctx
 
     # -- popups --------------------------------------------------------------------------
     def is_tooltip(self, el: Tag) -> bool:
@@ -188,12 +218,15 @@ class Walker:
         sub = Walker(self.page, root=self.root)
         sub.walk_children(el, sub.enter(el, tip_ctx), depth)
         sub.flush()
-        self.root.pending.extend(sub.blocks)
+        self.root.pending.extend(drop_link_runs(sub.blocks))
 
     # -- tables --------------------------------------------------------------------------
     def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
         rows = _own_rows(el)
         if _is_layout_table(el, rows):
+            if not hc.container_of(el) and el.find(_is_points_list):
+                # A card laid out as a table around a "name / N pts" header: an enhancement.
+                ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
             self.walk_children(el, ctx, depth)
             return
         out: list[list[str]] = []
@@ -203,9 +236,10 @@ class Walker:
             texts = []
             for cell in cells:
                 sub = Walker(self.page, root=self.root)
-                sub.walk_children(cell, replace(ctx, heading=0, list_item=False), depth + 1)
+                sub.walk_children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
                 sub.flush()
-                texts.append(" ".join(b.text for b in sub.blocks if b.text).strip())
+                text = " ".join(b.text for b in sub.blocks if b.text)
+                texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
                 if cells and all(c.name == "th" or _is_header_cell(c) for c in cells if c.get_text(strip=True)):
                     header_rows.append(len(out))
@@ -261,8 +295,7 @@ class Walker:
 
     def points_list(self, el: Tag, ctx: Ctx, depth: int) -> bool:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
-        toks = {t for c in el.get("class") or () for t in hc.tokens(c)}
-        if not toks & {"pts", "points"}:
+        if not _is_points_list(el):
             return False
         for li in el.find_all("li", recursive=False):
             kids = [k for k in li.children if not (isinstance(k, NavigableString) and not k.strip())]
@@ -270,7 +303,7 @@ class Walker:
                 continue
             head, rest = kids[0], kids[1:]
             self.add_text(head.get_text(" ") if isinstance(head, Tag) else str(head),
-                          replace(ctx, heading=3, bold=True))
+                          ctx._replace(heading=3, bold=True))
             self.flush()
             for k in rest:
                 if isinstance(k, Tag):
@@ -282,6 +315,55 @@ class Walker:
 
 
 # -- helpers ---------------------------------------------------------------------------
+def _has_text(el: Tag, budget: int = 200) -> bool:
+    """Whether the element holds any text; gives up (saying yes) after `budget` nodes so a
+    hostile page of thousands of nested empty boxes stays linear."""
+    for i, node in enumerate(el.descendants):
+        if i >= budget:
+            return True
+        if type(node) is NavigableString and node.strip():
+            return True
+    return False
+
+
+def _is_points_list(el: Tag) -> bool:
+    if el.name not in ("ul", "ol"):
+        return False
+    return any(t in ("pts", "points") for c in el.get("class") or () for t in hc.tokens(c))
+
+
+def _is_weapon_keyword(el: Tag) -> bool:
+    classes = hc.class_names(el)
+    if "kwb2" not in classes:
+        return False
+    text = el.get_text()
+    return "[" not in text and bool(text.strip())
+
+
+def _is_link_block(block: Block) -> bool:
+    spans = [s for s in block.spans if s.text.strip()]
+    return bool(spans) and all(s.link and not s.link.startswith("#") for s in spans)
+
+
+def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
+    """Drop lists of links (datasheet indexes, menus) from a popup: a run of at least
+    `min_links` link-only blocks, with short labels ("Characters", "Battleline") between them."""
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        j, links = i, 0
+        while j < len(blocks) and blocks[j].kind != TABLE and (
+                _is_link_block(blocks[j]) or len(blocks[j].text.split()) <= 3):
+            links += _is_link_block(blocks[j])
+            j += 1
+        if links >= min_links:
+            i = j
+            continue
+        out.extend(blocks[i:max(j, i + 1)])
+        i = max(j, i + 1)
+    return out
+
+
 def _clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
@@ -319,14 +401,21 @@ def _role(ctx: Ctx) -> str | None:
     return ctx.containers[-1][0] if ctx.containers else None
 
 
+# Sub-regions that live inside a bigger one (a datasheet's profile, its weapon table...).
+PARTS = frozenset({"profile", "weapons", "keywords", "stratagem-row"})
+
+
 def _attrs(ctx: Ctx) -> dict[str, str]:
+    """attrs of a block: tooltip_id, container/region (outermost region), part/part_id, class."""
     attrs: dict[str, str] = {}
     if ctx.tooltip:
         attrs["tooltip_id"] = ctx.tooltip
     if ctx.containers:
-        attrs["container"] = ctx.containers[-1][0]
-        attrs["region"] = ctx.containers[-1][1]
-        attrs["containers"] = " ".join(name for name, _ in ctx.containers)
+        majors = [c for c in ctx.containers if c[0] not in PARTS] or list(ctx.containers[:1])
+        attrs["container"], attrs["region"] = majors[0]
+        inner = ctx.containers[-1]
+        if inner is not majors[0]:
+            attrs["part"], attrs["part_id"] = inner
     if ctx.cls:
         attrs["class"] = ctx.cls
     return attrs

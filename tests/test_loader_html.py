@@ -1,0 +1,293 @@
+"""The HTML loader: real properties of the Documents it makes from the shared Wahapedia pages,
+plain semantic HTML, and one clear LoadError for each kind of bad file."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.errors import LoadError
+from ruleslawyer.ingest.document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
+from ruleslawyer.ingest.formats import load_bytes, load_file
+from tests.conftest import seed_path
+
+REALDATA = "realdata/AndrewDeWitt__GrimLog"
+_CACHE: dict[Path, object] = {}
+
+
+def load_cached(path: Path):
+    """Load each shared page once per test session (the pages are 0.1-0.6 MB)."""
+    if path not in _CACHE:
+        _CACHE[path] = load_file(path)
+    return _CACHE[path]
+
+
+@pytest.fixture(scope="session")
+def page001(shared):
+    return load_cached(seed_path(shared, "001", ".html"))
+
+
+def real(shared, name):
+    path = shared / REALDATA / name
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    return path
+
+
+def raw_soup(path: Path):
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(path.read_bytes(), "lxml")
+
+
+def tooltip_blocks(doc, tooltip_id):
+    return [b for b in doc.blocks if b.role == "tooltip" and b.attrs.get("tooltip_id") == tooltip_id]
+
+
+# -- 001: the Chronomancer page made from its seed ---------------------------------------
+def test_every_popup_of_001_is_kept_as_tooltip_blocks(shared, page001):
+    raw = seed_path(shared, "001", ".html").read_text(encoding="utf-8")
+    popup_ids = set(re.findall(r'class="tooltip_content" id="([^"]+)"', raw))
+    assert popup_ids
+    kept = {b.attrs["tooltip_id"] for b in page001.blocks if b.role == "tooltip"}
+    assert kept == popup_ids
+
+
+def test_a_trigger_span_links_to_the_popup_holding_its_rule(page001):
+    # The datasheet's FACTION ability names the army rule; its link leads to the popup.
+    trigger = next(s for b in page001.blocks if b.attrs.get("container") == "datasheet"
+                   for s in b.spans if s.text == "Reanimation Protocols" and s.link)
+    popup = tooltip_blocks(page001, trigger.link.lstrip("#"))
+    assert popup[0].kind == HEADING and popup[0].text == "Reanimation Protocols"
+    body = " ".join(b.text for b in popup[1:])
+    assert "Starting Strength" in body and "D3" in body
+    assert any(b.kind == LIST_ITEM for b in popup), "the popup's bullet list is kept"
+    assert any(b.is_italic for b in popup), "the flavour paragraph is italic"
+
+
+def test_stratagem_popup_lines_split_at_br_with_bold_labels(page001):
+    heading = next(b for b in page001.blocks if b.role == "tooltip" and b.kind == HEADING
+                   and b.text == "PROTOCOL OF THE ETERNAL REVENANT")
+    card = tooltip_blocks(page001, heading.attrs["tooltip_id"])
+    assert all(b.attrs.get("container") == "stratagem-card" for b in card)
+    labels = [b.bold_prefix() for b in card if b.kind == PARAGRAPH and b.bold_prefix()]
+    assert labels == ["WHEN:", "TARGET:", "EFFECT:", "RESTRICTIONS:"]
+    assert "1CP" in [b.text for b in card]
+
+
+def test_no_ads_popups_or_scripts_in_any_block(page001):
+    text = page001.text
+    for junk in ("Disable Ads", "Boosty", "pin code", "adsbygoogle", "googlesyndication",
+                 "function(", "document.", "tooltipster", "{", "font-family"):
+        assert junk not in text, junk
+    assert "Chronomancer" in text
+
+
+def test_chronomancer_stat_grid_is_one_table(page001):
+    grids = [b for b in page001.blocks if b.role == "stat-grid"]
+    assert len(grids) == 1
+    grid = grids[0]
+    assert grid.kind == TABLE and grid.attrs["container"] == "datasheet"
+    assert grid.rows == (("M", "T", "Sv", "W", "Ld", "OC"), ('5"', "4", "4+", "4", "6+", "1"))
+
+
+def test_invulnerable_save_box(page001):
+    invul = [b for b in page001.blocks if b.role == "invulnerable-save"]
+    assert [b.text for b in invul] == ["INVULNERABLE SAVE 4+"]
+    assert invul[0].attrs["value"] == "4+"
+
+
+def test_weapons_table_keeps_ranged_and_melee_header_rows(page001):
+    table = next(b for b in page001.blocks if b.kind == TABLE and b.rows[0][0] == "RANGED WEAPONS")
+    firsts = [r[0] for r in table.rows]
+    assert firsts == ["RANGED WEAPONS", "Aeonstave [blast]", "MELEE WEAPONS", "Aeonstave"]
+    assert table.rows[0] == ("RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D")
+    assert table.rows[3] == ("Aeonstave", "Melee", "3", "4+", "5", "-1", "1")
+    assert table.attrs["header_rows"] == "0,2"
+
+
+def _lines(doc):
+    out = []
+    for b in doc.blocks:
+        out.extend(c for r in b.rows for c in r) if b.kind == TABLE else out.append(b.text)
+    return [re.sub(r"\s+", " ", s).strip() for s in out if s.strip()]
+
+
+def test_block_texts_follow_the_seed_lines_in_order(shared, page001):
+    seed = load_file(seed_path(shared, "001", ".txt"))
+    a, b = _lines(seed), _lines(page001)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    assert matcher.ratio() > 0.95
+    # The popup texts come after the page body (only the closing copyright line follows).
+    first_tip = next(i for i, blk in enumerate(page001.blocks) if blk.role == "tooltip")
+    after = [blk for blk in page001.blocks[first_tip:] if blk.role != "tooltip"]
+    assert len(after) <= 1 and not any("container" in blk.attrs for blk in after)
+    assert "Nanoscarab Reconstitution" in _lines(replace(page001, blocks=page001.blocks[:first_tip]))
+
+
+# -- the real saved Wahapedia pages --------------------------------------------------------
+def test_kasrkin_weapon_table_has_every_profile(shared):
+    path = real(shared, "astra-militarum_Kasrkin.html")
+    soup = raw_soup(path)
+    raw_rows = [tr for tr in soup.find("table", class_="wTable").find_all("tr")
+                if len(tr.find_all("td")) >= 7 and "WEAPONS" not in tr.get_text()]
+    doc = load_cached(path)
+    table = next(b for b in doc.blocks if b.kind == TABLE and b.rows[0][0] == "RANGED WEAPONS")
+    headers = [r for r in table.rows if r[0].endswith("WEAPONS")]
+    assert [r[0] for r in headers] == ["RANGED WEAPONS", "MELEE WEAPONS"]
+    assert len(table.rows) - len(headers) == len(raw_rows) > 10
+    assert all(len(r) == 7 for r in table.rows)
+    # The narrow-screen copy of each name is not a row of its own.
+    names = [r[0] for r in table.rows]
+    assert len(names) == len(set(names))
+
+
+def test_hive_tyrant_invulnerable_save(shared):
+    path = real(shared, "tyranids_Hive_Tyrant.html")
+    value = raw_soup(path).find(class_="dsCharInvulValue").get_text(strip=True)
+    doc = load_cached(path)
+    invul = [b for b in doc.blocks if b.role == "invulnerable-save"]
+    assert len(invul) == 1 and invul[0].attrs["value"] == value
+    assert invul[0].attrs["container"] == "datasheet"
+    grid = next(b for b in doc.blocks if b.role == "stat-grid")
+    assert grid.rows[0] == ("M", "T", "Sv", "W", "Ld", "OC")
+
+
+def test_faction_page_has_every_stratagem_card(shared):
+    path = real(shared, "necrons_faction_page.html")
+    raw_count = len(re.findall(r'class="[^"]*\bstr10Wrap\b', path.read_text(encoding="utf-8")))
+    doc = load_cached(path)
+    cards: dict[str, list] = {}
+    for b in doc.blocks:
+        if b.attrs.get("container") == "stratagem-card":
+            cards.setdefault(b.attrs["region"], []).append(b)
+    assert len(cards) == raw_count == 53
+    for blocks in cards.values():
+        assert blocks[0].kind == HEADING
+        assert any(b.bold_prefix() == "EFFECT:" for b in blocks)
+
+
+def test_real_pages_drop_ads_menus_and_keep_filter_keyword_once(shared):
+    doc = load_cached(real(shared, "astra-militarum_Kasrkin.html"))
+    text = doc.text
+    for junk in ("Disable Ads", "Boosty", "ezoic", "__ez", "Search this site", "Army List"):
+        assert junk not in text, junk
+    # The page prints the faction keyword once per detachment filter, all hidden: one is shown.
+    line = next(b.text for b in doc.blocks if b.text.endswith("keyword is used in the following Astra Militarum datasheets:")
+                and b.text.startswith("The ASTRA"))
+    assert line.count("ASTRA MILITARUM") == 1
+
+
+def test_wahapedia_page_loads_well_under_a_second(shared):
+    path = real(shared, "necrons_faction_page.html")
+    data = path.read_bytes()
+    best = min(_timed(lambda: load_bytes(data, path)) for _ in range(2))
+    assert best < 1.5, f"{best:.2f}s"
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+# -- plain semantic HTML -----------------------------------------------------------------
+PLAIN = b"""<!doctype html><html><head><title>Quick rules</title><style>p{color:red}</style></head>
+<body><header><a href="/">Home</a> <a href="/rules">Rules</a></header>
+<nav><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li></ul></nav>
+<main><article><header><h1>Movement</h1></header>
+<p>Models move up to <b>M</b> inches, <i>never</i> through walls.</p>
+<h2>Advance</h2><ul><li>Roll one D6.</li><li>Add it to M.</li></ul>
+<table><tr><th>Unit</th><th>M</th></tr><tr><td>Guardsman</td><td>6"</td></tr></table>
+<div class="shadow">Kept: a shadow box is no ad.</div><div class="header">Kept too.</div>
+<div class="ad-slot">Buy now</div><div id="cookie-banner">We use cookies</div>
+<!-- a comment --><script>var x = 1;</script></article></main>
+<footer>Copyright</footer></body></html>"""
+
+
+def test_plain_semantic_html():
+    doc = load_bytes(PLAIN, "plain.html")
+    kinds = [(b.kind, b.level, b.text) for b in doc.blocks]
+    assert kinds[0] == (HEADING, 1, "Movement")
+    assert (HEADING, 2, "Advance") in kinds
+    assert [t for k, _, t in kinds if k == LIST_ITEM] == ["Roll one D6.", "Add it to M."]
+    para = next(b for b in doc.blocks if b.text.startswith("Models move"))
+    assert [s.text for s in para.spans if s.bold] == ["M"]
+    assert [s.text for s in para.spans if s.italic] == ["never"]
+    table = next(b for b in doc.blocks if b.kind == TABLE)
+    assert table.rows == (("Unit", "M"), ("Guardsman", '6"'))
+    texts = [b.text for b in doc.blocks]
+    assert "Kept: a shadow box is no ad." in texts and "Kept too." in texts
+    for junk in ("Buy now", "cookies", "Home", "Copyright", "var x", "a comment", "color:red"):
+        assert not any(junk in t for t in texts), junk
+    assert doc.title == "Quick rules"
+
+
+def test_br_lines_become_paragraphs_and_cyrillic_class_letters_are_folded():
+    html = "<div><p>one<br>two<br><br>three</p><div class='\u0430ds'>advert</div></div>".encode()
+    doc = load_bytes(html, "lines.html")
+    assert [b.text for b in doc.blocks] == ["one", "two", "three"]
+
+
+# -- bad input ---------------------------------------------------------------------------
+def _write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _load_error(path) -> LoadError:
+    with pytest.raises(LoadError) as info:
+        load_file(path, "html")
+    err = info.value
+    assert path.name in str(err) and "\n" not in str(err)
+    return err
+
+
+@pytest.mark.parametrize("name,data,reason", [
+    ("empty.html", b"", "empty"),
+    ("blank.html", b"  \n\t ", "empty"),
+    ("garbage.html", random.Random(7).randbytes(4000), "binary"),
+    ("garbage_nonul.html", bytes(b % 31 + 1 for b in random.Random(8).randbytes(4000)), "binary"),
+    ("nomarkup.html", b"just words, no tags at all", "no HTML markup"),
+    ("scripts_only.html", b"<html><head><script>alert(1)</script></head><body> </body></html>", "no readable text"),
+    ("klingon.html", b'<html><head><meta charset="klingon"></head><body><p>x</p></body></html>', "unknown character encoding"),
+    ("bad_sjis.html", b'<meta charset="shift_jis"><p>\x81\x20\xff\xfe\x85</p>', "not valid"),
+    ("bad_bom.html", b"\xef\xbb\xbf<p>caf\xe9 \xff</p>", "byte-order mark"),
+    ("deep.html", b"<html><body>" + b"<div>" * 3000 + b"x", "nested too deeply"),
+])
+def test_bad_files_raise_one_line_load_error(tmp_path, name, data, reason):
+    err = _load_error(_write(tmp_path, name, data))
+    assert reason in err.reason
+
+
+def test_huge_file_is_refused(tmp_path, monkeypatch):
+    from ruleslawyer.ingest import html
+
+    monkeypatch.setattr(html, "MAX_HTML_BYTES", 100_000)
+    err = _load_error(_write(tmp_path, "huge.html", b"<p>" + b"x" * 200_000 + b"</p>"))
+    assert "too large" in err.reason
+
+
+def test_truncated_page_loads_what_is_there(shared, tmp_path):
+    data = seed_path(shared, "001", ".html").read_bytes()
+    cut = data[: len(data) // 3]
+    doc = load_file(_write(tmp_path, "truncated.html", cut))
+    assert any(b.role == "stat-grid" for b in doc.blocks)
+    assert doc.blocks[0].text.startswith("Necrons")
+
+
+def test_declared_and_bom_encodings_decode(tmp_path):
+    latin = '<meta charset="windows-1252"><p>Caf\u00e9 cr\u00e8me</p>'.encode("cp1252")
+    assert load_file(_write(tmp_path, "latin.html", latin)).blocks[0].text == "Caf\u00e9 cr\u00e8me"
+    utf16 = "\ufeff<p>Caf\u00e9</p>".encode("utf-16-le")
+    assert load_file(_write(tmp_path, "utf16.html", utf16), "html").blocks[0].text == "Caf\u00e9"
+    # A page labelled Latin-1 style but saved as UTF-8 still reads right.
+    mislabelled = '<meta charset="ascii"><p>Caf\u00e9</p>'.encode("utf-8")
+    assert load_file(_write(tmp_path, "mislabelled.html", mislabelled)).blocks[0].text == "Caf\u00e9"
