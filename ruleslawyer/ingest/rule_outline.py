@@ -66,15 +66,19 @@ class Builder:
     copy: bool = False
     owner: Node | None = None
 
-    def add(self, text: str) -> None:
+    def add(self, text: str, item: bool = False) -> None:
+        """Append a paragraph (joined to the last one when that stopped mid-sentence).
+
+        `item` marks a labelled line of a list the lead-in announced: the list goes on.
+        """
         text = text.strip()
         if not text:
             return
         if self.parts and not ends_sentence(self.parts[-1]) and not self.parts[-1].startswith("- "):
             self.parts[-1] = f"{self.parts[-1]} {text}"
-        else:
-            self.parts.append(text)
-        self.intro = self.parts[-1].endswith(":") or (self.intro and not ends_sentence(text))
+            return  # a line broken mid-sentence: the list state is unchanged
+        self.parts.append(text)
+        self.intro = self.parts[-1].endswith(":") or (self.intro and (item or not ends_sentence(text)))
 
 
 def _style(label: str, line: Line) -> tuple[str, bool, bool]:
@@ -102,7 +106,8 @@ def classify(lines: Sequence[Line]) -> list[Elem]:
         if not text:
             continue
         if line.junk:
-            elems.append(Elem("junk", line))
+            # A furniture heading starts a furniture section (its text is skipped with it).
+            elems.append(Elem("heading" if line.kind == HEADING else "junk", line, label=text))
             continue
         if line.kind == TABLE:
             elems.append(Elem("table", line))
@@ -207,9 +212,6 @@ class OutlineParser:
         nxt = self._next(i)
         has_body = nxt is not None and nxt.kind in ("para", "item")
         title = e.label
-        if not has_body and self.prev_kind == "runin" and nxt is not None and nxt.kind == "runin":
-            self._on_runin(i, Elem("runin", e.line, label=title, rest=""))  # a bare entry among run-ins
-            return
         self.current = None
         phase = self.stack[0] if self.stack and self.stack[0].kind == "phase" and not self.after_table else None
         if re.search(r"\bPHASE\b", title, re.I):
@@ -315,7 +317,7 @@ class OutlineParser:
             self.current = b
         if e.line.kind == LIST_ITEM and b.kind != "runin" or (e.line.kind == LIST_ITEM and b.intro):
             text = f"- {text}"
-        b.add(text)
+        b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)
 
 
 def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:

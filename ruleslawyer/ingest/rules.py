@@ -57,6 +57,9 @@ def runin(line: Line) -> tuple[str, str] | None:
         return None
     if re.search(r"[.;]\s", label) or label.endswith("."):
         return None
+    rest = m.group("rest").strip()
+    if rest[:1].islower():
+        return None  # "First pass a psychic test: roll 2D6" is a sentence, not a titled rule
     return label, m.group("rest").strip()
 
 
@@ -125,6 +128,8 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
         return True
     if not (nxt.kind in (PARAGRAPH, LIST_ITEM) and _is_prose(nxt.text)):
         return False
+    if open_rule and j > 0 and lines[j - 1].usable and lines[j - 1].kind == HEADING:
+        return False  # a caption or column header inside the popup (a table's first lines)
     if open_rule and line.kind != HEADING and not line.block.is_bold and gap_before([l.block for l in lines], j):
         prev = lines[j - 1]
         if prev.usable and prev.kind == PARAGRAPH:
@@ -171,6 +176,8 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
                 continue
             if line.junk or _title_at(lines, k, True):
                 break
+            if line.kind != LIST_ITEM and _in_summary(body):
+                break  # nothing follows the closing recap inside one popup
             body.append(line)
             k += 1
         record = _popup_record(title, body, fluff_gap, ctx, faction)
@@ -179,6 +186,14 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])
         j = k
     return records
+
+
+def _in_summary(body: list[Line]) -> bool:
+    """Whether the body ends in a bullet recap (bullets not announced by a ":" lead-in)."""
+    end = len(body)
+    while end > 0 and body[end - 1].kind == LIST_ITEM:
+        end -= 1
+    return end < len(body) and end > 0 and not body[end - 1].text.rstrip().endswith(":")
 
 
 def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseContext,

@@ -23,7 +23,7 @@ TYPE_RE = re.compile(
 DET_RE = re.compile(r"^(?P<group>[A-Z][\w'’ &/-]{1,60}?)\s+Detachment$")
 PTS_RE = re.compile(r"^(?P<pts>\d+)\s*pts?$", re.I)
 NAME_PTS_RE = re.compile(r"^(?P<name>.*?\S)\s*(?P<pts>\d+)\s*pts?$", re.I)
-BULLET_RE = re.compile(r"^[•▪●·*-]\s*")
+BULLET_RE = re.compile(r"^(?:[•▪●·]\s*|[-–]\s+)")
 
 # Rules sets every army may use: their stratagems belong to no faction.
 UNIVERSAL_GROUPS = {"core", "boarding actions"}
