@@ -286,3 +286,32 @@ def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcom
     current.append(rule)
     index.add(len(current) - 1)
     return Outcome(e, True, e.title, None, "rule", "new rule")
+
+
+def select_outcomes(outcomes: list[Outcome], document: str | None = None,
+                    unapplied: bool = False) -> list[Outcome]:
+    """The outcomes of one FAQ document (matched by a case-insensitive part of its name), or of
+    all; with `unapplied`, only the entries that did not apply. Raises NotFoundError naming the
+    documents there are when `document` matches none."""
+    from .errors import NotFoundError
+
+    chosen = outcomes
+    if document:
+        want = fold(document)
+        chosen = [o for o in outcomes if want in fold(o.erratum.document or "")]
+        if not chosen:
+            documents = sorted({o.erratum.document or "?" for o in outcomes})
+            raise NotFoundError(f"no errata from a document named {document!r}", suggestions=documents,
+                                hint="ingest the FAQ first" if not documents else None)
+    if unapplied:
+        chosen = [o for o in chosen if not o.applied]
+    return chosen
+
+
+def outcome_dict(outcome: Outcome) -> dict:
+    """JSON form of an outcome: the entry (records.md shape) and what happened to it."""
+    from .records import to_dict
+
+    return {"erratum": to_dict(outcome.erratum), "applied": outcome.applied,
+            "target": outcome.target_name, "target_kind": outcome.target_kind,
+            "reason": outcome.reason, "detail": outcome.detail}

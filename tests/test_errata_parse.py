@@ -1,0 +1,146 @@
+"""The FAQ/errata parser: gold scores on seed 003 (text and PDF) and the entry grammar."""
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.ingest.document import DocumentOrigin
+from ruleslawyer.ingest.errata_entries import parse_header, read_instruction
+from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.ingest.text import load_text
+from tests.conftest import seed_path
+from tests.gold import format_report, parsed, score_input
+
+
+def _check(report: dict, kind: str, recall: float, fields: float) -> None:
+    r = report[kind]
+    assert r["recall"] >= recall and r["field_accuracy"] >= fields, format_report(report)
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".pdf"])
+def test_seed_003_errata_and_notes_score(shared, suffix):
+    report = score_input(shared, seed_path(shared, "003", suffix), {"errata", "note"})
+    _check(report, "errata", 0.97, 0.95)
+    _check(report, "note", 0.97, 0.95)
+
+
+def _records(shared, suffix=".txt"):
+    return [r for r in parsed(seed_path(shared, "003", suffix))]
+
+
+def _erratum(records, page, target=None, title=None):
+    found = [r for r in records if r["kind"] == "errata" and r["page"] == page
+             and (target is None or r["target"] == target) and (title is None or r["title"] == title)]
+    assert len(found) == 1, [(r["page"], r["target"], r["title"]) for r in records if r["kind"] == "errata"]
+    return found[0]
+
+
+def test_faq_document_is_only_errata_and_notes(shared):
+    """Every block of the FAQ is claimed: its headings do not come back as rules."""
+    kinds = {r["kind"] for r in _records(shared)}
+    assert kinds == {"errata", "note"}
+
+
+def test_look_out_sir_entry(shared):
+    e = _erratum(_records(shared), "219", "Look Out, Sir")
+    assert (e["document"], e["version"], e["operation"], e["location"], e["edition"]) == \
+        ("Core Book", "1.7", "replace", None, 9)
+    assert e["text"].startswith("Models cannot target a unit")
+    assert "- A friendly non-CHARACTER unit that contains 3 or more models." in e["text"]
+    assert not e["text"].endswith("'")
+    assert len(e["bullets"]) == 1 and e["bullets"][0].startswith("Cannot shoot at an enemy CHARACTER")
+
+
+def test_locations_from_header_and_instruction(shared):
+    records = _records(shared)
+    assert _erratum(records, "210")["location"] == "second sentence of the second paragraph"
+    assert _erratum(records, "215")["location"] == "first paragraph"
+    assert _erratum(records, "215")["operation"] == "append"
+    assert _erratum(records, "256")["location"] == "third paragraph, second sentence"
+    assert _erratum(records, "256")["target"] == "Setting Up Strategic Reserve Units"
+    crossfire = _erratum(records, "290")
+    assert crossfire["operation"] == "renumber"
+    assert crossfire["designers_note"].startswith("The objective markers in this mission")
+    assert _erratum(records, "333-335")["operation"] == "renumber"
+
+
+def test_added_rules_titles_and_last_entry(shared):
+    records = _records(shared)
+    assert _erratum(records, "247")["title"] == "Fortifications"
+    assert _erratum(records, "247")["target"] is None
+    hits = _erratum(records, "363", "Rare Rules", "Scoring Additional Hits")
+    assert hits["operation"] == "add"
+    # The file's last line has no newline; its entry is parsed like the others.
+    last = _erratum(records, "365", "Rules Term Glossary")
+    assert last["title"] == "Cannot be Affected by Psychic Powers"
+    assert last["text"].startswith("If a unit cannot be affected by psychic powers")
+
+
+def test_pdf_colour_flags(shared):
+    """Magenta entries are "new", blue ones "revised" (the README says six magenta, one blue)."""
+    records = _records(shared, ".pdf")
+    flags = [r["highlight"] for r in records if r["kind"] in ("errata", "note") and r["highlight"]]
+    assert flags.count("new") == 6 and flags.count("revised") == 1
+    scoring = [r for r in records if r["kind"] == "errata" and r["title"] == "Scoring Additional Hits"]
+    assert scoring and scoring[0]["highlight"] == "new"
+
+
+@pytest.mark.parametrize("line, page, target, location", [
+    ("Page 219 – Look Out, Sir", "219", "Look Out, Sir", None),
+    ("Page 363, Rare Rules", "363", "Rare Rules", None),
+    ("*Pages 333-335 - Crusade Mission Pack, Mission Sequence", "333-335",
+     "Crusade Mission Pack, Mission Sequence", None),
+    ("Page 215 – Manifesting Psychic Powers, first paragraph", "215", "Manifesting Psychic Powers",
+     "first paragraph"),
+    ("Page 247", "247", None, None),
+])
+def test_headers(line, page, target, location):
+    h = parse_header(line)
+    assert (h.page, h.target, h.location) == (page, target, location)
+
+
+def test_not_a_header():
+    assert parse_header("Pages of rules follow") is None
+    assert parse_header("Page 12: Change the first sentence to read:") is None
+
+
+@pytest.mark.parametrize("instruction, operation, location", [
+    ("Change this rule to read:", "replace", None),
+    ("Change to read:", "replace", None),
+    ("Change second sentence to read:", "replace", "second sentence"),
+    ("Add the following to the end of the second paragraph:", "append", "end of the second paragraph"),
+    ("Add the following sub-section:", "add", None),
+    ("Add the following to this box out:", "append", None),
+    ("Delete this ability.", "delete", None),
+])
+def test_instructions(instruction, operation, location):
+    header = parse_header("Page 1 – Something")
+    got = read_instruction(instruction, header)
+    assert (got.operation, got.location) == (operation, location)
+
+
+def _doc(text: str):
+    data = text.encode()
+    return load_text(data, DocumentOrigin("mem.txt", "mem.txt", "text", "0" * 64, len(data)))
+
+
+def test_question_answer_pairs_and_curly_quotes():
+    doc = _doc("CODEX: EXAMPLES\n\nVersion 1.2\n\nUPDATES & ERRATA\n\n"
+               "Page 10 – Big Gun\n\nChange the first sentence to read:\n\n\u2018Roll two dice.\u2019\n\n"
+               "Page 11 – Small Gun\n\nDelete this ability.\n\nFAQS\n\n"
+               "Q: Can a unit shoot twice?\nA: No.\n\nQ: Does the Big Gun count as Heavy? A: Yes.")
+    records = parse_document(doc)
+    errata = [r for r in records if r.kind == "errata"]
+    faqs = [r for r in records if r.kind == "faq"]
+    assert [(e.page, e.target, e.operation, e.text) for e in errata] == [
+        ("10", "Big Gun", "replace", "Roll two dice."),
+        ("11", "Small Gun", "delete", "Delete this ability."),
+    ]
+    assert errata[0].document == "Codex: Examples" and errata[0].version == "1.2"
+    assert [(f.question, f.answer) for f in faqs] == [
+        ("Can a unit shoot twice?", "No."), ("Does the Big Gun count as Heavy?", "Yes.")]
+    assert not [r for r in records if r.kind == "rule"]
+
+
+def test_ordinary_rules_text_is_not_an_faq(shared):
+    records = parsed(seed_path(shared, "000", ".txt"))
+    assert not [r for r in records if r["kind"] in ("errata", "note", "faq")]
