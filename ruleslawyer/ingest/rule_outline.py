@@ -330,7 +330,8 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
         text = "\n".join(b.parts).strip()
         if any(is_furniture(p) for p in b.parts):
             continue
-        if b.kind != "step" and len(re.findall(r"\w+", text)) < 3:
+        words = len(re.findall(r"[A-Za-z]{2,}", text))
+        if (b.kind == "heading" and words < 3) or (b.kind == "runin" and words < 1):
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
                       section=b.section, text=text, step=b.step, footnote=b.footnote)

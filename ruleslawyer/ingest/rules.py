@@ -128,6 +128,8 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
         return True
     if not (nxt.kind in (PARAGRAPH, LIST_ITEM) and _is_prose(nxt.text)):
         return False
+    if open_rule and j > 0 and region(line) is not None and region(line) == region(lines[j - 1]):
+        return False  # the loader says this line sits in the same popup as the one before
     if open_rule and j > 0 and lines[j - 1].usable and lines[j - 1].kind == HEADING:
         return False  # a caption or column header inside the popup (a table's first lines)
     if open_rule and line.kind != HEADING and not line.block.is_bold and gap_before([l.block for l in lines], j):
@@ -135,6 +137,12 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
         if prev.usable and prev.kind == PARAGRAPH:
             return False  # a sub-heading inside the popup ("Desperate Escape Tests")
     return True
+
+
+def region(line: Line) -> str | None:
+    """The popup or page region a loader put the line in (an HTML tooltip id), if any."""
+    attrs = line.block.attrs or {}
+    return attrs.get("tooltip_id") or attrs.get("region")
 
 
 def _passable(lines: Sequence[Line], j: int) -> int | None:
@@ -176,6 +184,8 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
                 continue
             if line.junk or _title_at(lines, k, True):
                 break
+            if region(title) is not None and region(line) is not None and region(line) != region(title):
+                break  # the loader marks where each popup ends
             if line.kind != LIST_ITEM and _in_summary(body):
                 break  # nothing follows the closing recap inside one popup
             body.append(line)
