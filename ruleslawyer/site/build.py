@@ -314,6 +314,7 @@ def _home_page(entries: list[_Entry], corpus: Corpus, files, common, faction_url
         if f:
             factions[f] += 1
     errata = sum(1 for r in corpus.records if r.kind == "errata")
+    applied = sum(1 for o in corpus.outcomes if o.applied)
     versions: dict[str, str] = {}
     for r in corpus.originals:
         v = getattr(r, "version", None)
@@ -324,8 +325,8 @@ def _home_page(entries: list[_Entry], corpus: Corpus, files, common, faction_url
     kinds = [{"kind": k, "count": counts.get(k, 0), "url": f"{KIND_DIRS[k]}/index.html"} for k in KIND_ORDER]
     flist = [{"name": f, "count": factions[f], "url": faction_urls[f]} for f in sorted(factions)]
     vars_ = dict(common, root="", page_title=common["site_title"], docs=docs, kinds=kinds, factions=flist,
-                 errata=errata, total=len(entries))
-    return Page("index.html", "home.html", vars_, (repr(docs), repr(kinds), repr(flist), errata))
+                 errata=errata, total=len(entries), errata_applied=applied)
+    return Page("index.html", "home.html", vars_, (repr(docs), repr(kinds), repr(flist), errata, applied))
 
 
 def _snippet(r: Record) -> str:

@@ -113,7 +113,7 @@ def _diff_lines(old: str, new: str) -> list[list[tuple[str, str]]]:
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     stream: list[tuple[str, str]] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+    for op, i1, i2, j1, j2 in _merge_slivers(matcher.get_opcodes(), a):
         if op == "equal":
             stream.extend((t, "same") for t in b[j1:j2])
             continue
@@ -130,6 +130,33 @@ def _diff_lines(old: str, new: str) -> list[list[tuple[str, str]]]:
         else:
             lines[-1].append((token, status))
     return lines
+
+
+def _merge_slivers(opcodes, a: list[str]):
+    """Fold a sliver of equal text (a space, or one short word) between two changes into them.
+
+    "shoot a unit containing" -> "target a unit that contains" reads better as one change
+    than as four alternating marks around a lone "a".
+    """
+    ops = [list(op) for op in opcodes]
+    merged: list[list] = []
+    for k, op in enumerate(ops):
+        if (op[0] == "equal" and merged and merged[-1][0] != "equal" and k + 1 < len(ops)
+                and ops[k + 1][0] != "equal" and _is_sliver(a[op[1]:op[2]])):
+            prev = merged[-1]
+            prev[0], prev[2], prev[4] = "replace", op[2], op[4]
+            continue
+        if merged and op[0] != "equal" and merged[-1][0] != "equal":
+            prev = merged[-1]
+            prev[0], prev[2], prev[4] = "replace", op[2], op[4]
+            continue
+        merged.append(op)
+    return [tuple(op) for op in merged]
+
+
+def _is_sliver(tokens: list[str]) -> bool:
+    words = [t for t in tokens if t.strip()]
+    return "\n" not in tokens and len(words) <= 1 and all(len(w) <= 3 for w in words)
 
 
 def _term_pattern(terms: Mapping[str, object]):

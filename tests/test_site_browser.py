@@ -1,0 +1,203 @@
+"""The site in a real browser: Playwright driving Debian's Chromium (/usr/bin/chromium).
+
+Against the site of seeds 000-003 (as the real parsers and errata step produce it): search
+"reanimation" from the home page opened from disk and click through; the amended "Look Out,
+Sir"; the Chronomancer's `[blast]` link. The same flows run on the small corpus of
+test_site.py served over HTTP, plus typo tolerance, filters and no-JavaScript browsing.
+Screenshots go to tests/artifacts/ (git-ignored).
+
+Skipped with the reason when /usr/bin/chromium or playwright is missing, except under CI=true,
+where that is a failure. A seeds check whose record the parsers do not produce yet is skipped
+(failed under CI) naming the missing record.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from .test_site import small_site, seeds_site  # noqa: F401  (session fixtures)
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def _missing(reason: str):
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        _missing(f"{CHROMIUM} not found (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+@pytest.fixture(scope="module")
+def served_small(small_site):  # noqa: F811
+    from ruleslawyer.site.serve import make_server
+
+    server = make_server(small_site, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def find_url(site: Path, name: str, kind: str, edition: int | None = None) -> str | None:
+    """The root-relative URL of a record, read from the built search index."""
+    text = (site / "static" / "search-index.js").read_text("utf-8")
+    data = json.loads(text[len("window.RULESLAWYER_INDEX = "):-2])
+    for doc in data["docs"]:
+        if doc[0].casefold() == name.casefold() and data["kinds"][doc[1]] == kind \
+                and (edition is None or doc[3] == edition):
+            return doc[4]
+    return None
+
+
+def shot(pg, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def search_and_open(pg, start_url: str, query: str, expect: str) -> None:
+    pg.goto(start_url)
+    pg.fill("#q", query)
+    hit = pg.locator("#results li", has_text=expect).filter(has=pg.locator("a", has_text=expect)).first
+    hit.wait_for(timeout=5000)
+    assert "Rule" in hit.locator(".meta").inner_text()
+    hit.locator("a").first.click()
+    pg.wait_for_load_state()
+    assert pg.locator("h1").inner_text() == expect
+
+
+# ---------------------------------------------------------------- the seeds, opened from disk
+def test_seeds_search_reanimation_from_file(page, seeds_site):  # noqa: F811
+    if not find_url(seeds_site, "Reanimation Protocols", "rule"):
+        _missing("the seeds give no 'Reanimation Protocols' rule record yet (rules parser)")
+    search_and_open(page, (seeds_site / "index.html").as_uri(), "reanimation", "Reanimation Protocols")
+    assert "/rule/" in page.url and page.url.startswith("file://")
+
+
+def test_seeds_home_page(page, seeds_site):  # noqa: F811
+    page.goto((seeds_site / "index.html").as_uri())
+    assert page.locator("h1").inner_text() == "Rules Lawyer"
+    assert page.locator("table.docs tbody tr").count() == 4
+    shot(page, "site-home.png")
+
+
+def test_seeds_look_out_sir_is_amended(page, seeds_site):  # noqa: F811
+    url = find_url(seeds_site, "Look Out, Sir", "rule", 9)
+    if not url:
+        _missing("the seeds give no 9th-edition 'Look Out, Sir' rule record yet (rules parser)")
+    page.goto((seeds_site / url).as_uri())
+    badge = page.locator(".badges .badge-amended").first
+    if not badge.count():
+        _missing("'Look Out, Sir' is not amended by the Core Book FAQ 1.7 yet (errata step, amend.py)")
+    assert "Core Book" in badge.inner_text() and "1.7" in badge.inner_text()
+    assert page.locator(".rule-text ins").count() > 0
+    page.locator("details.as-printed summary").click()
+    assert page.locator("details.as-printed .printed").is_visible()
+    shot(page, "site-amended-rule.png")
+
+
+def test_seeds_chronomancer_blast_link(page, seeds_site):  # noqa: F811
+    url = find_url(seeds_site, "Chronomancer", "datasheet")
+    assert url, "the seeds give no Chronomancer datasheet"
+    page.goto((seeds_site / url).as_uri())
+    shot(page, "site-datasheet.png")
+    link = page.locator("table.weapons a", has_text="blast").first
+    if not link.count():
+        _missing("the [blast] keyword does not link: the seeds give no 10th-edition 'Blast' rule yet (rules parser)")
+    assert link.get_attribute("title")  # hover text without JavaScript
+    link.click()
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == "Blast"
+    assert "10th edition" in page.locator(".record-head .meta").inner_text()
+
+
+# ---------------------------------------------------------------- the small corpus, served
+def test_served_search_typo_click_through(page, served_small):
+    search_and_open(page, served_small + "index.html", "reanimaton", "Reanimation Protocols")
+    assert page.url == served_small + "rule/reanimation-protocols.html"
+
+
+def test_search_filters_and_file_url_query(page, small_site):  # noqa: F811
+    page.goto((small_site / "search.html").as_uri() + "?q=blast")
+    page.locator("#results li").first.wait_for()
+    total = page.locator("#results li").count()
+    assert total >= 3  # two Blast rules, the designer's note, the FAQ
+    page.select_option("#f-edition", "5")
+    page.wait_for_function("document.querySelectorAll('#results li').length === 1")
+    assert "5th ed." in page.locator("#results li").first.inner_text()
+
+
+def test_served_amended_rule_and_blast_link(page, served_small):
+    page.goto(served_small + "rule/look-out-sir.html")
+    assert "Amended by Core Book v1.7" in page.locator(".badges").inner_text()
+    assert page.locator(".rule-text ins").first.is_visible()
+    page.goto(served_small + "datasheet/chronomancer.html")
+    page.locator("table.weapons a", has_text="blast").click()
+    assert page.url == served_small + "rule/blast-10th.html"
+
+
+def test_faction_stratagem_filters(page, small_site):  # noqa: F811
+    page.goto((small_site / "faction" / "necrons.html").as_uri())
+    items = page.locator("#strat-list li")
+    assert items.count() == 1 and page.locator("form.filters").is_visible()
+    page.select_option("#flt-phase", "fight")
+    assert not items.first.is_visible()
+    page.select_option("#flt-phase", "movement")
+    assert items.first.is_visible()
+
+
+def test_links_work_without_javascript(browser, small_site):  # noqa: F811
+    context = browser.new_context(java_script_enabled=False)
+    pg = context.new_page()
+    try:
+        pg.goto((small_site / "datasheet" / "chronomancer.html").as_uri())
+        assert not pg.locator("form.filters").count()  # nothing hidden behind scripts on this page
+        pg.locator("a", has_text="Reanimation Protocols").first.click()
+        assert pg.locator("h1").inner_text() == "Reanimation Protocols"
+        pg.goto((small_site / "faction" / "necrons.html").as_uri())
+        assert not pg.locator("form.filters").is_visible() and pg.locator("#strat-list li").first.is_visible()
+    finally:
+        context.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(browser, small_site):  # noqa: F811
+    context = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=1)
+    pg = context.new_page()
+    try:
+        for rel in ("index.html", "table/to-wound.html", "rule/look-out-sir.html", "datasheet/chronomancer.html"):
+            pg.goto((small_site / rel).as_uri())
+            overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{rel} scrolls sideways by {overflow}px on a phone"
+        shot(pg, "site-phone-datasheet.png")
+    finally:
+        context.close()
