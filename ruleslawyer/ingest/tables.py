@@ -24,6 +24,7 @@ from typing import Iterator
 from ..records import RefTable, TableRow
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
 from .parsing import ParseContext
+from .tables_glued import glued_grid_at, vocabulary
 
 _DICE = re.compile(r"(?:^|\s)\d\+(?:\s|$)|^[2-6]\+$|^\+$")
 _STEP = re.compile(r"^\s*\d+\s*[.)]\s*")
@@ -44,18 +45,26 @@ class _Grid:
     rows: list[list[str]]
     indexes: list[int]  # blocks the grid came from
     has_header: bool = True  # list tables print no header row
+    glued: bool = False  # cells that ran together in text: read, left in the text
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     """The reference tables of `doc` that earlier parsers left unclaimed."""
     blocks = doc.blocks
     seen: set[tuple] = set()
+    words = None
     i = 0
     while i < len(blocks):
-        if ctx.is_claimed(i):
+        if ctx.is_claimed(i) and not (blocks[i].kind == TABLE and _keeps_in_text(blocks[i])):
+            # A rule popup's table stays readable when the popup's parser took the popup.
             i += 1
             continue
         grid, end = _grid_at(blocks, i, ctx)
+        if grid is None and blocks[i].kind in (HEADING, PARAGRAPH) and not ctx.is_claimed(i):
+            words = words if words is not None else vocabulary(doc)
+            found = glued_grid_at(doc, i, ctx.is_claimed, words)
+            if found:
+                grid, end = _Grid(found[0], found[1], glued=True), found[2]
         if grid is None:
             i += 1
             continue
@@ -63,7 +72,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
         if table is not None:
             signature = (table.name.casefold(), tuple(r.label for r in table.rows))
             duplicate = any(_same_table(signature, s) for s in seen)
-            if not _keeps_in_text(blocks[grid.indexes[0]]):
+            if not grid.glued and not _keeps_in_text(blocks[grid.indexes[0]]):
                 ctx.claim(claim)
             if not duplicate:
                 seen.add(signature)
@@ -184,10 +193,13 @@ def _name_above(doc: Document, ctx: ParseContext, first: int) -> tuple[str | Non
     """The nearest heading above the table (within a few blocks) and the caption headings
     between it and the table ("ASSAULT TO HIT" then "DEFENDER")."""
     headings: list[tuple[int, str]] = []
+    region = doc.blocks[first].attrs.get("region")
     k = first - 1
-    while k >= 0 and first - k <= _LOOKBACK:
+    while k >= 0 and (first - k <= _LOOKBACK or region):
         b = doc.blocks[k]
-        if ctx.is_claimed(k) and b.kind != HEADING:
+        if region and b.attrs.get("region") != region:
+            break
+        if ctx.is_claimed(k) and b.kind != HEADING and not region:
             break
         if b.kind == HEADING:
             headings.append((k, b.text.strip()))
@@ -197,10 +209,26 @@ def _name_above(doc: Document, ctx: ParseContext, first: int) -> tuple[str | Non
             break
         k -= 1
     if not headings:
-        return None, None, []
+        title = _title_line_above(doc, first)
+        return (title, None, []) if title else (None, None, [])
     name_index, name = headings[-1]
     captions = [t for _, t in reversed(headings[:-1])]
     return _STEP.sub("", name), name_index, captions
+
+
+def _title_line_above(doc: Document, first: int) -> str | None:
+    """With no heading above, the first of the short title-like lines nearest above the table
+    ("Hyperphasing" / "Hypercrypt Legion Detachment" / fluff / text / table)."""
+    run: list[str] = []
+    for k in range(first - 1, max(first - 1 - _LOOKBACK - 2, -1), -1):
+        t = doc.blocks[k].text.strip()
+        titled = (doc.blocks[k].kind == PARAGRAPH and 0 < len(t.split()) <= 6 and t[:1].isupper()
+                  and not re.search(r"[.:;,!?]$", t))
+        if titled:
+            run.append(t)
+        elif run:
+            break
+    return run[-1] if run else None
 
 
 def _clean(cell: str) -> str:
