@@ -52,6 +52,7 @@ class Line:
     cells: tuple[str, ...]
     kind: str  # heading / paragraph / list_item / row
     block: Block
+    virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
 
     @property
     def text(self) -> str:
@@ -68,7 +69,19 @@ class Line:
 
     @property
     def bold(self) -> bool:
-        return self.kind != "row" and self.block.is_bold
+        return self.kind != "row" and not self.virtual and self.block.is_bold
+
+    def bold_prefix(self) -> str:
+        """The block's leading bold label ("Name:"), or "" for a row or a piece of a block."""
+        if self.kind == "row" or self.virtual:
+            return ""
+        return self.block.bold_prefix()
+
+    def piece(self, cells: tuple[str, ...] | str, kind: str | None = None) -> "Line":
+        """A virtual line holding part of this one."""
+        if isinstance(cells, str):
+            cells = (cells,)
+        return Line(self.index, tuple(cells), kind or self.kind, self.block, virtual=True)
 
     @property
     def tokens(self) -> list[str]:

@@ -34,24 +34,24 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
     """One profile from a characteristic row under `header` (cells as printed).
 
     The header may start with a model-count column ("No.") and a name column ("NAME"); a
-    10th-edition grid has neither and the profile takes the unit's name.
+    10th-edition grid has neither and the profile takes the unit's name. The values are the
+    first run of value cells (a loader may shift them a column, or leave text after them);
+    a row left as one space-separated line is split into words.
     """
     cells = [c for c in cells if c.strip()]
     stat_cols = [h for h in header if fold(h) in STAT_NAMES]
     lead = [h for h in header if fold(h) not in STAT_NAMES]
     n = len(stat_cols)
-    if len(cells) < n:
-        # A row left as one space-separated line: the values are its last words.
+    start = _value_run(cells, n)
+    if start is None:
         words = " ".join(cells).split()
-        if len(words) < n:
+        start = _value_run(words, n, from_end=True)
+        if start is None:
             return None
-        cells = [" ".join(words[: len(words) - n])] + words[len(words) - n:] if len(words) > n else words
-        if not cells[0]:
-            cells = cells[1:]
-    values = cells[len(cells) - n:]
-    if not all(is_value(v) for v in values):
-        return None
-    leading = cells[: len(cells) - n]
+        cells = ([" ".join(words[:start])] if start else []) + words[start:]
+        start = 1 if start else 0
+    values = cells[start:start + n]
+    leading = cells[:start]
     models = None
     name = unit_name
     count_first = bool(lead) and fold(lead[0]) in ("NO", "MODELS", "")
@@ -67,6 +67,20 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
                 models, name = m.group(1), m.group(2)
     stats = {col: norm_value(v) for col, v in zip(stat_cols, values)}
     return Profile(name=name, stats=stats, models=models)
+
+
+def _value_run(cells: list[str], n: int, from_end: bool = False) -> int | None:
+    """Where `n` consecutive value cells start (the first such run, or the last)."""
+    if n == 0 or len(cells) < n:
+        return None
+    starts = range(len(cells) - n, -1, -1) if from_end else range(len(cells) - n + 1)
+    for i in starts:
+        if all(is_value(c) for c in cells[i:i + n]):
+            # A leading count ("10-20") is a value too: the run is the last n of a longer run.
+            while not from_end and i + n < len(cells) and is_value(cells[i + n]):
+                i += 1
+            return i
+    return None
 
 
 def profile_from_pairs(pairs: list[tuple[str, str]], unit_name: str) -> Profile:
@@ -130,6 +144,12 @@ class WeaponTable:
         cells = [c for c in cells if c.strip()]
         if not cells:
             return None
+        if len(cells) == 1 and "A" in self.columns:
+            # A 10th-edition row a loader left as one line: "Slugga [PISTOL] 12" 1 5+ 4 0 1".
+            words = cells[0].split()
+            n = len(self.columns) - 1
+            if len(words) > n and all(is_value(w) for w in words[-n:]):
+                cells = [" ".join(words[:-n])] + words[-n:]
         raw_name = cells[0]
         # A multi-profile weapon's title row: the name, then a sentence instead of a range.
         if len(cells) <= 2 and (len(cells) == 1 or not is_value(cells[1])):
@@ -167,7 +187,8 @@ class WeaponTable:
 # ---------------------------------------------------------------- abilities
 _CATEGORY = re.compile(r"^(CORE|FACTION|UNIT|WARGEAR)\s*:\s*(.+)$", re.I)
 _SENTENCE_END = re.compile(r"[.:;!?,]$")
-_RUN_IN = re.compile(r"^([A-Z][^.:;!?]{0,60}?)\s*:\s+(\S.*)$")
+_LONE_LABEL = re.compile(r"^[A-Z][^.:;?]{0,60}:$")
+_RUN_IN = re.compile(r"^([A-Z][^.:;?]{0,60}?)\s*:\s+(\S.*)$")
 
 
 def looks_like_name(line: Line) -> bool:
@@ -202,7 +223,7 @@ class AbilityReader:
             for text, prefix in segments:
                 self._add_text(line, text, prefix)
             return
-        prefix = line.block.bold_prefix().rstrip(":").strip() if line.kind != "row" else ""
+        prefix = line.bold_prefix().rstrip(":").strip()
         self._add_text(line, line.text, prefix)
 
     def _add_text(self, line: Line, text: str, prefix: str) -> None:
@@ -211,6 +232,9 @@ class AbilityReader:
             for name in re.split(r",\s*", m.group(2)):
                 if name.strip():
                     self._start(norm_text(name), m.group(1).lower())
+            return
+        if self.run_in and _LONE_LABEL.match(text):
+            self._start(norm_text(text.rstrip(": ")), self.category or "unit")  # its text follows
             return
         m = _RUN_IN.match(text)
         if m and (self.run_in or (prefix and m.group(1).strip() == prefix)) and len(m.group(1).split()) <= 7:
@@ -237,7 +261,7 @@ def run_in_segments(line: Line) -> list[tuple[str, str]]:
 
     Returns (text, bold label) pairs; a block with one or no such label gives one pair.
     """
-    if line.kind == "row":
+    if line.kind == "row" or line.virtual:
         return [(line.text, "")]
     segments: list[list] = [["", ""]]
     spans = line.block.spans
