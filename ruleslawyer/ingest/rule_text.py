@@ -179,3 +179,16 @@ def gap_before(blocks, i: int) -> bool:
 
 def is_body_kind(block: Block) -> bool:
     return block.kind in (PARAGRAPH, LIST_ITEM)
+
+
+_REGION_KEYS = ("tooltip_id", "region", "section")
+
+
+def region_changed(a: Block, b: Block) -> bool:
+    """Whether a loader put blocks a and b in different popups or page sections (a hint
+    HTML gives; formats without such attrs never differ)."""
+    for key in _REGION_KEYS:
+        va, vb = (a.attrs or {}).get(key), (b.attrs or {}).get(key)
+        if va is not None and vb is not None:
+            return va != vb
+    return False

@@ -71,6 +71,10 @@ def document_faction(doc: Document) -> str | None:
     """The faction a page is about, from its title ("Necrons – Chronomancer"), its faction
     keywords line, or a faction heading; None when the page does not say."""
     blocks = doc.blocks
+    # An army rule names its faction: "If your Army Faction is NECRONS, ..."
+    m = re.search(r"\bArmy Faction is ([A-Z][A-Z'’\- ]{2,40}?)(?=[,.;:]|\s+[a-z])", doc.text[:200_000])
+    if m:
+        return title_case(m.group(1).strip())
     candidates = [doc.title or ""] + [blocks[i].text for i in range(min(6, len(blocks)))]
     for text in candidates:
         m = re.match(r"^\s*([A-Z][\w' ]{2,40}?)\s+[–—-]\s+\S", text or "")

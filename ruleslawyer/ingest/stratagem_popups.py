@@ -13,10 +13,11 @@ from typing import Iterator, Sequence
 from ..records import DetachmentRule, Enhancement, Record
 from .document import HEADING, LIST_ITEM, TABLE
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_title_like, is_titlecase, title_case
+from .rule_text import ends_sentence, is_title_like, is_titlecase, region_changed, title_case
 from .stratagem_lines import DET_RE, NAME_PTS_RE, PTS_RE, Line, faction_for
 
-_RESTRICTION = re.compile(r"^((?:[A-Z][A-Z'’\- ]*[A-Z] )?models? only\.)\s*")
+_CAPS_WORDS = r"[A-Z][A-Z'’\-]*(?: [A-Z][A-Z'’\-]*)*"
+_RESTRICTION = re.compile(rf"^((?:{_CAPS_WORDS}(?:,? (?:or|and) {_CAPS_WORDS})* )?models? only\.)\s*")
 _DET_LIST = re.compile(r"^DETACHMENT (ABILITY|ABILITIES|RULES?)$", re.I)
 _ENH_LIST = re.compile(r"^ENHANCEMENTS?$", re.I)
 _STRAT_LIST = re.compile(r"^STRATAGEMS?$", re.I)
@@ -30,8 +31,10 @@ def _fold(s: str) -> str:
 class PopupParser:
     """Finds the listings and popups of one document's lines."""
 
-    def __init__(self, lines: Sequence[Line], ctx: ParseContext, faction: str | None):
+    def __init__(self, lines: Sequence[Line], ctx: ParseContext, faction: str | None,
+                 known_groups: set[str] = frozenset()):
         self.lines = lines
+        self.known_groups = {_fold(g) for g in known_groups}
         self.ctx = ctx
         self.faction = faction
         self.detachment_names: set[str] = set()
@@ -98,6 +101,8 @@ class PopupParser:
                 return
             if not is_title_like(text, max_words=8) or self._opens_text(k):
                 return
+            if k + 1 < len(lines) and PTS_RE.match(lines[k + 1].text.strip()):
+                return  # "Name" / "N pts" opens an enhancement popup, not a list entry
             used = [k]
             if k + 1 < len(lines) and lines[k + 1].usable and re.fullmatch(r"\d+", lines[k + 1].text.strip()):
                 used.append(k + 1)
@@ -111,22 +116,74 @@ class PopupParser:
         return nxt is not None and nxt.usable and nxt.kind != HEADING and _is_prose(nxt.text)
 
     # ------------------------------------------------------------ popups
+    def _groups(self) -> list[str | None]:
+        """The detachment each line sits under on a page laid out by detachment.
+
+        A heading naming a detachment the page's stratagems belong to ("Awakened Dynasty")
+        opens it (when no stratagem names one, the heading before a "Detachment Rule"
+        heading does); it holds until the next such heading or a heading of a higher level.
+        """
+        if hasattr(self, "_group_cache"):
+            return self._group_cache
+        known = self.known_groups
+        out: list[str | None] = []
+        current: str | None = None
+        current_level = 0
+        last: tuple[str, int] | None = None
+        for line in self.lines:
+            if line.kind == HEADING and not line.junk:
+                text = line.text.strip()
+                level = line.block.level
+                if _DET_LIST.match(text):
+                    if not known and last is not None:
+                        current, current_level = last
+                elif _ENH_LIST.match(text) or _STRAT_LIST.match(text):
+                    pass
+                elif _fold(text) in known:
+                    current, current_level = text, level
+                else:
+                    if current is not None and level < current_level:
+                        current = None
+                    last = (text, level)
+            out.append(current)
+        self._group_cache = out
+        return out
+
     def _head(self, k: int):
-        """(name, points, name position, detachment-line position) if a popup opens at k."""
+        """(name, points, first position, last head position, group, kind) of a popup at k."""
         lines = self.lines
         n = len(lines)
         if not lines[k].usable:
             return None
         name_line = lines[k]
-        m = NAME_PTS_RE.match(name_line.text)
-        if m and k + 1 < n and lines[k + 1].usable and DET_RE.match(lines[k + 1].text.strip()):
-            return m.group("name").strip(), int(m.group("pts")), k, k + 1
-        if k + 2 < n and lines[k + 1].usable and PTS_RE.match(lines[k + 1].text.strip()) \
-                and lines[k + 2].usable and DET_RE.match(lines[k + 2].text.strip()):
-            return name_line.text.strip(), int(PTS_RE.match(lines[k + 1].text.strip()).group("pts")), k, k + 2
-        if k + 1 < n and lines[k + 1].usable and DET_RE.match(lines[k + 1].text.strip()) \
-                and is_title_like(name_line.text, max_words=8):
-            return name_line.text.strip(), None, k, k + 1
+        text = name_line.text.strip()
+        det = lambda j: j < n and lines[j].usable and DET_RE.match(lines[j].text.strip())
+        pts_at = lambda j: j < n and lines[j].usable and PTS_RE.match(lines[j].text.strip())
+        m = NAME_PTS_RE.match(text)
+        if m and det(k + 1):
+            return m.group("name").strip(), int(m.group("pts")), k, k + 1, _det_group(lines[k + 1]), None
+        if pts_at(k + 1) and det(k + 2):
+            return text, int(PTS_RE.match(lines[k + 1].text.strip()).group("pts")), k, k + 2, \
+                _det_group(lines[k + 2]), None
+        if det(k + 1) and is_title_like(text, max_words=8):
+            return text, None, k, k + 1, _det_group(lines[k + 1]), None
+        group = self._groups()[k]
+        if group is None:
+            return None
+        # A page laid out by detachment: "Name" / "N pts" / prose is an enhancement, and the
+        # titled rule right under a "Detachment Rule" heading is the detachment rule.
+        if pts_at(k + 1) and is_title_like(text, max_words=8) and k + 2 < n and lines[k + 2].usable \
+                and _is_prose(lines[k + 2].text):
+            return text, int(PTS_RE.match(lines[k + 1].text.strip()).group("pts")), k, k + 1, group, "enhancement"
+        if not (is_title_like(text, max_words=8) and k + 1 < n and lines[k + 1].usable
+                and _is_prose(lines[k + 1].text)):
+            return None
+        prev = lines[k - 1] if k > 0 else None
+        if prev is not None and prev.kind == HEADING and _DET_LIST.match(prev.text.strip()):
+            return text, None, k, k, group, "detachment_rule"
+        section = next((l for l in reversed(lines[:k]) if l.kind == HEADING and not l.junk), None)
+        if section is not None and _ENH_LIST.match(section.text.strip()) and line_is_entry(name_line):
+            return text, None, k, k, group, "enhancement"  # an enhancement printed without points
         return None
 
     def starts_popup(self, k: int) -> bool:
@@ -140,20 +197,22 @@ class PopupParser:
             if head is None:
                 k += 1
                 continue
-            name, pts, _, det_pos = head
-            group = DET_RE.match(lines[det_pos].text.strip()).group("group").strip()
-            body, k = self._body(det_pos + 1, is_start)
-            self.ctx.claim(lines[p].index for p in range(head[2], det_pos + 1))
+            name, pts, first, last, group, kind = head
+            body, k = self._body(last + 1, is_start)
+            self.ctx.claim(lines[p].index for p in range(first, last + 1))
             self.ctx.claim(lines[p].index for p in body if lines[p].kind != TABLE and not _table_like(lines[p]))
-            yield self._record(name, pts, group, body, lines[head[2]].block.page)
+            yield self._record(name, pts, group, body, lines[first].block.page, kind)
 
     def _body(self, j: int, is_start) -> tuple[list[int], int]:
         lines = self.lines
         body: list[int] = []
+        first = lines[j - 1]
         while j < len(lines):
             line = lines[j]
             if not line.usable or is_start(j):
                 break
+            if region_changed(first.block, line.block):
+                break  # the loader marks where each popup or page section ends
             if body and self._rule_title(j):
                 break
             body.append(j)
@@ -177,7 +236,8 @@ class PopupParser:
 
         return gap_before([l.block for l in self.lines], j)
 
-    def _record(self, name: str, pts: int | None, group: str, body: list[int], page) -> Record:
+    def _record(self, name: str, pts: int | None, group: str, body: list[int], page,
+                kind: str | None = None) -> Record:
         lines = self.lines
         paras: list[tuple[str, bool]] = []  # (text, is list item)
         for p in body:
@@ -201,6 +261,8 @@ class PopupParser:
         is_enh = key in self.enhancement_points or pts is not None or restriction is not None
         if key in self.detachment_names and pts is None:
             is_enh = False
+        if kind is not None:
+            is_enh = kind == "enhancement"
         faction = faction_for(group, self.faction)
         source = self.ctx.source(page)
         if is_enh:
@@ -210,6 +272,15 @@ class PopupParser:
                                group=group, restriction=restriction, text=text, fluff=fluff)
         return DetachmentRule(name=name, source=source, edition=self.ctx.edition, faction=faction,
                               group=group, text=text, fluff=fluff)
+
+
+def line_is_entry(line: Line) -> bool:
+    """A name line of an enhancement list (a heading or a bold/plain short title)."""
+    return line.kind in (HEADING, "paragraph") and is_titlecase(line.text)
+
+
+def _det_group(line: Line) -> str:
+    return DET_RE.match(line.text.strip()).group("group").strip()
 
 
 def _is_prose(text: str) -> bool:

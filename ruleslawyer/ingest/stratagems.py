@@ -189,11 +189,18 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     lines = build_lines(doc, ctx)
     faction = document_faction(doc)
-    popups = PopupParser(lines, ctx, faction)
+    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None}
+    popups = PopupParser(lines, ctx, faction, groups)
     popups.read_listings()
     is_start = lambda j: match_header(lines, j) is not None or popups.starts_popup(j)
     yield from parse_stratagems(lines, ctx, faction, is_start)
-    yield from popups.parse(is_start)
+    # A popup printed twice (a page section and its tooltip copy) is one record.
+    merged: dict[tuple, Record] = {}
+    for record in popups.parse(is_start):
+        key = (record.kind,) + _key(record)
+        if key not in merged or len(record.text) > len(merged[key].text):
+            merged[key] = record
+    yield from merged.values()
 
 
 # ---------------------------------------------------------------- queries
