@@ -187,14 +187,15 @@ def test_real_pages_drop_ads_menus_and_keep_filter_keyword_once(shared):
 def test_wahapedia_page_loads_well_under_a_second(shared):
     path = real(shared, "necrons_faction_page.html")
     data = path.read_bytes()
-    best = min(_timed(lambda: load_bytes(data, path)) for _ in range(2))
-    assert best < 1.5, f"{best:.2f}s"
+    # CPU time, so a busy machine does not fail the test; about 0.3-0.5 s here.
+    best = min(_cpu_timed(lambda: load_bytes(data, path)) for _ in range(2))
+    assert best < 1.0, f"{best:.2f}s of CPU for {len(data) // 1024} KB"
 
 
-def _timed(fn):
-    start = time.perf_counter()
+def _cpu_timed(fn):
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 # -- plain semantic HTML -----------------------------------------------------------------
@@ -207,6 +208,11 @@ PLAIN = b"""<!doctype html><html><head><title>Quick rules</title><style>p{color:
 <table><tr><th>Unit</th><th>M</th></tr><tr><td>Guardsman</td><td>6"</td></tr></table>
 <div class="shadow">Kept: a shadow box is no ad.</div><div class="header">Kept too.</div>
 <div class="ad-slot">Buy now</div><div id="cookie-banner">We use cookies</div>
+<div class="modal"><p>Disable Ads</p><p>Supporters on Boosty see no ads.</p></div>
+<div class="modal"><p>Charge roll: 2D6.</p></div>
+<pre>line one
+line two</pre>
+<table><caption>Wound roll</caption><tr><td>S = T</td><td>4+</td></tr></table>
 <!-- a comment --><script>var x = 1;</script></article></main>
 <footer>Copyright</footer></body></html>"""
 
@@ -224,7 +230,13 @@ def test_plain_semantic_html():
     assert table.rows == (("Unit", "M"), ("Guardsman", '6"'))
     texts = [b.text for b in doc.blocks]
     assert "Kept: a shadow box is no ad." in texts and "Kept too." in texts
-    for junk in ("Buy now", "cookies", "Home", "Copyright", "var x", "a comment", "color:red"):
+    assert "Charge roll: 2D6." in texts, "a popup that is not an ad prompt is content"
+    assert ["line one", "line two"] == [t for t in texts if t.startswith("line ")]
+    captioned = [b for b in doc.blocks if b.kind == TABLE and b.attrs.get("caption") == "Wound roll"]
+    assert captioned and captioned[0].rows == (("S = T", "4+"),)
+    assert next(b for b in doc.blocks if b.text == "Roll one D6.").attrs["section"] == "Advance"
+    for junk in ("Buy now", "cookies", "Home", "Copyright", "var x", "a comment", "color:red",
+                 "Disable Ads", "Boosty"):
         assert not any(junk in t for t in texts), junk
     assert doc.title == "Quick rules"
 

@@ -24,7 +24,7 @@ _TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 DROP_TAGS = frozenset({
     "script", "style", "noscript", "iframe", "template", "svg", "canvas", "input", "button",
     "select", "option", "optgroup", "textarea", "link", "meta", "object", "embed", "map", "audio",
-    "video", "img", "picture", "source", "head", "title", "base", "param", "track", "dialog",
+    "video", "img", "picture", "source", "head", "title", "base", "param", "track",
 })
 BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "div", "dl",
@@ -50,7 +50,10 @@ _CHROME_TOKENS = frozenset({
     "cookies", "consent", "gdpr", "cmp", "noprint", "yandex", "share", "social", "subscribe",
     "subscription", "newsletter", "paywall", "login", "signin", "signup",
 })
-_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar", "dialog"})
+_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
+# Boxes that pop over the page: kept (they may hold rules) unless their text is an ad prompt.
+_POPUP_TOKENS = frozenset({"popup", "modal", "overlay", "dialog", "lightbox", "notice", "notification",
+                           "toast", "flyout"})
 # Short texts that only ever belong to ad or subscription prompts.
 AD_TEXT = re.compile(r"\b(disable ads|remove ads|ad-?free|boosty|patreon|pin code|subscribe to)\b", re.I)
 
@@ -93,21 +96,29 @@ def _folded_lower(name: str) -> str:
 
 
 def _names(el) -> list[str]:
-    names = list(el.get("class") or ())
-    if el.get("id"):
-        names.append(el["id"])
-    return names
+    attrs = el.attrs
+    names = attrs.get("class") or []
+    el_id = attrs.get("id")
+    return [*names, el_id] if el_id else names
+
+
+@lru_cache(maxsize=8192)
+def _ad_name(name: str) -> bool:
+    toks = tokens(name)
+    return bool(toks) and bool(_AD_TOKENS.intersection(toks) or toks[0] in _AD_LEAD_TOKENS
+                               or "".join(toks) in _AD_TOKENS)
+
+
+@lru_cache(maxsize=8192)
+def _chrome_name(name: str) -> bool:
+    toks = tokens(name)
+    return bool(toks) and bool(_CHROME_TOKENS.intersection(toks[:1]) or "".join(toks) in _CHROME_TOKENS
+                               or (len(toks) <= 2 and _CHROME_TOKENS.intersection(toks)))
 
 
 def is_ad(el) -> bool:
     """True for an advert box: an ad-related class or id token (whole tokens only)."""
-    for name in _names(el):
-        toks = tokens(name)
-        if not toks:
-            continue
-        if _AD_TOKENS.intersection(toks) or toks[0] in _AD_LEAD_TOKENS or "".join(toks) in _AD_TOKENS:
-            return True
-    return False
+    return any(_ad_name(n) for n in _names(el))
 
 
 def is_chrome(el, in_content: bool) -> bool:
@@ -121,14 +132,19 @@ def is_chrome(el, in_content: bool) -> bool:
         return True
     if name in ("header", "footer") and not in_content:
         return True
-    if (el.get("role") or "").lower() in _CHROME_ROLES:
+    role = el.get("role")
+    if role and role.lower() in _CHROME_ROLES:
         return True
-    for cls in _names(el):
-        toks = tokens(cls)
-        if toks and (_CHROME_TOKENS.intersection(toks[:1]) or "".join(toks) in _CHROME_TOKENS
-                     or (len(toks) <= 2 and _CHROME_TOKENS.intersection(toks))):
-            return True
-    return False
+    return any(_chrome_name(n) for n in _names(el))
+
+
+def is_ad_popup(el) -> bool:
+    """A popup box (class/id says popup, modal, dialog...) whose text is an ad or
+    subscription prompt ("Disable Ads", "Boosty subscribers...")."""
+    if el.name != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
+        return False
+    text = el.get_text(" ", strip=True)
+    return len(text) < 3000 and bool(AD_TEXT.search(text))
 
 
 def is_hidden_inline(el) -> bool:

@@ -47,6 +47,7 @@ class Ctx(NamedTuple):
     in_content: bool = False
     role: str | None = None
     in_cell: bool = False
+    pre: bool = False
 
 
 @dataclass
@@ -75,6 +76,7 @@ class Walker:
         self.pending: list[Block] = []
         self.spans: list[Span] = []
         self.buf_ctx: Ctx | None = None
+        self.section: str | None = None  # the last h1/h2-level heading of the page body
 
     # -- text buffer ---------------------------------------------------------------------
     def add_text(self, text: str, ctx: Ctx) -> None:
@@ -106,6 +108,12 @@ class Walker:
             self.pending.clear()
 
     def emit(self, block: Block) -> None:
+        root = self.root
+        if block.role != "tooltip" and not block.attrs.get("tooltip_id"):
+            if block.kind == HEADING and block.level <= 2:
+                root.section = block.text
+            if root.section:
+                block.attrs["section"] = root.section
         self.blocks.append(block)
 
     # -- the walk ------------------------------------------------------------------------
@@ -130,7 +138,13 @@ class Walker:
             elif type(child) is NavigableString:  # not comments, doctypes, CDATA
                 if child.strip():
                     prev_hidden, shown_variant = None, False
-                self.add_text(str(child), ctx)
+                if ctx.pre and "\n" in child:
+                    for k, line in enumerate(str(child).split("\n")):
+                        if k:
+                            self.flush()
+                        self.add_text(line, ctx)
+                else:
+                    self.add_text(str(child), ctx)
 
     def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
         if depth > MAX_DEPTH:
@@ -140,6 +154,8 @@ class Walker:
             return
         if name == "br":
             self.flush()
+            return
+        if name in hc.BLOCK_TAGS and hc.is_ad_popup(el) or name == "dialog" and hc.is_ad_popup(el):
             return
         if self.is_tooltip(el):
             self.tooltip(el, ctx, depth)
@@ -174,6 +190,8 @@ class Walker:
                 ctx = ctx._replace(heading=level, bold=True, list_item=False)
             elif name == "li":
                 ctx = ctx._replace(list_item=True, heading=0)
+            elif name == "pre":
+                ctx = ctx._replace(pre=True)
             self.walk_children(el, ctx, depth)
         if block:
             self.flush()
@@ -249,6 +267,9 @@ class Walker:
         if not out:
             return
         attrs = _attrs(ctx)
+        caption = el.find("caption", recursive=False)
+        if caption is not None and caption.get_text(strip=True):
+            attrs["caption"] = _clean(caption.get_text(" "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
         self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
@@ -373,7 +394,8 @@ def _tidy(spans: list[Span]) -> list[Span]:
     merged: list[Span] = []
     for s in spans:
         if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
-            merged[-1] = replace(merged[-1], text=merged[-1].text + s.text)
+            last = merged[-1]
+            merged[-1] = Span(last.text + s.text, last.bold, last.italic, last.color, last.link)
         else:
             merged.append(s)
     out: list[Span] = []
@@ -385,7 +407,7 @@ def _tidy(spans: list[Span]) -> list[Span]:
         if not text:
             continue
         prev_space = text.endswith(" ")
-        out.append(replace(s, text=text))
+        out.append(Span(text, s.bold, s.italic, s.color, s.link) if text != s.text else s)
     while out and not out[-1].text.strip():
         out.pop()
     if out:
