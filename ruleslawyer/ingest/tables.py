@@ -211,9 +211,19 @@ def _name_above(doc: Document, ctx: ParseContext, first: int) -> tuple[str | Non
     if not headings:
         title = _title_line_above(doc, first)
         return (title, None, []) if title else (None, None, [])
-    name_index, name = headings[-1]
-    captions = [t for _, t in reversed(headings[:-1])]
+    # Nearest first: short ALL-CAPS axis captions ("DEFENDER", "TOUGHNESS") sit between the
+    # table and its name; the first other heading is the name, and anything above it (a
+    # chapter heading) is not the table's.
+    n = 0
+    while n < len(headings) - 1 and _is_axis_caption(headings[n][1]):
+        n += 1
+    name_index, name = headings[n]
+    captions = [t for _, t in reversed(headings[:n])]
     return _STEP.sub("", name), name_index, captions
+
+
+def _is_axis_caption(text: str) -> bool:
+    return len(text.split()) <= 2 and not any(c.islower() for c in text) and not _STEP.match(text)
 
 
 def _title_line_above(doc: Document, first: int) -> str | None:

@@ -1,0 +1,86 @@
+"""Reference tables: gold scores on seeds 000, 001 and 002 (text and rendered inputs), and shapes."""
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.ingest.document import DocumentOrigin
+from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.ingest.tables_glued import split_glued_header
+from ruleslawyer.ingest.text import load_text
+from tests.conftest import seed_path
+from tests.gold import format_report, parsed, score_input
+
+
+@pytest.mark.parametrize("prefix, suffix", [("002", ".txt"), ("002", ".pdf"), ("000", ".txt"), ("000", ".pdf"),
+                                            ("001", ".txt"), ("001", ".html")])
+def test_tables_score(shared, prefix, suffix):
+    report = score_input(shared, seed_path(shared, prefix, suffix), {"table"})
+    r = report["table"]
+    assert r["recall"] == 1.0 and r["field_accuracy"] >= 0.98, format_report(report)
+
+
+def _table(shared, prefix, name, suffix=".txt"):
+    found = [r for r in parsed(seed_path(shared, prefix, suffix)) if r["kind"] == "table" and r["name"] == name]
+    assert len(found) == 1, [r["name"] for r in parsed(seed_path(shared, prefix, suffix)) if r["kind"] == "table"]
+    return found[0]
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".pdf"])
+def test_to_wound_chart_headers_not_data(shared, suffix):
+    """The letters spelling STRENGTH down the side are the row header, not a column of data."""
+    t = _table(shared, "002", "To Wound", suffix)
+    assert (t["row_header"], t["column_header"]) == ("Strength", "Toughness")
+    assert t["columns"] == [str(n) for n in range(1, 11)]
+    assert [r["label"] for r in t["rows"]] == [str(n) for n in range(1, 11)]
+    assert t["rows"][3]["cells"][4] == "5+"  # S4 vs T5
+    assert all(len(r["cells"]) == 10 for r in t["rows"])
+
+
+def test_assault_to_hit_headers(shared):
+    t = _table(shared, "002", "Assault to Hit")
+    assert (t["row_header"], t["column_header"]) == ("Attacker WS", "Defender WS")
+    assert t["rows"][4]["cells"][3] == "4+"  # printed so, though the rule gives 3+
+
+
+def test_cover_saves_list_table(shared):
+    t = _table(shared, "002", "Cover Saves")
+    assert t["columns"] == [] and t["row_header"] is None
+    assert [r["label"] for r in t["rows"]] == ["6+ Minor Cover", "5+ Soft Cover", "4+ Hard Cover",
+                                               "3+ Fortified Cover"]
+    assert t["rows"][3]["cells"] == ["Fortifications"]
+
+
+def test_chart_rows_are_not_rules(shared):
+    """The chart blocks are claimed: no rule named after a chart caption or holding its rows."""
+    records = parsed(seed_path(shared, "002", ".txt"))
+    rule_names = {r["name"].casefold() for r in records if r["kind"] == "rule"}
+    assert not rule_names & {"toughness", "defender", "shooting to hit", "cover saves", "to wound"}
+    assert not any("4+\t5+" in r["text"] for r in records if r["kind"] == "rule")
+
+
+def test_play_reference_copy_gives_one_wound_roll(shared):
+    tables = [r for r in parsed(seed_path(shared, "000", ".txt")) if r["kind"] == "table"]
+    assert sorted(t["name"] for t in tables) == ["Close combat weapon", "Wound Roll"]
+    wound = next(t for t in tables if t["name"] == "Wound Roll")
+    assert wound["row_header"] == "STRENGTH VS TOUGHNESS" and wound["columns"] == ["D6 RESULT REQUIRED"]
+    assert [r["cells"] for r in wound["rows"]] == [["2+"], ["3+"], ["4+"], ["5+"], ["6+"]]
+
+
+def test_glued_header_split_by_document_words():
+    words = {"battle": 3, "size": 2, "number": 4, "of": 9, "units": 5, "sizenumber": 1}
+    from collections import Counter
+
+    assert split_glued_header("BATTLE SIZENUMBER OF UNITS", Counter(words)) == ["BATTLE SIZE", "NUMBER OF UNITS"]
+    assert split_glued_header("BATTLE SIZE", Counter(words)) is None
+
+
+def test_pipe_table_in_markdown():
+    text = ("# Charts\n\n## Battle Sizes\n\n| Size | Points |\n|---|---|\n| Incursion | 1000 |\n"
+            "| Strike Force | 2000 |\n")
+    data = text.encode()
+    doc = load_text(data, DocumentOrigin("m.md", "m.md", "text", "0" * 64, len(data)))
+    tables = [r for r in parse_document(doc) if r.kind == "table"]
+    assert len(tables) == 1
+    t = tables[0]
+    assert (t.name, t.row_header, t.columns) == ("Battle Sizes", "Size", ("Points",))
+    assert [(r.label, r.cells) for r in t.rows] == [("Incursion", ("1000",)), ("Strike Force", ("2000",))]
