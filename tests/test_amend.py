@@ -1,0 +1,226 @@
+"""Applying errata: unit tests on small records, and seeds 000 + 003 together."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.amend import apply_errata, name_key, select_outcomes, version_key
+from ruleslawyer.amend_text import Place, parse_location, split_sentences
+from ruleslawyer.errors import NotFoundError
+from ruleslawyer.ingest.formats import load_file
+from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.records import Ability, Datasheet, Erratum, Rule, Source
+from tests.conftest import seed_path
+
+SRC = Source("test.txt")
+
+
+def rule(name, text, edition=9, **kw):
+    return Rule(name=name, source=SRC, edition=edition, text=text, **kw)
+
+
+def erratum(target, text, operation="replace", location=None, version="1.0", document="Core Book",
+            edition=9, **kw):
+    return Erratum(document=document, version=version, page="12", target=target, source=SRC,
+                   location=location, operation=operation, text=text, edition=edition, **kw)
+
+
+TWO_PARAS = "First one. Second one. Third one.\nAnother start. Another middle, e.g. this. Another end."
+
+
+def only(result, name):
+    found = [r for r in result.records if getattr(r, "name", None) == name]
+    assert len(found) == 1, [getattr(r, "name", None) for r in result.records]
+    return found[0]
+
+
+def test_whole_rule_replaced_with_tolerant_name_and_original_kept():
+    original = rule("LOOK OUT, SIR", "Old wording.")
+    result = apply_errata([original, erratum("Look Out, Sir", "New wording.", bullets=("Recap.",))])
+    amended = only(result, "LOOK OUT, SIR")
+    assert amended.text == "New wording." and amended.summary == ("Recap.",)
+    assert original.text == "Old wording." and original.changes == ()
+    (change,) = amended.changes
+    assert (change.document, change.version, change.page, change.operation) == ("Core Book", "1.0", "12", "replace")
+    assert (change.old_text, change.new_text) == ("Old wording.", "New wording.")
+    assert [o.applied for o in result.outcomes] == [True]
+
+
+def test_plural_and_punctuation_tolerance():
+    assert name_key("Fortification") == name_key("Fortifications")
+    assert name_key("8. Place Objective Markers") == name_key("place objective marker")
+    assert name_key("Look Out, Sir") == name_key("LOOK OUT SIR")
+
+
+def test_sentence_of_paragraph_replaced():
+    result = apply_errata([rule("Thing", TWO_PARAS),
+                           erratum("Thing", "Replaced.", location="third sentence of the second paragraph")])
+    assert only(result, "Thing").text.split("\n")[1] == "Another start. Another middle, e.g. this. Replaced."
+
+
+def test_header_style_location_and_end_of_paragraph_append():
+    result = apply_errata([
+        rule("Thing", TWO_PARAS),
+        erratum("Thing", "Replaced.", location="first paragraph, second sentence"),
+        erratum("Thing", "Added.", operation="append", location="end of the first paragraph"),
+    ])
+    amended = only(result, "Thing")
+    assert amended.text.split("\n")[0] == "First one. Replaced. Third one. Added."
+    assert len(amended.changes) == 2
+
+
+def test_missing_location_is_reported():
+    result = apply_errata([rule("Thing", TWO_PARAS),
+                           erratum("Thing", "X.", location="second sentence of the fifth paragraph")])
+    (outcome,) = result.outcomes
+    assert not outcome.applied and outcome.reason.startswith("location not found")
+    assert only(result, "Thing").text == TWO_PARAS
+
+
+def test_target_not_in_corpus_and_other_edition():
+    result = apply_errata([rule("Thing", "Text.", edition=10), erratum("Thing", "New.", edition=9)])
+    (outcome,) = result.outcomes
+    assert not outcome.applied and outcome.reason == "target not in the corpus"
+
+
+def test_added_sub_rule_becomes_new_rule():
+    e = erratum("Rare Rules", "Body text.", operation="add", title="Charging Aircraft", bullets=("Recap.",))
+    result = apply_errata([rule("Other", "x"), e])
+    new = only(result, "Charging Aircraft")
+    assert (new.section, new.text, new.summary, new.edition) == (("Rare Rules",), "Body text.", ("Recap.",), 9)
+    assert new.changes[0].operation == "add" and new.changes[0].old_text == ""
+
+
+def test_datasheet_ability_amended():
+    sheet = Datasheet(name="Sporocyst", source=SRC, edition=9,
+                      abilities=(Ability("Spawn Spore Mines", "Old one. Old two."),))
+    e = erratum("Sporocyst, Abilities, Spawn Spore Mines", "New two.", location="second sentence")
+    result = apply_errata([sheet, e])
+    amended = only(result, "Sporocyst")
+    assert amended.abilities[0].text == "Old one. New two."
+    assert result.outcomes[0].target_name == "Sporocyst: Spawn Spore Mines"
+
+
+def test_newer_version_wins_in_any_order():
+    old = erratum("Thing", "Version one wording.", version="1.2")
+    new = erratum("Thing", "Version two wording.", version="1.10")
+    for order in ([old, new], [new, old]):
+        result = apply_errata([rule("Thing", "Printed.")] + order)
+        amended = only(result, "Thing")
+        assert amended.text == "Version two wording." and len(amended.changes) == 1
+        superseded = [o for o in result.outcomes if not o.applied]
+        assert len(superseded) == 1 and "superseded by version 1.10" in superseded[0].reason
+    assert version_key("1.10") > version_key("1.9") > version_key("1.1a") > version_key("1.1")
+
+
+def test_same_entry_twice_applies_once_and_reapplying_is_idempotent():
+    e = erratum("Thing", "New.")
+    result = apply_errata([rule("Thing", "Old."), e, dataclasses.replace(e)])
+    assert len(only(result, "Thing").changes) == 1
+    again = apply_errata(result.records)
+    assert len(only(again, "Thing").changes) == 1 and only(again, "Thing").text == "New."
+
+
+def test_select_outcomes():
+    result = apply_errata([rule("Thing", "Old."), erratum("Thing", "New."), erratum("Nothing", "New.")])
+    assert len(select_outcomes(result.outcomes, "core")) == 2
+    assert [o.erratum.target for o in select_outcomes(result.outcomes, unapplied=True)] == ["Nothing"]
+    with pytest.raises(NotFoundError):
+        select_outcomes(result.outcomes, "codex")
+
+
+def test_locations_parse():
+    assert parse_location("second sentence of the second paragraph") == Place(paragraph=2, sentence=2)
+    assert parse_location("third paragraph, second sentence") == Place(paragraph=3, sentence=2)
+    assert parse_location("end of the second paragraph") == Place(paragraph=2, at_end=True)
+    assert parse_location("last paragraph") == Place(paragraph=-1)
+    assert parse_location("end of this Rare Rules entry") == Place(at_end=True)
+    assert parse_location(None) == Place()
+    assert parse_location("two 12\" horizontal measurements on this mission's map") is None
+    assert split_sentences("Roll (e.g. a D6). Then stop. 'Quoted.' Done") == \
+        ["Roll (e.g. a D6).", "Then stop.", "'Quoted.'", "Done"]
+
+
+# ---------------------------------------------------------------- seeds 000 + 003
+@pytest.fixture(scope="module")
+def seeds(shared):
+    rules = parse_document(load_file(seed_path(shared, "000", ".txt")))
+    faq = parse_document(load_file(seed_path(shared, "003", ".txt")))
+    return rules, faq
+
+
+def test_seed_errata_applied_or_reported(seeds):
+    rules, faq = seeds
+    entries = [r for r in faq if r.kind == "errata"]
+    result = apply_errata(rules + faq)
+    applied = [o for o in result.outcomes if o.applied]
+    reported = [o for o in result.outcomes if not o.applied and o.reason]
+    assert len(applied) + len(reported) == len(entries) == len(result.outcomes)
+    assert applied and reported
+
+
+def test_seed_look_out_sir_replaced(seeds):
+    rules, faq = seeds
+    result = apply_errata(rules + faq)
+    amended = [r for r in result.records if r.kind == "rule" and r.name == "Look Out, Sir"]
+    assert len(amended) == 1
+    assert amended[0].text.startswith("Models cannot target a unit that contains any CHARACTER models")
+    (change,) = amended[0].changes
+    assert (change.document, change.version, change.page) == ("Core Book", "1.7", "219")
+    printed = next(r for r in rules if r.kind == "rule" and r.name == "Look Out, Sir")
+    assert change.old_text == printed.text
+
+
+def test_seed_embark_change_lands_or_is_reported(seeds):
+    rules, faq = seeds
+    result = apply_errata(rules + faq)
+    outcome = next(o for o in result.outcomes if o.erratum.page == "210")
+    transports = next(r for r in rules if r.kind == "rule" and r.name == "Transports")
+    if "abilities and stratagems have no effect on units while they are embarked" in transports.text:
+        assert outcome.applied and outcome.target_name == "Transports"
+        amended = next(r for r in result.records if r.kind == "rule" and r.name == "Transports")
+        assert "other units' abilities have no effect on units while they are embarked" in amended.text
+        assert "abilities and stratagems have no effect" not in amended.text
+    else:
+        assert not outcome.applied and outcome.reason
+
+
+def test_seed_charging_aircraft_is_a_new_rule(seeds):
+    rules, faq = seeds
+    result = apply_errata(rules + faq)
+    assert not [r for r in rules if getattr(r, "name", "") == "Charging Aircraft"]
+    new = [r for r in result.records if r.kind == "rule" and r.name == "Charging Aircraft"]
+    assert len(new) == 1 and new[0].edition == 9 and new[0].changes[0].page == "363"
+
+
+def _faq_version(shared, tmp_path: Path, version: str) -> Path:
+    text = seed_path(shared, "003", ".txt").read_text(encoding="utf-8")
+    assert "Indomitus Version 1.7" in text
+    out = tmp_path / f"faq_{version}.txt"
+    out.write_text(text.replace("Indomitus Version 1.7", f"Indomitus Version {version}"), encoding="utf-8")
+    return out
+
+
+def test_store_twice_and_second_version_leave_one_amendment(shared, tmp_store, tmp_path):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.library import load_corpus
+
+    copy = tmp_path / "copy_of_faq.txt"
+    copy.write_text(seed_path(shared, "003", ".txt").read_text(encoding="utf-8"), encoding="utf-8")
+    ingest_paths(tmp_store, [seed_path(shared, "000", ".txt"), seed_path(shared, "003", ".txt"), copy])
+    ingest_paths(tmp_store, [seed_path(shared, "003", ".txt")])
+    corpus = load_corpus(tmp_store)
+    look = [r for r in corpus.records if r.kind == "rule" and r.name == "Look Out, Sir"]
+    assert len(look) == 1 and len(look[0].changes) == 1
+    assert len([r for r in corpus.records if getattr(r, "name", "") == "Charging Aircraft"]) == 1
+
+    ingest_paths(tmp_store, [_faq_version(shared, tmp_path, "1.8")])
+    corpus = load_corpus(tmp_store)
+    look = [r for r in corpus.records if r.kind == "rule" and r.name == "Look Out, Sir"]
+    assert len(look) == 1 and [c.version for c in look[0].changes] == ["1.8"]
+    assert len([r for r in corpus.records if getattr(r, "name", "") == "Charging Aircraft"]) == 1
+    superseded = [o for o in corpus.outcomes if o.reason and "superseded by version 1.8" in o.reason]
+    older = [r for r in corpus.originals if r.kind == "errata" and r.version == "1.7"]
+    assert older and len(superseded) == len(older)
