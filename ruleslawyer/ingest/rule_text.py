@@ -32,11 +32,19 @@ LABELS = ("WHEN", "TARGET", "EFFECT", "RESTRICTIONS", "RESTRICTION")
 _LABEL_RE = re.compile(r"\b(WHEN|TARGET|EFFECT|RESTRICTIONS?)\s*:\s*")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def text_of(block: Block) -> str:
-    """A block's text with spaces collapsed (table rows tab-separated, one per line)."""
+    """A block's text with spaces collapsed (table rows tab-separated, one per line).
+
+    Stray control characters some PDFs use as word spaces ("USING\\x08STRATAGEMS") become
+    spaces.
+    """
     if block.kind == TABLE:
-        return "\n".join("\t".join(clean_text(c) for c in row) for row in block.rows)
-    return clean_text(block.text.replace("\n", " ")) if block.kind == HEADING else clean_text(block.text)
+        return "\n".join("\t".join(clean_text(_CONTROL.sub(" ", c)) for c in row) for row in block.rows)
+    text = _CONTROL.sub(" ", block.text)
+    return clean_text(text.replace("\n", " ")) if block.kind == HEADING else clean_text(text)
 
 
 def is_furniture(text: str) -> bool:

@@ -22,7 +22,7 @@ from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from .parsing import ParseContext
 from .rule_text import (ends_sentence, gap_before, is_caps, is_furniture, is_title_like, is_titlecase,
                         title_case)
-from .stratagem_lines import Line, build_lines, document_faction
+from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 RUNIN_RE = re.compile(r"^(?P<label>[^:]{2,45}?)\s*:\s+(?P<rest>\S.*)$", re.S)
@@ -81,7 +81,7 @@ def outline_markers(lines: Sequence[Line]) -> int:
 
 def rule_name(text: str) -> tuple[str, int | None]:
     """Display name and step number of a title ("2. Battle-shock" -> ("Battle-shock", 2))."""
-    text = text.strip().rstrip(":").strip()
+    text = SECTION_NUMBER_RE.sub("", text.strip().rstrip(":").strip())
     step = None
     m = STEP_RE.match(text)
     if m:

@@ -19,7 +19,7 @@ NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<cp>\d+)\s*CP$", re.I)
 CP_TYPE_RE = re.compile(r"^(?P<cp>\d+)\s*CP\s+(?P<type>.+)$", re.I)
 TYPE_RE = re.compile(
     r"^(?P<group>[A-Za-z][\w'’ .&/-]*?)\s*(?:\s[–—-]\s|[–—])\s*"
-    r"(?P<cat>[A-Za-z][A-Za-z'’]*(?: [A-Za-z][A-Za-z'’]*){0,2}?)(?P<suffix>\s+Stratagem)?$")
+    r"(?P<cat>[A-Za-z][A-Za-z'’]*(?: [A-Za-z][A-Za-z'’]*){0,2}?)?(?P<suffix>\s*Stratagem)?$")
 DET_RE = re.compile(r"^(?P<group>[A-Z][\w'’ &/-]{1,60}?)\s+Detachment$")
 PTS_RE = re.compile(r"^(?P<pts>\d+)\s*pts?$", re.I)
 NAME_PTS_RE = re.compile(r"^(?P<name>.*?\S)\s*(?P<pts>\d+)\s*pts?$", re.I)
@@ -59,12 +59,24 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
     return lines
 
 
+# "CORE STRATAGEM": a rules-set name with no category (core rules books print it so).
+BARE_TYPE_RE = re.compile(r"^(?P<group>[A-Za-z][\w'’ ]{1,40}?)\s+STRATAGEM$", re.I)
+# A section number after a name in a rules book: "COMMAND RE-ROLL 15.02".
+SECTION_NUMBER_RE = re.compile(r"\s+\d{1,2}\.\d{2}$")
+
+
 def match_type(text: str):
     """(group, category, has "Stratagem" suffix) of a "Group – Category" line, else None."""
+    m = BARE_TYPE_RE.match(text.strip())
+    if m and not TYPE_RE.match(text.strip()):
+        return title_case(m.group("group").strip()), None, True
     m = TYPE_RE.match(text.strip())
     if not m:
         return None
-    return m.group("group").strip(), m.group("cat").strip(), bool(m.group("suffix"))
+    category = (m.group("cat") or "").strip()
+    if category.casefold() == "stratagem":  # "Grizzled Company – Stratagem": no category printed
+        return m.group("group").strip(), None, True
+    return m.group("group").strip(), category or None, bool(m.group("suffix"))
 
 
 def document_faction(doc: Document) -> str | None:

@@ -18,8 +18,8 @@ from ..records import Record, Stratagem
 from .document import HEADING, Document
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, split_labels, starts_with_label, title_case
-from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, Line, build_lines, document_faction,
-                              faction_for, is_badge, match_type)
+from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines,
+                              document_faction, faction_for, is_badge, match_type)
 
 _FIELDS = {"WHEN": "when", "TARGET": "target", "EFFECT": "effect", "RESTRICTIONS": "restrictions"}
 
@@ -31,7 +31,7 @@ class Header:
     name: str
     cp: int
     group: str
-    category: str
+    category: str | None
     suffix: bool
     start: int  # position in the line list
     end: int  # position after the header
@@ -48,6 +48,7 @@ class Card:
 def _name_ok(line: Line) -> bool:
     t = line.text.strip()
     return (line.usable and 0 < len(t) <= 80 and len(t.split()) <= 10 and not starts_with_label(t)
+            and not t[0].islower() and sum(c.isalpha() for c in t) >= 3
             and t[-1] not in ".:;," and not CP_RE.match(t))
 
 
@@ -139,11 +140,12 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
         key = _FIELDS[label]
         text = " ".join(t.strip() for t in texts if t.strip())
         values[key] = f"{values[key]}\n\n{text}" if key in values else text
-    name = title_case(h.name) if is_caps(h.name) else h.name.strip()
+    name = SECTION_NUMBER_RE.sub("", h.name.strip())
+    name = title_case(name) if is_caps(name) else name
     first = lines[h.start].block
     return Stratagem(
         name=name, source=ctx.source(first.page), edition=ctx.edition,
-        faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category),
+        faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category) if h.category else None,
         group=h.group, when=values.get("when"), target=values.get("target"),
         effect=values.get("effect"), restrictions=values.get("restrictions"),
         fluff=" ".join(card.fluff) or None,
