@@ -32,6 +32,8 @@ _PR_NOTE = re.compile(r"\b(?:its\s+PR\s+is|Power\s+Rating\s+(?:is|of))\b", re.I)
 # A section label run into the text after it (upper case, so ordinary sentences never match).
 _LABEL_PREFIX = re.compile(r"^(ABILITIES|WARGEAR\s*ABILITIES|OTHER\s*WARGEAR|WARGEAR\s*OPTIONS|UNIT\s*COMPOSITION|"
                            r"LEADER)\s*[:]?\s+([^a-z\s].*)$")
+# A section label inside a panel line, after the end of the text before it.
+_MID_LABEL = re.compile(r"(?<=[.!?:])\s+(?=(?:WARGEAR\s*ABILITIES|UNIT\s*COMPOSITION|WARGEAR\s*OPTIONS)\b)")
 _VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
 
 # Section titles a card uses (folded) -> section name.
@@ -172,6 +174,11 @@ class CardReader:
             self.name_next_profile = False
             return 1
 
+        if line.heading_like and self.seen_stats and fold(text) == fold(self.name):
+            self.section = "back"  # the card's back: its name again, flavour text, then its labels
+            return 1
+        if self.section == "back" and not line.heading_like:
+            return 1
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
         # A heading that is no part of a card ends it (after the stats have been read).
@@ -181,6 +188,18 @@ class CardReader:
             if folded in self.abilities.textless_names() | self.wargear.textless_names():
                 return END  # the full text of a shared rule the card only names
         return self._in_section(lines, k, nxt)
+
+    def read_inline_stats(self, line: Line, inline) -> None:
+        """The profile (and an invulnerable save after it) from a run-together card head."""
+        self.stat_header, self.seen_stats, self.section = list(inline.labels), True, "after_stats"
+        profile = profile_from_cells(list(inline.labels), list(inline.values), self.name)
+        if profile is not None:
+            self.profiles.append(profile)
+        if inline.rest:
+            self.read([line.piece(inline.rest, "paragraph")], 0, 1)
+        rest_cells = [c for c in line.cells if c.strip()][1:]
+        if rest_cells:
+            self.read([line.piece(tuple(rest_cells), "row")], 0, 1)
 
     def _keyword_label(self, text: str) -> None:
         m = FACTION_KEYWORDS.match(text)
@@ -236,7 +255,9 @@ class CardReader:
             self.read([line.piece(left if as_row else nonempty[0], "row" if as_row else "paragraph")], 0, 1)
         if right:
             main, self.section = self.section, self.panel_section
-            self.read([line.piece(right, "paragraph")], 0, 1)
+            for part in _MID_LABEL.split(right):
+                if part.strip():
+                    self.read([line.piece(part.strip(), "paragraph")], 0, 1)
             self.panel_section, self.section = self.section, main
 
     # ------------------------------------------------------------ sections
@@ -251,9 +272,7 @@ class CardReader:
             self.section = section = "loose"
         if section == "weapons" and self.table is not None:
             if line.kind == "row" or len(line.cells) > 1:
-                weapon = self.table.row(list(line.cells))
-                if weapon is not None:
-                    self.weapons.append(weapon)
+                self.weapons.extend(self.table.rows(list(line.cells)))
                 return 1
             self.section = section = "loose"
         if section == "vertical_weapons":
@@ -358,6 +377,8 @@ class CardReader:
         option "...following: 1 A; 1 B".
         """
         text = line.text.lstrip("•■▪●◦- ").strip()
+        if fold(text) == "NONE":
+            return
         if self.options_open and text and not _VERB.search(text) and len(text.split()) <= 10:
             lead = self.options[-1]
             joiner = " " if lead.endswith((":", ":*")) else "; "

@@ -153,6 +153,40 @@ def vertical_stats(lines: list[Line], i: int) -> tuple[list[tuple[str, str]], in
     return None
 
 
+@dataclass(frozen=True)
+class InlineStats:
+    """A card head a loader ran into one line: "NAME M T SV W LD OC 10" 9 3+ 9 8+ 3 4+ INVULNERABLE SAVE"."""
+
+    name: str
+    labels: tuple[str, ...]
+    values: tuple[str, ...]
+    rest: str
+
+
+def inline_stats(line: Line) -> InlineStats | None:
+    """The name, characteristic labels, values and trailing text of a run-together card head."""
+    if stat_header(line) is not None:
+        return None
+    cells = [c for c in line.cells if c.strip()]
+    if not cells:
+        return None
+    words = cells[0].split()
+    folded = [fold(w) for w in words]
+    for i in range(1, len(words)):
+        j = i
+        while j < len(words) and folded[j] in STAT_NAMES:
+            j += 1
+        n = j - i
+        labels = set(folded[i:j])
+        if n >= 5 and {"M", "T", "W"} <= labels and labels & {"SV", "LD"} and j + n <= len(words) \
+                and all(is_value(w) for w in words[j:j + n]) and is_caps(" ".join(words[:i])):
+            return InlineStats(" ".join(words[:i]), tuple(words[i:j]), tuple(words[j:j + n]),
+                               " ".join(words[j + n:]))
+        if n:
+            break
+    return None
+
+
 def weapon_header(line: Line) -> list[str] | None:
     """The header cells of a weapon table row, or None.
 

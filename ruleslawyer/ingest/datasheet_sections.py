@@ -140,16 +140,35 @@ class WeaponTable:
         self.melee = melee
         self.base_name: str | None = None  # "Plasma pistol" while its "- Standard" rows follow
 
+    def rows(self, cells: list[str]) -> list[Weapon]:
+        """The weapons of one table row; a 10th-edition row a loader left as one line of words
+        ("Slugga [PISTOL] 12" 1 5+ 4 0 1", sometimes two weapons in a row) is split first."""
+        cells = [c for c in cells if c.strip()]
+        if len(cells) == 1 and "A" in self.columns:
+            pieces = self._split_words(cells[0].split(), len(self.columns) - 1)
+            if pieces:
+                return [w for piece in pieces for w in [self.row(piece)] if w is not None]
+        weapon = self.row(cells)
+        return [weapon] if weapon is not None else []
+
+    @staticmethod
+    def _split_words(words: list[str], n: int) -> list[list[str]]:
+        """Name words then `n` value words, repeated; [] when the words do not fit that shape."""
+        pieces, name, i = [], [], 0
+        while i < len(words):
+            if name and i + n <= len(words) and all(is_value(w) for w in words[i:i + n]):
+                pieces.append([" ".join(name)] + words[i:i + n])
+                name, i = [], i + n
+                continue
+            name.append(words[i])
+            i += 1
+        return pieces if pieces and not name else []
+
     def row(self, cells: list[str]) -> Weapon | None:
+        """One weapon from its row's cells (None for the title row of a multi-profile weapon)."""
         cells = [c for c in cells if c.strip()]
         if not cells:
             return None
-        if len(cells) == 1 and "A" in self.columns:
-            # A 10th-edition row a loader left as one line: "Slugga [PISTOL] 12" 1 5+ 4 0 1".
-            words = cells[0].split()
-            n = len(self.columns) - 1
-            if len(words) > n and all(is_value(w) for w in words[-n:]):
-                cells = [" ".join(words[:-n])] + words[-n:]
         raw_name = cells[0]
         # A multi-profile weapon's title row: the name, then a sentence instead of a range.
         if len(cells) <= 2 and (len(cells) == 1 or not is_value(cells[1])):

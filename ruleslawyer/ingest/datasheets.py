@@ -19,7 +19,8 @@ from typing import Iterator
 
 from ..records import Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import Line, document_lines, fold, is_caps, norm_text, stat_header, vertical_stats, weapon_header
+from .datasheet_lines import (Line, document_lines, fold, inline_stats, is_caps, norm_text, stat_header,
+                              vertical_stats, weapon_header)
 from .datasheet_sections import faction_from_keywords, invulnerable_from_abilities, title_case
 from .document import Document
 from .parsing import ParseContext
@@ -48,7 +49,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 # ---------------------------------------------------------------- finding cards
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
     """The index after the stat header starting at lines[i], or None if none starts there."""
-    if stat_header(lines[i]) is not None:
+    if stat_header(lines[i]) is not None or inline_stats(lines[i]) is not None:
         return i + 1
     grid = vertical_stats(lines, i)
     return grid[1] if grid else None
@@ -64,7 +65,7 @@ def find_cards(lines: list[Line]) -> list[Card]:
         if after is None:
             i += 1
             continue
-        start = _find_name(lines, i, floor)
+        start = i if inline_stats(lines[i]) is not None else _find_name(lines, i, floor)
         if start is None:
             i = after
             continue  # a second profile grid of the card above, or a stray table
@@ -121,6 +122,9 @@ def _row_name(line: Line) -> str | None:
 
 
 def _name_text(line: Line) -> str:
+    inline = inline_stats(line)
+    if inline is not None:
+        return inline.name
     return (_row_name(line) or line.text) if line.kind == "row" else line.text
 
 
@@ -142,6 +146,9 @@ def _is_name_line(line: Line) -> bool:
 def _edition_of(card: Card, lines: list[Line], ctx: ParseContext) -> int | None:
     """10 when the characteristics include OC, 9 for WS/BS profiles, else the document's guess."""
     labels = stat_header(lines[card.anchor])
+    inline = inline_stats(lines[card.anchor])
+    if inline is not None:
+        labels = list(inline.labels)
     if labels is None:
         labels = [label for label, _ in (vertical_stats(lines, card.anchor) or ([], 0))[0]]
     folded = {fold(label) for label in labels}
@@ -167,6 +174,9 @@ def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext) -
     reader.name = title_case(norm_text(raw_name))
     used = [card.start]
     k = card.start + 1
+    inline = inline_stats(name_line)
+    if inline is not None:
+        reader.read_inline_stats(name_line, inline)
     while k < card.end:
         step = reader.read(lines, k, card.end)
         if step == END:
@@ -198,7 +208,27 @@ def _faction(doc: Document, st: CardReader) -> str | None:
     return faction_from_keywords(st.faction_keywords)
 
 
+def _untangle_keywords(st: CardReader) -> None:
+    """A keyword box read out of order: "FACTION KEYWORDS: KEYWORDS: Monster, Tomb Stalker Necrons".
+
+    When no faction keyword was read and one keyword is another plus trailing words (the
+    card's back repeats the clean list), those words are the faction keyword.
+    """
+    if st.faction_keywords:
+        return
+    clean = {k.upper() for k in st.keywords}
+    for k in list(st.keywords):
+        for other in clean:
+            if k.upper().startswith(other + " ") and k.upper() != other:
+                extra = k[len(other) + 1:].strip()
+                st.keywords.remove(k)
+                if extra.upper() not in {f.upper() for f in st.faction_keywords}:
+                    st.faction_keywords.append(extra)
+                break
+
+
 def _build(st: CardReader, doc: Document, ctx: ParseContext, name_line: Line) -> Datasheet:
+    _untangle_keywords(st)
     abilities = st.abilities.abilities()
     wargear = st.wargear.abilities()
     invuln = st.invuln or invulnerable_from_abilities(abilities)
