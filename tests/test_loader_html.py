@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-import os
 import random
 import re
 import time

@@ -11,18 +11,20 @@ that paragraph. Tables become table blocks, Wahapedia's grid-of-divs characteris
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from bs4 import NavigableString, Tag
 
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
+from .html_parts import (clean, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs,
+                         has_text, is_header_cell, is_layout_table, is_link_list, is_points_list,
+                         is_weapon_keyword, own_rows, tidy)
 
 MAX_DEPTH = 400
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
-_STAT_VALUE = re.compile(r"^[-+]?\d+[+\"”]?\*?$|^[-–]$|^N/A$|^\*$|^\d*D\d+(\+\d+)?\"?$", re.I)
 
 
 _BADGE_JOIN = re.compile(r"\]\s*\[")
@@ -92,7 +94,7 @@ class Walker:
     def flush(self) -> None:
         """End the running paragraph (if any), then emit popups queued while reading it."""
         if self.buf_ctx is not None:
-            spans = _tidy(self.spans)
+            spans = tidy(self.spans)
             ctx = self.buf_ctx
             self.spans, self.buf_ctx = [], None
             if spans:
@@ -163,10 +165,10 @@ class Walker:
         if hc.is_hidden_inline(el):
             return
         block = name in hc.BLOCK_TAGS
-        if block and name != "hr" and not _has_text(el):
+        if block and name != "hr" and not has_text(el):
             return  # an empty box (a list with no items) does not break the running line
         ctx = self.enter(el, ctx)
-        if ctx.in_cell and not block and _is_weapon_keyword(el):
+        if ctx.in_cell and not block and is_weapon_keyword(el):
             # Wahapedia sets a weapon's abilities as badges; print them the way rules text
             # does: "Flamer [ignores cover, torrent]".
             self.add_text(" [", ctx)
@@ -228,7 +230,7 @@ class Walker:
     def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
         """Read a popup into its own blocks and queue them after the running paragraph."""
         text = el.get_text(" ", strip=True)
-        if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)) or _is_link_list(el, text):
+        if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)) or is_link_list(el, text):
             return
         tip_id = el.get("id") or self.page.next_id("tooltip")
         tip_ctx = Ctx(tooltip=tip_id, in_content=True,
@@ -240,9 +242,9 @@ class Walker:
 
     # -- tables --------------------------------------------------------------------------
     def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
-        rows = _own_rows(el)
-        if _is_layout_table(el, rows):
-            if not hc.container_of(el) and el.find(_is_points_list):
+        rows = own_rows(el)
+        if is_layout_table(el, rows):
+            if not hc.container_of(el) and el.find(is_points_list):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
                 ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
             self.walk_children(el, ctx, depth)
@@ -259,17 +261,17 @@ class Walker:
                 text = " ".join(b.text for b in sub.blocks if b.text)
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
-                if cells and all(c.name == "th" or _is_header_cell(c) for c in cells if c.get_text(strip=True)):
+                if cells and all(c.name == "th" or is_header_cell(c) for c in cells if c.get_text(strip=True)):
                     header_rows.append(len(out))
                 out.append(texts)
-        out, header_rows = _drop_echo_rows(out, header_rows)
-        out = _drop_empty_columns(out)
+        out, header_rows = drop_echo_rows(out, header_rows)
+        out = drop_empty_columns(out)
         if not out:
             return
         attrs = _attrs(ctx)
         caption = el.find("caption", recursive=False)
         if caption is not None and caption.get_text(strip=True):
-            attrs["caption"] = _clean(caption.get_text(" "))
+            attrs["caption"] = clean(caption.get_text(" "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
         self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
@@ -287,12 +289,12 @@ class Walker:
             return False
         names, values = [], []
         for cell in cells:
-            name_els = _descendants_with_token(cell, "name")
-            value_els = _descendants_with_token(cell, "value")
+            name_els = descendants_with_token(cell, "name")
+            value_els = descendants_with_token(cell, "value")
             if len(name_els) != 1 or len(value_els) != 1:
                 return False
-            names.append(_clean(name_els[0].get_text(" ")))
-            values.append(_clean(value_els[0].get_text(" ")))
+            names.append(clean(name_els[0].get_text(" ")))
+            values.append(clean(value_els[0].get_text(" ")))
         self.emit(Block(TABLE, rows=(tuple(names), tuple(values)), role="stat-grid",
                         attrs=_attrs(ctx)))
         return True
@@ -302,7 +304,7 @@ class Walker:
         classes = el.get("class")
         if not classes or not any("invul" in t for c in classes for t in hc.tokens(c)):
             return False
-        parts = [_clean(s) for s in el.stripped_strings]
+        parts = [clean(s) for s in el.stripped_strings]
         parts = [p for p in parts if p]
         if not parts or len(" ".join(parts)) > 120:
             return False
@@ -316,7 +318,7 @@ class Walker:
 
     def points_list(self, el: Tag, ctx: Ctx, depth: int) -> bool:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
-        if not _is_points_list(el):
+        if not is_points_list(el):
             return False
         for li in el.find_all("li", recursive=False):
             kids = [k for k in li.children if not (isinstance(k, NavigableString) and not k.strip())]
@@ -333,86 +335,6 @@ class Walker:
                     self.add_text(str(k), ctx)
             self.flush()
         return True
-
-
-# -- helpers ---------------------------------------------------------------------------
-def _has_text(el: Tag, budget: int = 200) -> bool:
-    """Whether the element holds any text; gives up (saying yes) after `budget` nodes so a
-    hostile page of thousands of nested empty boxes stays linear."""
-    for i, node in enumerate(el.descendants):
-        if i >= budget:
-            return True
-        if type(node) is NavigableString and node.strip():
-            return True
-    return False
-
-
-def _is_points_list(el: Tag) -> bool:
-    if el.name not in ("ul", "ol"):
-        return False
-    return any(t in ("pts", "points") for c in el.get("class") or () for t in hc.tokens(c))
-
-
-def _is_weapon_keyword(el: Tag) -> bool:
-    classes = hc.class_names(el)
-    if "kwb2" not in classes:
-        return False
-    text = el.get_text()
-    return "[" not in text and bool(text.strip())
-
-
-def _is_link_block(block: Block) -> bool:
-    spans = [s for s in block.spans if s.text.strip()]
-    return bool(spans) and all(s.link and not s.link.startswith("#") for s in spans)
-
-
-def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
-    """Drop lists of links (datasheet indexes, menus) from a popup: a run of at least
-    `min_links` link-only blocks, with short labels ("Characters", "Battleline") between them."""
-    out: list[Block] = []
-    i = 0
-    while i < len(blocks):
-        j, links = i, 0
-        while j < len(blocks) and blocks[j].kind != TABLE and (
-                _is_link_block(blocks[j]) or len(blocks[j].text.split()) <= 3):
-            links += _is_link_block(blocks[j])
-            j += 1
-        if links >= min_links:
-            i = j
-            continue
-        out.extend(blocks[i:max(j, i + 1)])
-        i = max(j, i + 1)
-    return out
-
-
-def _clean(text: str) -> str:
-    return _WS.sub(" ", text).strip()
-
-
-def _tidy(spans: list[Span]) -> list[Span]:
-    """Merge same-style neighbours, collapse spaces across span edges, strip the block ends."""
-    merged: list[Span] = []
-    for s in spans:
-        if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
-            last = merged[-1]
-            merged[-1] = Span(last.text + s.text, last.bold, last.italic, last.color, last.link)
-        else:
-            merged.append(s)
-    out: list[Span] = []
-    prev_space = True
-    for s in merged:
-        text = s.text
-        if prev_space:
-            text = text.lstrip(" ")
-        if not text:
-            continue
-        prev_space = text.endswith(" ")
-        out.append(Span(text, s.bold, s.italic, s.color, s.link) if text != s.text else s)
-    while out and not out[-1].text.strip():
-        out.pop()
-    if out:
-        out[-1] = replace(out[-1], text=out[-1].text.rstrip())
-    return out
 
 
 def _role(ctx: Ctx) -> str | None:
@@ -441,83 +363,3 @@ def _attrs(ctx: Ctx) -> dict[str, str]:
     if ctx.cls:
         attrs["class"] = ctx.cls
     return attrs
-
-
-def _own_rows(table: Tag) -> list[Tag]:
-    """The table's rows, not those of tables nested in its cells."""
-    rows = []
-    for part in table.find_all(("thead", "tbody", "tfoot", "tr"), recursive=False):
-        if part.name == "tr":
-            rows.append(part)
-        else:
-            rows.extend(part.find_all("tr", recursive=False))
-    return rows
-
-
-def _is_layout_table(table: Tag, rows: list[Tag]) -> bool:
-    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
-    if not rows:
-        return True
-    for tr in rows:
-        for cell in tr.find_all(("td", "th"), recursive=False):
-            if cell.find(("table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")):
-                return True
-            if len(cell.get_text(" ", strip=True)) > 400:
-                return True
-    return False
-
-
-def _is_header_cell(cell: Tag) -> bool:
-    if cell.name == "th":
-        return True
-    for el in [cell, *cell.find_all(True)]:
-        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in el.get("class") or ()):
-            return True
-    return False
-
-
-def _drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[list[str]], list[int]]:
-    """Drop one-cell rows that repeat the name of a neighbouring row.
-
-    Responsive pages print each weapon name twice: once alone on a narrow-screen row, once in
-    the full profile row; only the full row is data.
-    """
-    keep: list[int] = []
-    for i, row in enumerate(rows):
-        filled = [c for c in row if c]
-        if len(filled) == 1 and i not in header_rows:
-            neighbours = [rows[j] for j in (i - 1, i + 1) if 0 <= j < len(rows)]
-            if any(len([c for c in n if c]) > 1 and next(c for c in n if c) == filled[0] for n in neighbours):
-                continue
-        keep.append(i)
-    new_headers = [keep.index(i) for i in header_rows if i in keep]
-    return [rows[i] for i in keep], new_headers
-
-
-def _drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
-    if not rows:
-        return rows
-    width = max(len(r) for r in rows)
-    cols = [j for j in range(width) if any(j < len(r) and r[j] for r in rows)]
-    # A row cut short by colspans keeps only the kept columns it has.
-    return [[r[j] for j in cols if j < len(r)] for r in rows]
-
-
-def _descendants_with_token(el: Tag, token: str) -> list[Tag]:
-    found = []
-    for d in el.find_all(True):
-        for c in d.get("class") or ():
-            toks = hc.tokens(c)
-            if toks and toks[-1] == token:
-                found.append(d)
-                break
-    return found
-
-
-def _is_link_list(el: Tag, text: str) -> bool:
-    """A menu in disguise: many links that carry nearly all of the element's text."""
-    links = el.find_all("a")
-    if len(links) < 8:
-        return False
-    link_chars = sum(len(a.get_text(" ", strip=True)) for a in links)
-    return link_chars >= 0.8 * len(text)
