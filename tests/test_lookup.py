@@ -1,0 +1,141 @@
+"""Table lookups, the S-vs-T wound rule, and the errata/table/wound/show commands."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.errors import QueryError
+from ruleslawyer.ingest.formats import load_file
+from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.lookup import find_table, lookup, wound_roll
+from tests.conftest import seed_path
+
+
+@pytest.mark.parametrize("s, t, roll", [(4, 5, "5+"), (8, 4, "2+"), (4, 4, "4+"), (5, 4, "3+"), (2, 4, "6+"),
+                                         (3, 7, "6+"), (3, 5, "5+"), (9, 5, "3+"), (10, 5, "2+")])
+def test_wound_rule(s, t, roll):
+    assert wound_roll(s, t).roll == roll
+
+
+def test_wound_rule_rejects_zero():
+    with pytest.raises(QueryError):
+        wound_roll(0, 4)
+
+
+@pytest.fixture(scope="module")
+def charts(shared):
+    records = []
+    for prefix in ("000", "001", "002"):
+        records.extend(parse_document(load_file(seed_path(shared, prefix, ".txt"))))
+    return records
+
+
+def test_printed_9th_edition_chart_agrees_with_the_rule(charts):
+    """Reading the parsed Wound Roll chart row by row gives what the rule computes."""
+    chart = find_table(charts, "wound roll", edition=9)
+    for s in range(1, 13):
+        for t in range(1, 13):
+            assert lookup(chart, s=s, t=t) == wound_roll(s, t).roll, (s, t)
+
+
+def test_fifth_edition_chart_by_row_and_column(charts):
+    chart = find_table(charts, "to wound")
+    assert chart.edition == 5
+    assert lookup(chart, "4", "5") == "5+"
+    assert lookup(chart, s=4, t=5) == "5+"
+    assert lookup(chart, s=1, t=5) == "-"
+    assert lookup(chart, s=10, t=10) == "4+"
+    with pytest.raises(QueryError, match="no row '11'"):
+        lookup(chart, "11", "2")
+    to_hit = find_table(charts, "shooting to hit")
+    assert lookup(to_hit, "To-Hit", "4") == "3+"
+
+
+def test_same_name_in_two_editions(charts):
+    assert find_table(charts, "wound roll").edition == 10
+    assert find_table(charts, "wound roll", edition=9).edition == 9
+    # The 10th edition page lost its digits ("+"); the case still gives the roll.
+    assert lookup(find_table(charts, "wound roll"), s=4, t=8) == "6+"
+
+
+# ---------------------------------------------------------------- CLI
+@pytest.fixture(scope="module")
+def db(shared, tmp_path_factory):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    path = tmp_path_factory.mktemp("lookup") / "store.sqlite"
+    with Store(path) as store:
+        ingest_paths(store, [seed_path(shared, p, ".txt") for p in ("000", "002", "003")])
+    return path
+
+
+@pytest.fixture
+def run(db, monkeypatch):
+    from click.testing import CliRunner
+
+    monkeypatch.setenv("RULESLAWYER_DB", str(db))
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, list(args))
+
+
+def test_table_cell(run):
+    for args in (("--row", "4", "--col", "5"), ("--s", "4", "--t", "5")):
+        result = run("table", "to wound", *args)
+        assert (result.exit_code, result.output) == (0, "5+\n")
+
+
+def test_table_whole_chart_aligned(run):
+    result = run("table", "to wound")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "To Wound (5th edition)"
+    header = next(line for line in lines if re.match(r"Strength\s+1\s", line))
+    row4 = next(line for line in lines if line.startswith("4 "))
+    # Every value ends under the end of its column label.
+    ends = [m.end() for m in re.finditer(r"\S+", header)][1:]
+    assert [m.end() for m in re.finditer(r"\S+", row4)][1:] == ends
+    assert row4.split()[1:] == ["2+", "2+", "3+", "4+", "5+", "6+", "6+", "-", "-", "-"]
+
+
+def test_table_errors_are_one_line(run):
+    result = run("table", "to wound", "--row", "12", "--col", "1")
+    assert result.exit_code == 1 and result.output.startswith("Error: 'To Wound' has no row '12'")
+    result = run("table", "no such chart at all")
+    assert result.exit_code == 1 and result.output.startswith("Error:")
+
+
+def test_wound_command(run):
+    result = run("wound", "4", "5")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "5+"
+    assert "LOWER" in result.output
+
+
+def test_errata_command_counts(run):
+    result = run("errata")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[-1] == f"{len(lines) - 1} entries: " + \
+        f"{sum('-> applied' in x for x in lines)} applied, {sum('-> NOT applied' in x for x in lines)} not applied"
+    assert any(x.startswith("p219 Look Out, Sir [replace] -> applied to Look Out, Sir") for x in lines)
+    unapplied = run("errata", "--unapplied", "--document", "core book").output.splitlines()[:-1]
+    assert unapplied and all("-> NOT applied: " in x for x in unapplied)
+    data = json.loads(run("errata", "--json").output)
+    assert {"erratum", "applied", "target", "reason"} <= set(data[0])
+    bad = run("errata", "--document", "codex: orks")
+    assert bad.exit_code == 1 and "Core Book" in bad.output
+
+
+def test_show_amended_and_as_printed(run):
+    amended = run("show", "Look Out, Sir")
+    assert amended.exit_code == 0
+    assert "Models cannot target a unit that contains any CHARACTER models" in amended.output
+    assert "1.7" in amended.output and "Core Book" in amended.output
+    printed = run("show", "Look Out, Sir", "--as-printed")
+    assert printed.exit_code == 0
+    assert "Models cannot shoot a unit containing any characters" in printed.output
+    assert "Models cannot target a unit that contains" not in printed.output
