@@ -6,13 +6,11 @@ followed by "Stratagem"). A full card then has an optional flavour line and WHEN
 EFFECT: and RESTRICTIONS: sections; a page's stratagem list has the three header lines only.
 Both are merged into one record per (name, group). Enhancements and detachment rules are the
 popups headed "<name>" / "[N pts]" / "<Group> Detachment" (see `stratagem_popups`).
-
-The module also holds `filter_stratagems`, the library side of `ruleslawyer stratagems`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from ..records import Record, Stratagem
 from .document import HEADING, Document
@@ -203,38 +201,3 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         if key not in merged or len(record.text) > len(merged[key].text):
             merged[key] = record
     yield from merged.values()
-
-
-# ---------------------------------------------------------------- queries
-def filter_stratagems(records: Iterable[Record], *, faction: str | None = None, group: str | None = None,
-                      category: str | None = None, phase: str | None = None,
-                      cp: int | None = None) -> list[Stratagem]:
-    """Stratagems matching every given filter (case-insensitive; substring for group/phase).
-
-    `faction` matches the record's faction, or "core"/"none" for universal stratagems;
-    `phase` looks for the word in the WHEN text ("shooting" finds "Your Shooting phase").
-    """
-    def fold(s: str | None) -> str:
-        return " ".join((s or "").casefold().replace("-", " ").split())
-
-    out = []
-    for r in records:
-        if r.kind != "stratagem":
-            continue
-        if faction is not None:
-            want = fold(faction)
-            if want in ("none", "universal"):
-                if r.faction:
-                    continue
-            elif fold(r.faction) != want:
-                continue
-        if group is not None and fold(group) not in fold(r.group):
-            continue
-        if category is not None and fold(category) != fold(r.category):
-            continue
-        if phase is not None and fold(phase) not in fold(r.when):
-            continue
-        if cp is not None and r.cp != cp:
-            continue
-        out.append(r)
-    return sorted(out, key=lambda r: (fold(r.faction), fold(r.group), fold(r.name)))

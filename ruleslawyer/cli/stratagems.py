@@ -1,0 +1,39 @@
+"""`stratagems`: list stratagems as a table, filtered by faction, group, category, phase, cost."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import click
+
+from .main import pass_app
+
+
+@click.command()
+@click.option("--faction", help='Faction ("necrons"); "none" for universal sets such as Core.')
+@click.option("--group", help='Detachment or rules set, or part of it ("awakened", "core").')
+@click.option("--category", help='Battle Tactic, Strategic Ploy, Epic Deed or Wargear.')
+@click.option("--phase", help='A word of the WHEN text ("shooting", "command").')
+@click.option("--cp", type=int, help="Exact command point cost.")
+@click.option("--json", "as_json", is_flag=True, help="Print the matching records as JSON lines.")
+@pass_app
+def stratagems(app, faction, group, category, phase, cp, as_json):
+    """List stratagems: name, CP, category, group and when.
+
+    Example: ruleslawyer stratagems --faction necrons --category "battle tactic"
+    """
+    from ..queries import find_stratagems
+    from ..records import to_dict
+    from ..termview.lists import format_stratagem_table
+
+    with app.store() as store:
+        found = find_stratagems(store, faction=faction, group=group, category=category, phase=phase, cp=cp)
+    if as_json:
+        for record in found:
+            click.echo(json.dumps(to_dict(record), ensure_ascii=False))
+        return
+    if not found:
+        click.echo("No stratagems match.", err=True)
+        return
+    width = min(shutil.get_terminal_size((120, 24)).columns, 160)
+    click.echo(format_stratagem_table(found, width))
