@@ -62,7 +62,7 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
     """One page's fragments, with drawn tables standing in for the text inside them."""
     from .pdf_tables import find_ruled_tables, table_fragment
 
-    chars = page_chars(page.chars)
+    chars = page_chars(page.chars, float(page.width), float(page.height))
     frags: list[Fragment] = []
     if chars and (page.lines or page.rects):
         tables = find_ruled_tables(page, chars)

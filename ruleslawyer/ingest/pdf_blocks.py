@@ -42,6 +42,33 @@ class Stats:
             prev = line
         self.pitches = {s: c.most_common(1)[0][0] for s, c in deltas.items()}
         self.levels: dict[float, int] = {}
+        self.slack = self._measure_slack(lines)
+
+    def _measure_slack(self, lines: list[Line]) -> float:
+        """How much room a typesetter leaves at the end of lines that do continue a paragraph.
+
+        Measured on pairs whose second line starts in lower case (surely a continuation): a
+        line-by-line filler leaves less room than the next word needs; a paragraph balancer
+        (InDesign) leaves more, and the fullness test must allow for it.
+        """
+        excess = []
+        for prev, line in zip(lines, lines[1:]):
+            if (prev.page, prev.column) != (line.page, line.column) or len(prev.frags) != 1 or len(line.frags) != 1:
+                continue
+            if prev.frags[0].table is not None or line.frags[0].table is not None:
+                continue
+            if not 0 < line.bottom - prev.bottom <= 1.22 * self.pitch(line.size):
+                continue
+            if not line.text[:1].islower():
+                continue
+            need = _first_word_width(line) + 0.35 * line.size + 1.0
+            excess.append(max(0.0, prev.col_x1 - prev.x1 - need))
+        if len(excess) < 5:
+            return 0.0
+        positive = sorted(e for e in excess if e > 0.5)
+        if len(positive) < max(3, 0.05 * len(excess)):
+            return 0.0  # a line-by-line filler: the strict test holds
+        return min(positive[int(0.9 * (len(positive) - 1))] + 1.0, 1.5 * self.body)
 
     def pitch(self, size: float) -> float:
         s = round(size, 1)
@@ -80,10 +107,11 @@ def _first_word_width(line: Line) -> float:
     return end - first.x0
 
 
-def is_full(prev: Line, line: Line) -> bool:
+def is_full(prev: Line, line: Line, slack: float = 0.0) -> bool:
     """True when the next line's first word would not have fitted at the end of `prev`."""
     room = prev.col_x1 - prev.x1
-    return room < _first_word_width(line) + 0.35 * line.size + 1.0
+    # Typesetters that balance a whole paragraph (not just fill each line) leave a little more room.
+    return room < _first_word_width(line) + 0.35 * line.size + 1.0 + slack
 
 
 _LABEL = re.compile(r"^[A-Z][A-Z0-9 ,'’&/()<>\[\]-]*:")
@@ -118,7 +146,7 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     kind = block["kind"]
     if kind == TABLE:
         return False
-    if heading and kind != HEADING and _level_key(line, stats) == 0.0 and is_full(prev, line) \
+    if heading and kind != HEADING and _level_key(line, stats) == 0.0 and is_full(prev, line, stats.slack) \
             and abs(line.size - prev.size) <= 0.3 and line.page == prev.page and line.column == prev.column:
         heading = False  # a bold capitalised word wrapped onto its own line, not a heading
     if heading != (kind == HEADING) or abs(line.size - prev.size) > 0.6:
@@ -128,9 +156,9 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     if line.marker:
         return False
     marker = _text_marker(line)
-    if marker and (marker not in "-–" or not is_full(prev, line)):
+    if marker and (marker not in "-–" or not is_full(prev, line, stats.slack)):
         return False
-    if not is_full(prev, line):
+    if not is_full(prev, line, stats.slack):
         return False
     if prev.text.rstrip().endswith(":") and line.text.lstrip()[:1] in "'\"‘“":
         return False  # "... to read:" and then the quoted wording

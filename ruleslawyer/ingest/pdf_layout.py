@@ -69,13 +69,15 @@ def color_hex(color) -> str | None:
     return out
 
 
-def page_chars(raw_chars: list[dict]) -> list[Char]:
-    """Convert pdfplumber char dicts, dropping invisible/rotated glyphs; spaces are kept."""
+def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]:
+    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept."""
     out = []
     for c in raw_chars:
         text = c["text"]
         if not text or not c.get("upright", True):
             continue
+        if c["x1"] <= 0 or c["x0"] >= width or c["bottom"] <= 0 or c["top"] >= height:
+            continue  # printer's slug or text pushed off the visible page
         size = c["size"] or (c["bottom"] - c["top"])
         if size <= 0.5:
             continue
@@ -113,7 +115,13 @@ def chars_text(chars: list[Char]) -> str:
 
 
 def _spaced(chars: list[Char]):
-    """Yield (text, char) pairs, inserting " " (paired with the previous char) at word gaps."""
+    """Yield (text, char) pairs, inserting " " (paired with the previous char) at word gaps.
+
+    A space glyph in the PDF always counts. Without one, a gap counts when it is clearly wider
+    than the text's own letter spacing, so tracked-out titles do not fall apart into letters.
+    """
+    gaps = sorted(b.x0 - a.x1 for a, b in zip(chars, chars[1:]) if not a.text.isspace() and not b.text.isspace())
+    tracking = max(0.0, gaps[len(gaps) // 2]) if len(gaps) >= 4 else 0.0
     prev = None
     pending_space = False
     for c in chars:
@@ -122,7 +130,7 @@ def _spaced(chars: list[Char]):
             continue
         if prev is not None:
             gap = c.x0 - prev.x1
-            if pending_space or gap > 0.2 * min(c.size, prev.size):
+            if pending_space or gap > tracking + 0.2 * min(c.size, prev.size):
                 yield " ", prev
         yield c.text, c
         prev = c
@@ -171,39 +179,52 @@ def build_fragments(chars: list[Char]) -> list[Fragment]:
         runs.append(cur)
     frags = []
     for run in runs:
-        ink = [c for c in run if not c.text.isspace()]
-        if not ink:
-            continue
-        frags.append(_fragment(ink))
+        # Edge spaces carry no information and would stretch the fragment.
+        while run and run[-1].text.isspace():
+            run.pop()
+        while run and run[0].text.isspace():
+            run.pop(0)
+        if run:
+            frags.append(_fragment(run))
     return _merge_fragments(frags)
 
 
 def _fragment(chars: list[Char]) -> Fragment:
     sizes: dict[float, int] = {}
-    for c in chars:
+    ink = [c for c in chars if not c.text.isspace()] or chars
+    for c in ink:
         s = round(c.size, 1)
         sizes[s] = sizes.get(s, 0) + 1
     size = max(sizes, key=sizes.get)
-    return Fragment(chars, min(c.x0 for c in chars), max(c.x1 for c in chars), min(c.top for c in chars),
-                    max(c.bottom for c in chars), size)
+    return Fragment(chars, min(c.x0 for c in ink), max(c.x1 for c in ink), min(c.top for c in ink),
+                    max(c.bottom for c in ink), size)
 
 
 def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
-    """Join fragments that sit on one baseline and touch (a stream that jumps back and forth)."""
-    frags.sort(key=lambda f: (round(f.bottom), f.x0))
-    out: list[Fragment] = []
+    """Join fragments that sit on one baseline and touch (a stream that jumps back and forth,
+    or a word set in another font a hair off the baseline)."""
+    frags.sort(key=lambda f: f.bottom)
+    groups: list[list[Fragment]] = []
     for f in frags:
-        merged = False
-        for g in reversed(out[-6:]):
-            tol = 0.35 * min(f.size, g.size)
-            if abs(f.bottom - g.bottom) <= tol and -0.5 * f.size <= f.x0 - g.x1 <= 0.6 * max(f.size, g.size):
-                g.chars.extend(f.chars)
-                g.x1 = max(g.x1, f.x1)
-                g.top, g.bottom = min(g.top, f.top), max(g.bottom, f.bottom)
-                merged = True
-                break
-        if not merged:
-            out.append(f)
+        if groups and abs(f.bottom - groups[-1][0].bottom) <= 0.35 * min(f.size, groups[-1][0].size):
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    out: list[Fragment] = []
+    for group in groups:
+        group.sort(key=lambda f: f.x0)
+        cur = group[0]
+        for f in group[1:]:
+            if f.x0 - cur.x1 <= 1.0 * max(f.size, cur.size):
+                cur.chars.extend(f.chars)
+                cur.x1 = max(cur.x1, f.x1)
+                cur.top, cur.bottom = min(cur.top, f.top), max(cur.bottom, f.bottom)
+            else:
+                out.append(cur)
+                cur = f
+        out.append(cur)
+    for f in out:
+        f.chars.sort(key=lambda c: c.x0)
     return out
 
 
@@ -269,8 +290,8 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     for f in frags:
         for x in range(max(0, int(f.x0)), min(n_bins, int(f.x1) + 1)):
             cover[x] += 1
-    lo = int(min(f.x0 for f in frags)) + 1
-    hi = int(max(f.x1 for f in frags))
+    lo = max(0, int(min(f.x0 for f in frags)) + 1)
+    hi = min(n_bins - 1, int(max(f.x1 for f in frags)))
     # A title or a page-wide table crosses every gutter; let a few fragments through.
     limit = max(0, int(0.03 * len(frags)))
     sizes = sorted(f.size for f in frags)
