@@ -1,0 +1,109 @@
+"""Print-ready cards: datasheets and stratagems on exact card sizes, as PDF or printable HTML.
+
+    make_cards(records, corpus_records, options) -> CardSet   (fit, impose, lay out)
+    write_cards(store, names, out=..., faction=..., options=...) -> CardReport
+
+Pipeline: `content` (what each card says, rules resolved from the corpus) -> `fit` (type size
+and splitting, measured with WeasyPrint) -> `impose` (faces on pages, crop marks, duplex
+mirroring) -> `render` (Jinja templates shared with the site; WeasyPrint for the PDF).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .options import CARD_SIZES, SHEET_SIZES, CardError, CardOptions
+
+__all__ = ["CARD_SIZES", "SHEET_SIZES", "CardError", "CardOptions", "CardReport", "CardSet",
+           "make_cards", "write_cards"]
+
+MAX_REPACKS = 3
+
+
+@dataclass
+class CardSet:
+    """Cards laid out and ready to write: the HTML, its WeasyPrint layout, and what is on it."""
+
+    html: str
+    document: Any  # weasyprint Document
+    pairs: list  # (front Face, back Face) per physical card
+    sheets: list
+    page: dict
+    options: CardOptions
+
+    def write_pdf(self, target) -> None:
+        self.document.write_pdf(target)
+
+
+@dataclass
+class CardReport:
+    """What `write_cards` wrote: where, how many records, cards, printed pages, and the size."""
+
+    path: Path
+    records: list[str]
+    cards: int
+    pages: int
+    options: CardOptions
+    split: list[str]  # records that needed more than one card
+
+
+def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions | Mapping | None = None,
+               *, title: str = "Cards") -> CardSet:
+    """Fit, impose and lay out cards for `records`; rules are resolved in `corpus_records`.
+
+    The final layout is checked face by face; a face whose content would pass its safe area
+    (the measurement disagreeing by a fraction of a line) is repacked with that much less room.
+    """
+    from .content import build_content
+    from .fit import assemble
+    from .impose import impose
+    from .render import document_html, layout, overflows
+
+    opts = CardOptions.resolve(options)
+    contents = build_content(records, corpus_records)
+    if not contents:
+        raise CardError("nothing to print: no datasheet or stratagem selected")
+    slack: dict = {}
+    for _attempt in range(MAX_REPACKS + 1):
+        pairs = assemble(contents, opts, slack)
+        page, sheets = impose(pairs, opts)
+        html = document_html(page, sheets, opts, title=title)
+        document = layout(html)
+        over = overflows(document, sheets, opts)
+        if not over:
+            break
+        faces = {slot.fid: slot.face for sheet in sheets for slot in sheet.slots}
+        for fid, px in over.items():
+            key = faces[fid].key
+            slack[key] = slack.get(key, 0.0) + px + 2.0
+    return CardSet(html, document, pairs, sheets, page, opts)
+
+
+def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | None = None,
+                options: CardOptions | Mapping | None = None) -> CardReport:
+    """Make cards for the named datasheets (or a faction's) and write `out` (.pdf or .html)."""
+    from ..library import load_corpus
+    from .content import select_records
+
+    opts = CardOptions.resolve(options)
+    path = Path(out)
+    if path.suffix.lower() not in (".pdf", ".html", ".htm"):
+        raise CardError(f"{path}: the output must end in .pdf or .html")
+    corpus = load_corpus(store)
+    chosen = select_records(corpus.records, names, faction=faction, stratagems=opts.stratagems)
+    cards = make_cards(chosen, corpus.records, opts, title=_title(chosen))
+    try:
+        if path.suffix.lower() == ".pdf":
+            cards.write_pdf(path)
+        else:
+            path.write_text(cards.html, encoding="utf-8")
+    except OSError as exc:
+        raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    split = sorted({f.title for f, _ in cards.pairs if f.total > 1})
+    return CardReport(path, [r.name for r in chosen], len(cards.pairs), len(cards.sheets), opts, split)
+
+
+def _title(records: Sequence) -> str:
+    names = [r.name for r in records]
+    return "Cards: " + (", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else ""))
