@@ -1,12 +1,31 @@
 """Walk a parsed HTML tree in document order and turn it into Document blocks.
 
 Block-level elements and `<br>` end the running paragraph; inline elements add styled spans
-(bold, italic, link targets). Hidden popup texts (`div.tooltip_content`, or any element a
-`data-tooltip-content="#id"` trigger points at) are kept as their own blocks with role
-"tooltip" and `attrs["tooltip_id"]`; a popup met inside a paragraph is emitted right after
-that paragraph. Tables become table blocks, Wahapedia's grid-of-divs characteristics become a
-"stat-grid" table, and regions (a datasheet, a stratagem card, ...) are named in
-`attrs["container"]` with a per-region id in `attrs["region"]`.
+(bold from b/strong/th, `kwb`-style classes, font-weight in the page's CSS or inline style;
+italic likewise). Text order is document order, which on Wahapedia is the reading order.
+
+What parsers can rely on (all hints; the block texts alone still read like the page):
+
+- role "tooltip": every block of a hidden popup (`div.tooltip_content`, or any element a
+  `data-tooltip-content="#id"` trigger points at), with `attrs["tooltip_id"]` = the element
+  id. The popup's title is a heading block (level 3). A trigger keeps the target on its span:
+  `Span.link == "#" + tooltip_id`; ordinary links keep their href. A popup met inside a
+  paragraph is emitted right after that paragraph; Wahapedia's popups come after the page.
+- role "stat-grid": a table block `((names...), (values...))` per characteristics profile.
+- role "invulnerable-save": a paragraph "INVULNERABLE SAVE 4+", `attrs["value"] == "4+"`.
+- otherwise the role is the innermost region's name, or None outside regions. Regions:
+  "datasheet", "stratagem-list", "stratagem-card", "detachment-abilities",
+  "detachment-ability", "enhancements", "enhancement", "rule", "keyword", and the parts
+  "profile", "weapons" (the weapon table), "keywords", "stratagem-row".
+- `attrs["container"]`/`attrs["region"]`: the outermost region and its id ("datasheet:1",
+  "stratagem-card:7"; inside a popup the popup's own region); `attrs["part"]`/`"part_id"`: the
+  innermost part when it differs. `attrs["class"]`: the HTML class of the block's element.
+  `attrs["section"]`: the last h1/h2-level heading of the page body (not on popup blocks).
+- tables: rows of cell texts; weapon abilities read "Flamer [ignores cover, torrent]";
+  `attrs["header_rows"]` ("0,14": rows of th/header cells such as RANGED/MELEE WEAPONS) and
+  `attrs["caption"]`.
+- heading levels: h1-h6 as written; page title 1, datasheet name 2, section bars
+  (`dsHeader`), popup titles and stratagem names 3, other header-classed elements 4 or 5.
 """
 from __future__ import annotations
 
@@ -25,8 +44,6 @@ from .html_parts import (clean, descendants_with_token, drop_empty_columns, drop
 MAX_DEPTH = 400
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
-
-
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
 
@@ -47,7 +64,6 @@ class Ctx(NamedTuple):
     containers: tuple[tuple[str, str], ...] = ()
     cls: str | None = None
     in_content: bool = False
-    role: str | None = None
     in_cell: bool = False
     pre: bool = False
 
@@ -338,8 +354,6 @@ class Walker:
 
 
 def _role(ctx: Ctx) -> str | None:
-    if ctx.role:
-        return ctx.role
     if ctx.tooltip:
         return "tooltip"
     return ctx.containers[-1][0] if ctx.containers else None
