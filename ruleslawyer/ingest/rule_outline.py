@@ -26,8 +26,8 @@ from ..records import Rule
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase, title_case
-from .rules import STEP_RE, rule_name, runin
-from .stratagem_lines import Line
+from .rules import ARMY_RULE, STEP_RE, rule_name, runin
+from .stratagem_lines import Line, document_faction
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
 
@@ -65,6 +65,7 @@ class Builder:
     footnote: str | None = None
     copy: bool = False
     owner: Node | None = None
+    fluff: str | None = None
 
     def add(self, text: str, item: bool = False) -> None:
         """Append a paragraph (joined to the last one when that stopped mid-sentence).
@@ -315,6 +316,10 @@ class OutlineParser:
                 and b.owner.builder is not None and not b.intro and not self._runin_ahead(i)):
             b = b.owner.builder  # text after the last run-in goes back to the heading it sits under
             self.current = b
+        if not b.parts and b.fluff is None and e.kind == "para" and e.line.block.is_italic \
+                and b.kind in ("heading", "step"):
+            b.fluff = text  # an italic flavour line under the title, kept out of the rules text
+            return
         if e.line.kind == LIST_ITEM and b.kind != "runin" or (e.line.kind == LIST_ITEM and b.intro):
             text = f"- {text}"
         b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)
@@ -322,6 +327,7 @@ class OutlineParser:
 
 def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     """Rule records of an outline-shaped document (see the module docstring)."""
+    faction = document_faction(ctx.doc)
     parser = OutlineParser(classify(lines), ctx)
     builders = parser.run()
     records: list[Rule] = []
@@ -334,7 +340,8 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
         if (b.kind == "heading" and words < 3) or (b.kind == "runin" and words < 1):
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
-                      section=b.section, text=text, step=b.step, footnote=b.footnote)
+                      section=b.section, text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
+                      faction=faction if ARMY_RULE.search(text) else None)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:
             # A reference copy: only a fuller text of a rule already read counts.
