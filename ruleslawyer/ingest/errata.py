@@ -10,12 +10,13 @@ parser does not turn its headings into rules.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..records import Erratum, Faq, Note, Record
-from .document import Document
+from .document import HEADING, Document
 from .errata_entries import Header, is_instruction, parse_entry, parse_header, read_instruction
 from .errata_text import (EntryLine, entry_line, highlight_of, is_heading_like, join_broken,
                           title_case)
@@ -50,12 +51,35 @@ class _Entry:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = [ln for ln in lines if ln.text or ln.is_table]
+    lines = _split_run_in_headers([ln for ln in lines if ln.text or ln.is_table])
     if not is_faq_document(lines):
         return
     meta = _title_block(lines, ctx)
     ctx.claim(ln.index for ln in lines)
     yield from _walk(lines, meta, ctx)
+
+
+_INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
+
+
+def _split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
+    """Split "Page 93 – Deathleaper, … Skin Change the second sentence to read:" (a header and
+    its instruction joined into one block) into the header and the instruction."""
+    out: list[EntryLine] = []
+    for line in lines:
+        header = parse_header(line.text)
+        cut = None
+        if header and header.target:
+            for m in _INSTRUCTION_START.finditer(line.text):
+                if is_instruction(line.text[m.end():]) and parse_header(line.text[:m.start()]):
+                    cut = m
+                    break
+        if cut is None:
+            out.append(line)
+            continue
+        out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
+        out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
+    return out
 
 
 def is_faq_document(lines: list[EntryLine]) -> bool:
@@ -139,6 +163,11 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Iterator[Re
             answer, in_answer = [_with_text(line, _ANSWER.sub("", text, count=1))], True
         elif question:
             (answer if in_answer else question).append(line)
+        elif entry and line.kind == HEADING and n + 1 < len(lines) and \
+                (parse_header(lines[n + 1].text) or _dash_header(lines, n + 1)):
+            # A section heading (a faction name) between entries ends the entry above it.
+            yield _erratum(entry, meta, ctx)
+            entry = None
         elif entry and _orphan_addition(entry, line):
             # An "Add the following sub-section:" after a complete entry of another kind: its
             # page header was lost (a PDF loader can take "Page 247" for a page number).
@@ -270,7 +299,9 @@ def _erratum(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Erratum:
                    target=entry.header.target, source=ctx.source(page), location=fields.location,
                    operation=fields.operation, text=fields.text, edition=meta.edition,
                    title=fields.title, bullets=tuple(fields.bullets),
-                   designers_note=fields.designers_note, highlight=_highlight(all_lines))
+                   designers_note=fields.designers_note,
+                   highlight=highlight_of(entry.header_line.color if entry.header_line else None)
+                   or _highlight(all_lines))
 
 
 def _faq(question: list[EntryLine], answer: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Faq:

@@ -33,9 +33,17 @@ _DESIGNERS_NOTE = re.compile(r"^designer'?s note\s*:\s*", re.I)
 # "Change second sentence to read:", "Change the second bullet point of … to:"
 _CHANGE = re.compile(r"^(?:change|amend|replace)\s*(?P<what>.*?)\s*(?:to\s+read|to\s+say|with)\s*(?::|\.|$)",
                      re.I)
-_CHANGE_TO = re.compile(r"^(?:change|amend)\s+(?P<what>.+?)\s+to\s*:\s*", re.I)
-_ADD = re.compile(r"^(?:add|insert)\s+the\s+following(?P<unit>(?:\s+(?!to\b)[\w'-]+){0,3}?)"
+_CHANGE_TO = re.compile(r"^(?:change|amend)\s+(?:(?P<what>.+?)\s+)?to\s*:\s*", re.I)
+_ADD = re.compile(r"^(?:add|insert)\s+the\s+followings?(?P<unit>(?:\s+(?!to\b)[\w'-]+){0,3}?)"
                   r"(?:\s+(?:to|at|after|before)\s+(?P<where>.+?))?\s*:", re.I)
+# Index-card errata: "Change to 'text'", "Add '[PISTOL]'.", "Add close combat weapon profile:",
+# "Add additional sub-bullet to read:".
+_CHANGE_TO_QUOTE = re.compile(r"^(?:change|amend)\s+to\s*(?=['\"\u201c])", re.I)
+_ADD_QUOTE = re.compile(r"^(?:add|insert)\s+(?=['\"\u201c])", re.I)
+_ADD_UNIT = re.compile(r"^(?:add|insert)\s+(?:an?\s+)?(?P<unit>[A-Za-z][\w\[\]' -]{0,50}?),?(?:\s+to\s+read)?\s*:\s*",
+                       re.I)
+_QUOTE_THEN_PLACE = re.compile(r"^['\"\u201c](?P<quoted>.+?)['\"\u201d]\s+to\s+(?P<where>the\s+(?:start|end|beginning)"
+                               r"\s+of\s+.+?)\.?$", re.I)
 _DELETE = re.compile(r"^(?:delete|remove)\s+(?P<what>.+?)\s*[.:]?$", re.I)
 _RENUMBER_VALUE = re.compile(r"^(?:add|subtract)\s+\w+\s+(?:to|from)\s+the\s+(?:numerical\s+)?values?\s+of\s+"
                              r"(?P<what>.+?)(?:,\s*e\.g\..*)?\.?$", re.I)
@@ -78,7 +86,8 @@ def is_instruction(text: str) -> bool:
     """True for an editing instruction ("Change …", "Add the following …", "Delete …")."""
     t = text.strip()
     return bool(_CHANGE.match(t) or _CHANGE_TO.match(t) or _ADD.match(t) or _DELETE.match(t)
-                or _RENUMBER_VALUE.match(t) or _CHANGE_MECH.match(t))
+                or _RENUMBER_VALUE.match(t) or _CHANGE_MECH.match(t) or _CHANGE_TO_QUOTE.match(t)
+                or _ADD_QUOTE.match(t) or _ADD_UNIT.match(t))
 
 
 @dataclass
@@ -125,6 +134,12 @@ def read_instruction(text: str, header: Header) -> _Instruction:
         appends = bool(where) or unit in _APPEND_UNITS
         location = _place(where) if where else header.location
         return _Instruction("append" if appends else "add", location, True, unit, rest)
+    m = _CHANGE_TO_QUOTE.match(t)
+    if m:
+        return _Instruction("replace", header.location, True, "", t[m.end():].strip())
+    m = _ADD_QUOTE.match(t)
+    if m:
+        return _Instruction("append", header.location, True, "", t[m.end():].strip())
     m = _CHANGE.match(t) or _CHANGE_TO.match(t)
     if m:
         rest = t[m.end():].strip()
@@ -132,6 +147,12 @@ def read_instruction(text: str, header: Header) -> _Instruction:
         location = _place(what) if what and not re.match(r"^(?:this|it)\b", what.strip(), re.I) \
             else header.location
         return _Instruction("replace", location, True, "", rest)
+    m = _ADD_UNIT.match(t)
+    if m and not _RENUMBER_VALUE.match(t):
+        unit = re.sub(r"^(?:additional|new)\s+", "", m.group("unit").strip().lower())
+        last = unit.split()[-1] if unit.split() else ""
+        appends = last.replace("sub-", "") in _APPEND_UNITS or last.rstrip("s") in ("sentence", "bullet", "sub-bullet")
+        return _Instruction("append" if appends else "add", header.location, True, unit, t[m.end():].strip())
     m = _DELETE.match(t)
     if m:
         return _Instruction("delete", _place(m.group("what")) or header.location, False)
@@ -149,6 +170,9 @@ def _split_inline(text: str) -> tuple[str, str]:
     m = re.search(r":\s*(?=['\u2018\"\u201c])", text)
     if m:
         return text[:m.start() + 1].strip(), text[m.end():].strip()
+    m = _CHANGE_TO_QUOTE.match(text) or _ADD_QUOTE.match(text)
+    if m:
+        return text[:m.end()].strip(), text[m.end():].strip()
     return text, ""
 
 
@@ -158,7 +182,11 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
         return EntryFields("replace", header.location, "")
     first, rest_lines = lines[0], list(lines[1:])
     instruction_text, inline = _split_inline(first.text)
-    instr = read_instruction(instruction_text, header)
+    instr = read_instruction(first.text if inline else instruction_text, header)
+    m = _QUOTE_THEN_PLACE.match(inline)
+    if m:  # "Add 'Once per phase,' to the start of this paragraph."
+        inline = m.group("quoted")
+        instr.location = _place(m.group("where")) or instr.location
     if not inline and instr.rest:
         inline = instr.rest
     body: list[EntryLine] = []
@@ -223,7 +251,7 @@ def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
     glossary line ("Charge Distance: The result of …")."""
     first = lines[0]
     t = first.text.strip()
-    if starts_quoted(t):
+    if starts_quoted(t) or first.is_table:
         return None, lines
     lead = first.lead.strip()
     if lead and not lead.endswith(":") and len(lead.split()) <= 16 and t.startswith(lead):

@@ -72,8 +72,9 @@ def strip_opening(text: str) -> str:
 
 
 def ends_quoted(text: str) -> bool:
-    """True when `text` closes quoted wording: a quote mark after the last word or punctuation."""
-    t = text.rstrip()
+    """True when `text` closes quoted wording: a quote mark after the last word or punctuation
+    (a full stop printed after the closing quote belongs to the instruction)."""
+    t = _outside_stop(text.rstrip())
     return len(t) > 1 and t[-1] in CLOSING and not t[-2].isspace() and not _is_inner_quote(t)
 
 
@@ -87,7 +88,14 @@ def _is_inner_quote(text: str) -> bool:
 
 def strip_closing(text: str) -> str:
     t = text.rstrip()
-    return t[:-1].rstrip() if ends_quoted(t) else t
+    return _outside_stop(t)[:-1].rstrip() if ends_quoted(t) else t
+
+
+def _outside_stop(text: str) -> str:
+    """ "… weapon'." -> "… weapon'" (the stop after a closing quote)."""
+    if len(text) > 2 and text[-1] in ".,;" and text[-2] in CLOSING:
+        return text[:-1]
+    return text
 
 
 def title_case(text: str) -> str:
@@ -128,7 +136,7 @@ def highlight_of(color: str | None) -> str | None:
     r, g, b = rgb
     if r > 150 and g < 80 and b > 90:
         return "new"
-    if r < 60 and b > 140 and g < 160:
+    if r < 60 and b > 140:  # blue or cyan
         return "revised"
     if r > 170 and g < 80 and b < 80:  # red text marks new entries in some FAQs
         return "new"
