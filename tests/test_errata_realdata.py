@@ -1,0 +1,88 @@
+"""Real FAQ/errata PDFs: facts read off the pages by hand, checked against the parser's output."""
+from __future__ import annotations
+
+import pytest
+
+from tests.gold import parsed
+
+TYRANIDS = "timburr1__timburr1.github.io/warhammer_40000_tyranids_en.pdf"
+CULTS = "timburr1__timburr1.github.io/gs_cults_errata.pdf"
+INDEX_CARDS = "Overcharged-Plasma__warhammer-pdfs/index_card_errata_v1.2_YRK9ZpspblzJHLb7.pdf"
+
+
+def records(shared, name):
+    path = shared / "realdata" / name
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    return parsed(path)
+
+
+def erratum(recs, target, page=None):
+    found = [r for r in recs if r["kind"] == "errata" and r["target"] == target
+             and (page is None or r["page"] == page)]
+    assert len(found) == 1, sorted({r["target"] or "" for r in recs if r["kind"] == "errata"})
+    return found[0]
+
+
+def faq(recs, start):
+    found = [r for r in recs if r["kind"] == "faq" and r["question"].startswith(start)]
+    assert len(found) == 1, [r["question"][:50] for r in recs if r["kind"] == "faq"]
+    return found[0]
+
+
+def test_tyranids_title_block_and_entries(shared):
+    recs = records(shared, TYRANIDS)
+    first = next(r for r in recs if r["kind"] == "errata")
+    assert (first["document"], first["version"], first["edition"]) == ("Codex: Tyranids", "1.0", 9)
+    bio = erratum(recs, "Sporocyst, Abilities, Bio-fortress", "110")
+    assert bio["operation"] == "delete"
+    eye = erratum(recs, "Old One Eye, Alpha Leader", "88")
+    assert (eye["operation"], eye["location"]) == ("append", "end of this ability")
+    assert eye["text"].startswith("In addition, while any other friendly <Hive Fleet> Carnifex")
+    spawn = erratum(recs, "Sporocyst, Abilities, Spawn Spore Mines", "110")
+    assert (spawn["operation"], spawn["location"]) == ("replace", "second sentence")
+    assert spawn["text"].startswith("If it does so, add a new unit of 3 <Hive Fleet> Spore Mines")
+
+
+def test_tyranids_header_joined_to_its_instruction(shared):
+    """The PDF prints "Page 93 – Deathleaper, … Skin" and "Change the second sentence to read:"
+    so close together that they load as one block."""
+    skin = erratum(records(shared, TYRANIDS), "Deathleaper, Abilities, Superior Chameleonic Skin", "93")
+    assert (skin["operation"], skin["location"]) == ("replace", "second sentence")
+
+
+def test_tyranids_questions_across_columns(shared):
+    recs = records(shared, TYRANIDS)
+    q = faq(recs, "If you use a Maleceptor")
+    assert q["question"].endswith("Psychic phase?") and q["answer"] == "No."
+    q = faq(recs, "Do you pay reinforcement points in matched play for units brought back")
+    assert q["answer"] == "Yes."
+    q = faq(recs, "Deathleaper")
+    assert "For example, an enemy Red Terror model makes a melee attack" in q["answer"]
+
+
+def test_cults_entries(shared):
+    recs = records(shared, CULTS)
+    jackals = erratum(recs, "Atalan Jackals, unit description", "95")
+    assert (jackals["operation"], jackals["location"]) == ("replace", "second sentence")
+    assert jackals["text"].startswith("It can include up to 4 additional Atalan Jackals")
+    ambush = erratum(recs, "Abilities, Cult Ambush", "78")
+    assert ambush["text"].startswith("Matched Play: In matched play")
+    kel = erratum(recs, "Kelermorph, Abilities, Heroic Deeds, Heroic Inspiration", "92")  # header over two lines
+    assert kel["operation"] == "replace"
+
+
+def test_index_card_errata(shared):
+    recs = records(shared, INDEX_CARDS)
+    assert {r["kind"] for r in recs} == {"errata"}
+    mort = erratum(recs, "Mortifiers, Abilities, Anguish of the Unredeemed")
+    assert mort["page"] is None and mort["operation"] == "replace"
+    assert mort["text"].startswith("Each time this unit makes a Charge move")
+    assert mort["highlight"] == "new"  # its header is printed in red
+    boltgun = erratum(recs, "Dominion Squad, Ranged Weapons, boltgun")
+    assert (boltgun["operation"], boltgun["text"]) == ("append", "[ASSAULT, RAPID FIRE 1].")
+    onager = erratum(recs, "Onager Dunecrawler, Ranged Weapons")
+    assert onager["operation"] == "delete" and "ADEPT" not in onager["text"] and "AELDARI" not in onager["text"]
+    transvector = erratum(recs, "Archaeopter Transvector, Transport section")
+    assert (transvector["location"], transvector["text"]) == ("2nd sentence",
+                                                              "It cannot transport Jump Pack or Kataphron models.")
