@@ -136,7 +136,15 @@ class PageCheck(html.parser.HTMLParser):
         self.text.append(data)
 
 
+_CHECKED: dict[Path, PageCheck] = {}
+
+
 def check_page(path: Path) -> PageCheck:
+    """Parse and check one page (cached: pages are not rewritten between the checks)."""
+    key = path.resolve()
+    stamp = (key, key.stat().st_mtime_ns)
+    if stamp in _CHECKED:
+        return _CHECKED[stamp]
     parser = PageCheck()
     source = path.read_text("utf-8")
     parser.feed(source)
@@ -154,29 +162,34 @@ def check_page(path: Path) -> PageCheck:
     for control in parser.controls:
         if control not in parser.labels_for:
             parser.errors.append(f"form control {control!r} has no label")
+    _CHECKED[stamp] = parser
     return parser
 
 
 def crawl(root: Path) -> tuple[int, list[str]]:
     """Follow every internal href/src from every page; return (links checked, broken ones)."""
+    root = root.resolve()
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
     checked, broken = 0, []
-    ids_cache: dict[Path, set] = {}
+    ids_cache: dict[str, set] = {}
     for page in sorted(root.rglob("*.html")):
+        here = page.relative_to(root).as_posix()
         for link in check_page(page).links:
             parts = urlsplit(link)
             if parts.scheme or parts.netloc:
-                broken.append(f"{page.relative_to(root)}: external link {link}")  # the site is self-contained
+                broken.append(f"{here}: external link {link}")  # the site is self-contained
                 continue
-            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            # normpath, not resolve(): the site has no symlinks, and a ../ past the root shows as ../
+            target = os.path.normpath(os.path.join(os.path.dirname(here), unquote(parts.path))) if parts.path else here
             checked += 1
-            if root.resolve() not in target.parents or not target.is_file():
-                broken.append(f"{page.relative_to(root)} -> {link}")
+            if target not in files:
+                broken.append(f"{here} -> {link}")
                 continue
-            if parts.fragment and target.suffix == ".html":
+            if parts.fragment and target.endswith(".html"):
                 if target not in ids_cache:
-                    ids_cache[target] = set(check_page(target).ids)
+                    ids_cache[target] = set(check_page(root / target).ids)
                 if parts.fragment not in ids_cache[target]:
-                    broken.append(f"{page.relative_to(root)} -> {link} (no such id)")
+                    broken.append(f"{here} -> {link} (no such id)")
     return checked, broken
 
 
@@ -185,11 +198,17 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
 
 
 # ---------------------------------------------------------------- fixtures
+# Built once per session even though test_site_browser.py imports these fixtures too.
+_BUILT: dict[str, Path] = {}
+
+
 @pytest.fixture(scope="session")
 def small_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("small") / "site"
-    build_small(out)
-    return out
+    if "small" not in _BUILT:
+        out = tmp_path_factory.mktemp("small") / "site"
+        build_small(out)
+        _BUILT["small"] = out
+    return _BUILT["small"]
 
 
 @pytest.fixture(scope="session")
@@ -199,13 +218,15 @@ def seeds_site(shared, tmp_path_factory) -> Path:
     from ruleslawyer.site.build import build_site
     from ruleslawyer.store import Store
 
-    work = tmp_path_factory.mktemp("seeds")
-    seeds = sorted((shared / "seeds").glob("00[0-3]_*.txt"))
-    assert len(seeds) == 4
-    with Store(work / "store.sqlite") as store:
-        ingest_paths(store, seeds)
-        build_site(store, work / "site", workers=1)
-    return work / "site"
+    if "seeds" not in _BUILT:
+        work = tmp_path_factory.mktemp("seeds")
+        seeds = sorted((shared / "seeds").glob("00[0-3]_*.txt"))
+        assert len(seeds) == 4
+        with Store(work / "store.sqlite") as store:
+            ingest_paths(store, seeds)
+            build_site(store, work / "site", workers=1)
+        _BUILT["seeds"] = work / "site"
+    return _BUILT["seeds"]
 
 
 def page_of(root: Path, kind_dir: str, name: str) -> Path:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..library import Corpus, fold
+from ..library import Corpus
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
 from .links import Link, Linker, hover_text
-from .search_index import IndexEntry, render_index
+from .search_index import IndexEntry, fold, render_index
 from .slugs import SlugAllocator, slugify
 
 SITE_TITLE = "Rules Lawyer"
@@ -182,10 +182,11 @@ def _keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datas
     return {kw: (f"keyword/{slugs[kw]}.html", units[kw]) for kw in sorted(units)}
 
 
-def _item(e: _Entry, prefix: str) -> dict[str, Any]:
+def _item(e: _Entry, prefix: str, *, said: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A list entry; `said` names what the list's heading already tells (faction, edition)."""
     r = e.record
-    bits = [b for b in (getattr(r, "group", None), getattr(r, "faction", None)) if b]
-    if r.edition:
+    bits = [b for b in (getattr(r, "group", None), None if "faction" in said else getattr(r, "faction", None)) if b]
+    if r.edition and "edition" not in said:
         bits.append(f"{r.edition}th ed.")
     return {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
             "amended": bool(getattr(r, "changes", ())), "kind": r.kind}
@@ -212,19 +213,31 @@ def _list_pages(entries: list[_Entry], keywords, linker: Linker, common, faction
         by_kind[e.record.kind].append(e)
     for kind in KIND_ORDER:
         groups: dict[str, list] = defaultdict(list)
-        for e in sorted(by_kind.get(kind, ()), key=lambda e: (fold(record_name(e.record)), e.url)):
+        order: dict[str, tuple] = {}
+        members = by_kind.get(kind, [])
+        if kind != "rule":  # rules keep document order, under their section headings
+            members = sorted(members, key=lambda e: (fold(record_name(e.record)), e.url))
+        for n, e in enumerate(members):
             r = e.record
+            said: tuple[str, ...] = ()
             if kind == "rule":
                 head = " \u203a ".join(filter(None, [f"{r.edition}th edition" if r.edition else "Any edition",
                                                       *r.section]))
+                sort_key = (-(r.edition or 0), n)
+                said = ("edition",)
             elif kind in ("stratagem", "enhancement", "detachment_rule"):
                 head = " \u203a ".join(filter(None, [r.faction or "Universal", getattr(r, "group", None)]))
+                sort_key = (head,)
+                said = ("faction",)
             elif kind in ("note", "faq"):
                 head = " ".join(filter(None, [getattr(r, "document", None), getattr(r, "version", None)])) or "Other"
+                sort_key = (head,)
             else:
                 head = getattr(r, "faction", None) or (f"{r.edition}th edition" if r.edition else "Other")
-            groups[head].append(_item(e, "../"))
-        grouped = sorted(groups.items())
+                sort_key = (head,)
+            order.setdefault(head, sort_key)
+            groups[head].append(_item(e, "../", said=said))
+        grouped = sorted(groups.items(), key=lambda kv: order[kv[0]])
         pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
                           dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
                           (kind, grouped)))
@@ -244,7 +257,7 @@ def _list_pages(entries: list[_Entry], keywords, linker: Linker, common, faction
             for e in items:
                 if e.record.kind != kind:
                     continue
-                row = _item(e, "../")
+                row = _item(e, "../", said=("faction",))
                 if isinstance(e.record, Stratagem):
                     s = e.record
                     row.update(phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
@@ -262,7 +275,7 @@ def _list_pages(entries: list[_Entry], keywords, linker: Linker, common, faction
     kw_list = []
     by_id = {id(e.record): e for e in entries}
     for kw, (url, units) in keywords.items():
-        rows = sorted((_item(by_id[id(u)], "../") for u in units), key=lambda i: (fold(i["name"]), i["url"]))
+        rows = sorted((_item(by_id[id(u)], "../", said=("group",)) for u in units), key=lambda i: (fold(i["name"]), i["url"]))
         rule = linker.rule(kw, None, None)
         rule_link = Link("../" + rule.url, rule.title) if rule else None
         kw_list.append({"name": kw, "url": url, "count": len(rows)})

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ..library import fold
 from ..records import Datasheet, Record, Stratagem
+from .search_index import fold
 
 TITLE_CHARS = 280
 # Kinds a name on a card may refer to, best first.

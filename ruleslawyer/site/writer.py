@@ -97,7 +97,13 @@ def write_bytes_if_changed(path: Path, data: bytes) -> bool:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # A new file: nobody can be reading a half-written version of it, write in place.
+        try:
+            path.write_bytes(data)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        return True
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
