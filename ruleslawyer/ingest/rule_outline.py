@@ -226,7 +226,7 @@ class OutlineParser:
             self.stack = []
             return
         if not has_body and nxt.kind == "step":
-            if phase is not None and not phase.child_step:
+            if phase is not None and not phase.child_step and not phase.has_body:
                 self.stack = [phase, Node(title, "container")]
             else:
                 self._top_name(title)

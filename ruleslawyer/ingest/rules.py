@@ -66,16 +66,20 @@ def runin(line: Line) -> tuple[str, str] | None:
 def outline_markers(lines: Sequence[Line]) -> int:
     """How strongly the unclaimed text reads as an outline (caps run-ins, steps, phases)."""
     count = 0
+    prev = None
     for line in lines:
         if not line.usable:
             continue
         ri = runin(line)
-        if ri and is_caps(ri[0]):
+        if ri and line.kind == LIST_ITEM and prev is not None and prev.kind == HEADING:
+            count += 5  # a heading over "Name: text" bullets: a glossary list
+        elif ri and is_caps(ri[0]):
             count += 1
         elif STEP_RE.match(line.text) and is_title_like(STEP_RE.match(line.text).group("title"), 8):
             count += 1
         elif line.kind == HEADING and re.search(r"\bPHASE\b", line.text):
             count += 1
+        prev = line
     return count
 
 

@@ -1,0 +1,221 @@
+"""Rule records: outlines (summaries, reference sheets) and popups, on small documents and seeds."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ruleslawyer.ingest.formats import load_bytes
+from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.records import Rule, Source
+from ruleslawyer.termview import format_record
+from tests.conftest import seed_path
+from tests.gold import parsed
+
+
+def _rules(text: str) -> dict[str, Rule]:
+    records = parse_document(load_bytes(text.encode(), "rules.txt"))
+    return {r.name: r for r in records if r.kind == "rule"}
+
+
+OUTLINE = """\
+SETUP
+
+Pick a mission and set up the battlefield before anything else.
+
+MEASURING: Measure distances whenever you wish.
+
+If several rules apply at once, the player whose turn it is picks the order.
+
+MOVEMENT PHASE
+
+1. MOVE UNITS
+
+Select a unit and move it.
+
+NORMAL MOVE: Move up to M inches.
+
+ADVANCE: Roll a D6 and add it to M.
+
+An advancing unit cannot shoot this turn.
+
+FALL BACK: Move away from the enemy.
+
+2. REINFORCEMENTS
+
+Set up reinforcements now.
+
+SHOOTING PHASE
+
+Pick a unit to shoot with.
+
+ROLL TO SAVE: Roll a D6 for each wound, using the best save:
+
+Armour Saves: Per the Sv characteristic.
+
+Cover Saves: Per cover.
+
+ATTACKING
+
+1. HIT ROLL
+
+Roll a D6 for each attack.
+
+2. INFLICT DAMAGE
+
+Apply the damage.
+
+MORTAL WOUNDS: Each mortal wound inflicts one damage.
+
+COMMAND PHASE
+
+Gain one command point at the start of your turn.
+
+SETUP
+
+Pick a mission.
+
+MOVEMENT PHASE
+
+1. MOVE UNITS
+
+Move.
+
+NORMAL MOVE: Move.
+
+3. REDEPLOY
+
+Move again.
+"""
+
+
+def test_outline_sections_steps_and_run_ins():
+    rules = _rules(OUTLINE)
+    assert rules["Setup"].section == ()
+    # Text after the last run-in under a heading goes back to the heading.
+    assert rules["Measuring"].text == "Measure distances whenever you wish."
+    assert rules["Setup"].text.endswith("picks the order.")
+    assert (rules["Move Units"].section, rules["Move Units"].step) == (("Movement Phase",), 1)
+    assert rules["Normal Move"].section == ("Movement Phase", "Move Units")
+    # The paragraph after a run-in that is followed by another run-in stays with it.
+    assert "cannot shoot" in rules["Advance"].text
+    assert rules["Reinforcements"].step == 2
+    assert rules["Shooting Phase"].section == ()
+    # Run-ins after the last step of a sequence belong to the sequence, not to that step.
+    assert rules["Mortal Wounds"].section == ("Attacking",)
+    assert rules["Hit Roll"].section == ("Attacking",)
+
+
+def test_lead_in_colon_makes_items_not_rules():
+    rules = _rules(OUTLINE)
+    assert "Armour Saves" not in rules and "Cover Saves" not in rules
+    assert "Armour Saves: Per the Sv characteristic." in rules["Roll to Save"].text
+
+
+def test_a_repeated_outline_adds_nothing_and_keeps_the_fuller_text():
+    records = parse_document(load_bytes(OUTLINE.encode(), "rules.txt"))
+    keys = Counter((r.name, r.section) for r in records if r.kind == "rule")
+    assert max(keys.values()) == 1
+    rules = _rules(OUTLINE)
+    assert rules["Move Units"].text == "Select a unit and move it."
+    assert rules["Normal Move"].text == "Move up to M inches."
+    assert rules["Setup"].text.startswith("Pick a mission and set up")
+    assert "Redeploy" not in rules  # only in the copy: a copy brings no new rule
+
+
+GLOSSARY = """\
+TO HIT
+\t1\t2\t3
+To-Hit\t6\t5+\t4+
+
+SPECIAL RULES
+
+- Fearless: Automatically passes Morale tests.
+- Fleet*: May run and assault on the same turn.
+- **Hit & Run*:** May leave close combat at the end of the Assault phase, if
+an Initiative test is passed.
+- *Automatically lost by characters who join units without the rule.
+"""
+
+
+def test_glossary_entries_footnotes_and_broken_lines():
+    rules = _rules(GLOSSARY)
+    assert set(rules) == {"Fearless", "Fleet", "Hit & Run"}
+    assert all(r.section == ("Special Rules",) for r in rules.values())
+    assert rules["Hit & Run"].text == "May leave close combat at the end of the Assault phase, if an Initiative test is passed."
+    assert rules["Fleet"].footnote == "Automatically lost by characters who join units without the rule."
+    assert rules["Fearless"].footnote is None
+
+
+POPUPS = """\
+Hazardous
+
+Weapons like this are dangerous to their wielder.
+
+Each time a unit shoots with such a weapon, roll one D6 for it. For each failed test:
+  • Select a model with a Hazardous weapon.
+  • That model suffers 3 mortal wounds.
+If no model was selected, nothing happens.
+
+  • Roll one Hazardous test for each Hazardous weapon used.
+Before selecting targets for this weapon, select one of its profiles.
+Fall Back Moves
+When a unit Falls Back, each model can move up to its Move characteristic.
+
+Desperate Escape Tests
+Models can move over enemy models when Falling Back, but must take a Desperate Escape test first.
+Feel No Pain
+FEEL NO PAIN
+
+Some warriors refuse to be laid low.
+
+Each time a model with this ability would lose a wound, roll one D6.
+"""
+
+
+def test_popups_fluff_text_and_summary():
+    rules = _rules(POPUPS)
+    assert set(rules) == {"Hazardous", "Fall Back Moves", "Feel No Pain"}
+    haz = rules["Hazardous"]
+    assert haz.fluff == "Weapons like this are dangerous to their wielder."
+    assert "Select a model with a Hazardous weapon." in haz.text  # bullets announced by ":" are text
+    assert haz.summary == ("Roll one Hazardous test for each Hazardous weapon used.",)
+    assert "profiles" not in haz.text  # a stray tooltip line after the recap is not part of it
+    assert rules["Fall Back Moves"].fluff is None
+    assert "Desperate Escape Tests" in rules["Fall Back Moves"].text  # a sub-heading of one popup
+    assert rules["Feel No Pain"].fluff == "Some warriors refuse to be laid low."
+
+
+def test_seed_rules_keep_tables_as_gold_says(shared):
+    """000 prints its Wound Roll table apart from the rule; 001's popup holds the table lines."""
+    wound_000 = next(r for r in parsed(seed_path(shared, "000")) if r["kind"] == "rule" and r["name"] == "Wound Roll")
+    assert "2+" not in wound_000["text"] and wound_000["section"] == ["Attacking"]
+    wound_001 = next(r for r in parsed(seed_path(shared, "001")) if r["kind"] == "rule" and r["name"] == "Wound Roll")
+    assert "Strength is EQUAL to the Toughness." in wound_001["text"]
+    assert wound_001["summary"][0].startswith("Critical Wound")
+
+
+def test_seed_000_play_reference_adds_no_duplicates(shared):
+    rules = [r for r in parsed(seed_path(shared, "000")) if r["kind"] == "rule"]
+    names = Counter(r["name"] for r in rules)
+    assert max(names.values()) == 1
+    assert "Inflect Damage" not in names  # a typo only the play reference copy prints
+    rp = next(r for r in rules if r["name"] == "Reanimation Protocols")
+    assert rp["section"] == [] and "reanimation protocol rolls" in rp["text"]
+
+
+def test_seed_002_split_entries(shared):
+    rules = {(r["name"], tuple(r["section"])): r for r in parsed(seed_path(shared, "002", ".pdf")) if r["kind"] == "rule"}
+    rending = rules[("Rending Weapon", ("Close Assault Weapons",))]
+    assert rending["text"].endswith("Armor penetration rolls of 6 add D3 to total score.")
+    assert rules[("Power Weapon", ("Close Assault Weapons",))]["text"] == "Targets may not take armor saves."
+    steps = [r for (name, section), r in rules.items() if section == ("Shooting Phase", "Shooting Sequence")]
+    assert sorted(r["step"] for r in steps) == list(range(1, 9))
+
+
+def test_rule_terminal_view():
+    rule = Rule("Leader", Source("x.txt"), edition=10, section=("Core Rules", "Units"), text="Some text.",
+                fluff="Heroes lead.", summary=("First point.",))
+    out = format_record(rule, 60)
+    lines = out.splitlines()
+    assert lines[:2] == ["Leader", "Core Rules > Units"]
+    assert "Heroes lead." in out and "  • First point." in out
+    assert lines[-1] == "Source: x.txt"
