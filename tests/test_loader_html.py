@@ -299,6 +299,8 @@ def test_declared_and_bom_encodings_decode(tmp_path):
     assert load_file(_write(tmp_path, "latin.html", latin)).blocks[0].text == "Caf\u00e9 cr\u00e8me"
     utf16 = "\ufeff<p>Caf\u00e9</p>".encode("utf-16-le")
     assert load_file(_write(tmp_path, "utf16.html", utf16), "html").blocks[0].text == "Caf\u00e9"
+    xhtml = '<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>Caf\u00e9</p></body></html>'.encode("latin-1")
+    assert load_file(_write(tmp_path, "x.xhtml", xhtml)).blocks[0].text == "Caf\u00e9"
     # A page labelled Latin-1 style but saved as UTF-8 still reads right.
     mislabelled = '<meta charset="ascii"><p>Caf\u00e9</p>'.encode("utf-8")
     assert load_file(_write(tmp_path, "mislabelled.html", mislabelled)).blocks[0].text == "Caf\u00e9"

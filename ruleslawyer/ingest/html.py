@@ -15,7 +15,8 @@ from ..errors import LoadError
 from .document import HEADING, Document, DocumentOrigin
 
 MAX_HTML_BYTES = 64 * 1024 * 1024
-_META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)"""
+                           rb"""|^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 # Scripts and style sheets are most of a Wahapedia page's bytes (ad code); cutting them out
@@ -45,7 +46,7 @@ def decode_html(data: bytes, path: str) -> str:
     text = None
     m = _META_CHARSET.search(data[:8192])
     if m:
-        declared = m.group(1).decode("ascii", "replace")
+        declared = (m.group(1) or m.group(2)).decode("ascii", "replace")
         try:
             encoding = codecs.lookup(declared).name
         except LookupError:

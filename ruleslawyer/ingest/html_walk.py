@@ -251,7 +251,7 @@ class Walker:
         tip_id = el.get("id") or self.page.next_id("tooltip")
         tip_ctx = Ctx(tooltip=tip_id, in_content=True,
                       containers=ctx.containers[:0])
-        sub = Walker(self.page, root=self.root)
+        sub = Walker(self.page)  # its own root: a popup inside it follows its paragraph there
         sub.walk_children(el, sub.enter(el, tip_ctx), depth)
         sub.flush()
         self.root.pending.extend(drop_link_runs(sub.blocks))
