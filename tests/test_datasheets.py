@@ -189,3 +189,38 @@ def test_bold_ability_names_from_a_styled_loader():
                  paragraph("Add 1 to its A.")]
     (ds,), _ = parse(make_doc(*card_9(abilities=abilities)))
     assert [a.name for a in ds.abilities] == ["Gloom Shroud", "Dark Purpose"]
+
+
+# ---------------------------------------------------------------- other layouts, through the real loaders
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "datasheets"
+
+
+def _parse_file(name: str):
+    from ruleslawyer.ingest.formats import load_file
+    from ruleslawyer.ingest.parsing import guess_edition
+
+    doc = load_file(FIXTURES / name)
+    ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+    return list(datasheets.parse(doc, ctx)), ctx, doc
+
+
+def test_plain_semantic_html_card():
+    (ds,), ctx, doc = _parse_file("plain_semantic.html")
+    assert (ds.name, ds.edition, ds.faction, ds.invulnerable_save) == ("Shade Lord", 10, "Gloom Court", "5+")
+    assert ds.profiles[0].stats == {"M": '5"', "T": "4", "Sv": "3+", "W": "5", "Ld": "6+", "OC": "1"}
+    assert [(w.name, w.range, w.D, w.abilities) for w in ds.weapons] == [("Shade staff", '18"', "1", ("blast",)),
+                                                                        ("Shade staff", "Melee", "2", ())]
+    assert ds.leader.attaches_to == ("Shade Warriors",)
+    assert ds.keywords == ("Infantry", "Character", "Shade Lord") and ds.faction_keywords == ("Gloom Court",)
+    stratagems = next(i for i, b in enumerate(doc.blocks) if b.text.strip() == "Stratagems")
+    assert stratagems not in ctx.claimed and stratagems + 1 not in ctx.claimed
+
+
+def test_markdown_pipe_tables_card():
+    (ds,), _, _ = _parse_file("pipe_table.md")
+    assert (ds.name, ds.power, ds.edition, ds.faction) == ("Gloom Wardens", 4, 9, "Gloom Court")
+    assert [(p.name, p.models) for p in ds.profiles] == [("Gloom Warden", "4-9"), ("Gloom Sergeant", "1")]
+    assert ds.weapons[1].abilities == ("Each hit roll of 6 scores 1 additional hit.",)
+    assert [(a.name, a.text) for a in ds.abilities] == [
+        ("Gloom Shroud", "Subtract 1 from hit rolls for ranged attacks that target this unit."), ("Shadow Pact", "")]
+    assert ds.wargear_options == ("The Gloom Sergeant can be equipped with 1 gloom pistol instead of 1 gloom rifle.",)

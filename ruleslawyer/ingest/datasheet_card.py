@@ -113,14 +113,16 @@ class CardReader:
             for part in parts[:-1]:
                 self._keyword_label(part)
             text = parts[-1]
+        # A label with its value on the line: what follows may be more of the list, but a
+        # heading after it is the next part of the page. A bare label: its value follows.
         m = FACTION_KEYWORDS.match(text)
         if m:
-            self.section = "faction_keywords"
+            self.section = "faction_keywords_more" if m.group(1).strip() else "faction_keywords"
             self.add_keywords(self.faction_keywords, m.group(1))
             return 1
         m = KEYWORDS.match(text)
         if m and (m.group(2) or m.group(1) or line.heading_like):
-            self.section = "keywords"
+            self.section = "keywords_more" if m.group(2).strip() else "keywords"
             self.add_keywords(self.keywords, m.group(2))
             return 1
         m = POWER.match(text)
@@ -292,8 +294,13 @@ class CardReader:
             else:
                 self.leader_text.append(text)
             return 1
-        if section == "keywords":
+        if section in ("keywords", "keywords_more"):
             self.add_keywords(self.keywords, text)
+            return 1
+        if section == "faction_keywords_more":
+            if not is_caps(text):
+                return END
+            self.add_keywords(self.faction_keywords, text)
             return 1
         if section == "faction_keywords":
             self.add_keywords(self.faction_keywords, text)
