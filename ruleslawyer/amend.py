@@ -26,9 +26,15 @@ from dataclasses import dataclass, field
 from .amend_text import LocationError, best_sentence, edit, parse_location, tokens
 from .library import fold
 from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Record, Rule,
-                      record_name)
+                      Stratagem, record_name)
 
-_TEXT_KINDS = (Rule, DetachmentRule, Enhancement)
+_TEXT_KINDS = (Rule, DetachmentRule, Enhancement, Stratagem)
+# Comma parts of a target that name a part of a card or book, not a rule ("rules text").
+_GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
+                  "core abilities", "faction abilities", "wargear abilities", "stratagems", "stratagems card",
+                  "effect section", "target section", "when section", "restrictions section", "rules"}
+_STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
+                     "restrictions section": "restrictions"}
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,7 @@ class _Index:
 
     def text_records(self, edition: int | None) -> list[int]:
         return [i for i, r in enumerate(self.current)
-                if isinstance(r, _TEXT_KINDS) and _same_edition(r, edition)]
+                if isinstance(r, (Rule, DetachmentRule, Enhancement)) and _same_edition(r, edition)]
 
 
 def _same_edition(record: Record, edition: int | None) -> bool:
@@ -185,7 +191,8 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
     record = current[i]
     if _already(record, e):
         return Outcome(e, True, _target_name(current, target), None, record.kind, "already applied")
-    old_text = ability.text if ability is not None else record.text
+    text_field = _text_field(record, e)
+    old_text = ability.text if ability is not None else (getattr(record, text_field) or "")
     try:
         result = edit(old_text, operation, place, e.text)
     except LocationError as exc:
@@ -197,12 +204,20 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
                                                             and place.whole))
         current[i] = dataclasses.replace(record, abilities=abilities, changes=record.changes + (change,))
     else:
-        updates = {"text": result.text, "changes": record.changes + (change,)}
+        updates = {text_field: result.text, "changes": record.changes + (change,)}
         if isinstance(record, Rule) and e.bullets:
             updates["summary"] = (tuple(e.bullets) if e.operation == "replace" and place.whole
                                   else record.summary + tuple(e.bullets))
         current[i] = dataclasses.replace(record, **updates)
     return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
+
+
+def _text_field(record: Record, e: Erratum) -> str:
+    """The field an erratum edits: `text`, or a stratagem's effect (or the section it names)."""
+    if not isinstance(record, Stratagem):
+        return "text"
+    parts = {p.strip().lower() for p in (e.target or "").split(",")}
+    return next((f for part, f in _STRATAGEM_FIELDS.items() if part in parts), "effect")
 
 
 def _kind(current, target) -> str:
@@ -217,8 +232,9 @@ def _target_name(current, target) -> str:
 
 def _find_target(e: Erratum, index: _Index) -> tuple[int, Ability | None] | None:
     """The record (and ability) an erratum's target names, or None."""
-    parts = [p.strip() for p in (e.target or "").split(",") if p.strip()]
-    candidates = [(e.target, None)]
+    parts = [p.strip() for p in (e.target or "").split(",")
+             if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
+    candidates = [(e.target, None), (", ".join(parts), None)]
     if len(parts) > 1:
         candidates.append((parts[-1], parts[0]))
         candidates.append((", ".join(parts[1:]), parts[0]))

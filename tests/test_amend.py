@@ -224,3 +224,15 @@ def test_store_twice_and_second_version_leave_one_amendment(shared, tmp_store, t
     superseded = [o for o in corpus.outcomes if o.reason and "superseded by version 1.8" in o.reason]
     older = [r for r in corpus.originals if r.kind == "errata" and r.version == "1.7"]
     assert older and len(superseded) == len(older)
+
+
+def test_stratagem_effect_and_generic_target_parts():
+    from ruleslawyer.records import Stratagem
+
+    strat = Stratagem(name="Pathogenic Slime", source=SRC, edition=9, effect="Use it early. Add 1 to damage.")
+    e = erratum("Stratagems, Pathogenic Slime, rules text", "Use it at the start of your Shooting phase.",
+                location="first sentence")
+    result = apply_errata([strat, e])
+    amended = only(result, "Pathogenic Slime")
+    assert amended.effect == "Use it at the start of your Shooting phase. Add 1 to damage."
+    assert result.outcomes[0].applied and result.outcomes[0].target_kind == "stratagem"
