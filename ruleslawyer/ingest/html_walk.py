@@ -181,8 +181,8 @@ class Walker:
         if hc.is_hidden_inline(el):
             return
         block = name in hc.BLOCK_TAGS
-        if block and name != "hr" and not has_text(el):
-            return  # an empty box (a list with no items) does not break the running line
+        if name in ("ul", "ol", "dl", "menu") and not has_text(el):
+            return  # a list with no items does not break the running line (a rule box does)
         ctx = self.enter(el, ctx)
         if ctx.in_cell and not block and is_weapon_keyword(el):
             # Wahapedia sets a weapon's abilities as badges; print them the way rules text
