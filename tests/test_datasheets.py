@@ -224,3 +224,18 @@ def test_markdown_pipe_tables_card():
     assert [(a.name, a.text) for a in ds.abilities] == [
         ("Gloom Shroud", "Subtract 1 from hit rolls for ranged attacks that target this unit."), ("Shadow Pact", "")]
     assert ds.wargear_options == ("The Gloom Sergeant can be equipped with 1 gloom pistol instead of 1 gloom rifle.",)
+
+
+def test_second_stat_grid_profiles_another_model_of_the_same_unit():
+    def grid(values):
+        out = []
+        for label, value in zip(("M", "T", "Sv", "W", "Ld", "OC"), values):
+            out += [paragraph(label), paragraph(value)]
+        return out
+    blocks = [heading("Gloom Squad")] + grid(('6"', "4", "3+", "2", "6+", "2"))
+    blocks += [heading("Gloom Champion", level=3)] + grid(('6"', "4", "3+", "3", "6+", "1"))
+    blocks += [table(("RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"), ("Gloom rifle", '24"', "2", "3+", "4", "-1", "1"))]
+    blocks += [paragraph("KEYWORDS: INFANTRY, GLOOM SQUAD")]
+    (ds,), ctx = parse(make_doc(*blocks), edition=None)
+    assert [(p.name, p.stats["W"]) for p in ds.profiles] == [("Gloom Squad", "2"), ("Gloom Champion", "3")]
+    assert len(ds.weapons) == 1 and ctx.claimed == set(range(len(blocks)))

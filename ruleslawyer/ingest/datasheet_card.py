@@ -70,6 +70,7 @@ class CardReader:
         self.stat_header: list[str] | None = None
         self.pending_stats: list[str] = []  # values printed one per line under a header row
         self.name_next_profile = False  # a profile just read from loose values may be named next
+        self.next_profile_name: str | None = None  # a model name printed above its stat grid
         self.loose_values = False  # the profiles came as one value per line, amid flavour text
         self.invuln: str | None = None
         self.weapons: list[Weapon] = []
@@ -139,7 +140,7 @@ class CardReader:
             return 1
         grid = vertical_stats(lines, k)
         if grid is not None:
-            self.profiles.append(profile_from_pairs(grid[0], self.name))
+            self.profiles.append(profile_from_pairs(grid[0], self._profile_name()))
             self.seen_stats, self.section = True, "after_stats"
             return grid[1] - k
         if self._invulnerable(lines, k, nxt):
@@ -180,6 +181,9 @@ class CardReader:
             self.section = "back"  # the card's back: its name again, flavour text, then its labels
             return 1
         if self.section == "back" and not line.heading_like:
+            return 1
+        if self.section in ("stats", "after_stats") and nxt is not None and self._model_title(line, lines, k):
+            self.next_profile_name = title_case(text)
             return 1
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
@@ -328,6 +332,18 @@ class CardReader:
             return END
         return 1  # head lines before the stats (a subtitle, a stray bracket)
 
+    def _profile_name(self) -> str:
+        name, self.next_profile_name = self.next_profile_name or self.name, None
+        return name
+
+    @staticmethod
+    def _model_title(line: Line, lines: list[Line], k: int) -> bool:
+        """A short title right above another stat grid of the same card: that model's name."""
+        text = line.text
+        if line.kind == "row" or len(text.split()) > 5 or re.search(r"[.:;,!?]$", text) or is_value(text):
+            return False
+        return stat_header(lines[k + 1]) is not None or vertical_stats(lines, k + 1) is not None
+
     def _stats_line(self, line: Line) -> int:
         """A profile row, or one value of a row printed one value per line; 0 if neither."""
         header = self.stat_header or []
@@ -349,9 +365,10 @@ class CardReader:
                 self.pending_stats = []
             return 1
         if line.kind == "row" or len(line.tokens) >= len(header) - 2:
-            profile = profile_from_cells(header, list(line.cells), self.name)
+            profile = profile_from_cells(header, list(line.cells), self.next_profile_name or self.name)
             if profile is not None:
                 self.profiles.append(profile)
+                self.next_profile_name = None
                 return 1
         if line.kind != "row" and not self.profiles and not self.pending_stats:
             return 1  # flavour text beside the header, before the values

@@ -271,8 +271,12 @@ class AbilityReader:
         return {fold(name) for name, lines, _ in self.items if not lines}
 
     def abilities(self) -> list[Ability]:
-        return [Ability(name=name, text=norm_text(" ".join(lines)), category=cat)
-                for name, lines, cat in self.items]
+        """The abilities read; one printed with its own text is a unit ability unless labelled."""
+        out = []
+        for name, lines, cat in self.items:
+            text = norm_text(" ".join(lines))
+            out.append(Ability(name=name, text=text, category=cat or ("unit" if text else None)))
+        return out
 
 
 def run_in_segments(line: Line) -> list[tuple[str, str]]:

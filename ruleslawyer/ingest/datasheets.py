@@ -66,7 +66,7 @@ def find_cards(lines: list[Line]) -> list[Card]:
             i += 1
             continue
         start = i if inline_stats(lines[i]) is not None else _find_name(lines, i, floor)
-        if start is None:
+        if start is None or (cards and _only_profile_names(lines, floor, start)):
             i = after
             continue  # a second profile grid of the card above, or a stray table
         if cards:
@@ -77,6 +77,13 @@ def find_cards(lines: list[Line]) -> list[Card]:
     if cards:
         cards[-1].end = len(lines)
     return cards
+
+
+def _only_profile_names(lines: list[Line], begin: int, end: int) -> bool:
+    """True when lines[begin:end], after one card's stats, hold nothing but short titles:
+    the next grid then profiles another model of the same unit ("Boyz", then "Boss Nob")."""
+    between = lines[begin:end]
+    return len(between) <= 3 and all(_is_name_line(line) and line.kind != "row" for line in between)
 
 
 def _skippable_head(line: Line) -> bool:
