@@ -183,6 +183,24 @@ def test_real_pages_drop_ads_menus_and_keep_filter_keyword_once(shared):
     assert line.count("ASTRA MILITARUM") == 1
 
 
+def test_real_page_keeps_every_rule_popup_and_drops_menus_and_login(shared):
+    path = real(shared, "astra-militarum_Kasrkin.html")
+    soup = raw_soup(path)
+    has_prose, menus = set(), set()
+    for el in soup.find_all(id=re.compile(r"^tooltip_content")):
+        prose = [t for t in el.find_all(string=True) if t.find_parent("a") is None
+                 and len(t.split()) >= 6 and t.find_parent(("script", "style")) is None]
+        if "Disable Ads" in el.get_text():
+            menus.add(el["id"])
+        elif prose:
+            has_prose.add(el["id"])
+        elif len(el.find_all("a")) >= 8:
+            menus.add(el["id"])
+    kept = {b.attrs["tooltip_id"] for b in load_cached(path).blocks if b.role == "tooltip"}
+    assert has_prose <= kept
+    assert not menus & kept and len(menus) >= 2
+
+
 def test_wahapedia_page_loads_well_under_a_second(shared):
     path = real(shared, "necrons_faction_page.html")
     data = path.read_bytes()

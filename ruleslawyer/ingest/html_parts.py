@@ -45,8 +45,10 @@ def is_link_block(block: Block) -> bool:
 
 def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
     """Drop lists of links (datasheet indexes, menus) from a popup: a run of at least
-    `min_links` link-only blocks, with short labels ("Characters", "Battleline") between them."""
+    `min_links` link-only blocks, with short labels ("Characters", "Battleline") between them.
+    A popup left with no sentence of its own (a menu with a title) is dropped whole."""
     out: list[Block] = []
+    dropped = False
     i = 0
     while i < len(blocks):
         j, links = i, 0
@@ -55,10 +57,14 @@ def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
             links += is_link_block(blocks[j])
             j += 1
         if links >= min_links:
+            dropped = True
             i = j
             continue
         out.extend(blocks[i:max(j, i + 1)])
         i = max(j, i + 1)
+    menu_like = dropped or any(is_link_block(b) for b in out)
+    if menu_like and not any(b.kind == TABLE or len(b.text.split()) >= 5 for b in out):
+        return []
     return out
 
 
@@ -162,12 +168,3 @@ def descendants_with_token(el: Tag, token: str) -> list[Tag]:
                 found.append(d)
                 break
     return found
-
-
-def is_link_list(el: Tag, text: str) -> bool:
-    """A menu in disguise: many links that carry nearly all of the element's text."""
-    links = el.find_all("a")
-    if len(links) < 8:
-        return False
-    link_chars = sum(len(a.get_text(" ", strip=True)) for a in links)
-    return link_chars >= 0.8 * len(text)

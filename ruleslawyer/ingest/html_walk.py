@@ -38,7 +38,7 @@ from bs4 import NavigableString, Tag
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
 from .html_parts import (clean, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs,
-                         has_text, is_header_cell, is_layout_table, is_link_list, is_points_list,
+                         has_text, is_header_cell, is_layout_table, is_points_list,
                          is_weapon_keyword, own_rows, tidy)
 
 MAX_DEPTH = 400
@@ -246,7 +246,7 @@ class Walker:
     def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
         """Read a popup into its own blocks and queue them after the running paragraph."""
         text = el.get_text(" ", strip=True)
-        if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)) or is_link_list(el, text):
+        if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)):
             return
         tip_id = el.get("id") or self.page.next_id("tooltip")
         tip_ctx = Ctx(tooltip=tip_id, in_content=True,
@@ -254,7 +254,7 @@ class Walker:
         sub = Walker(self.page)  # its own root: a popup inside it follows its paragraph there
         sub.walk_children(el, sub.enter(el, tip_ctx), depth)
         sub.flush()
-        self.root.pending.extend(drop_link_runs(sub.blocks))
+        self.root.pending.extend(drop_link_runs(sub.blocks))  # a menu popup leaves nothing
 
     # -- tables --------------------------------------------------------------------------
     def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
