@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any, Iterable
 
+from . import analysis
 from ..records import (Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable,
                        Rule, Stratagem, record_name, to_dict)
 
@@ -113,34 +114,48 @@ def _text(parts: Iterable[str | None]) -> str:
     return "\n".join(p.strip() for p in parts if p and p.strip())
 
 
+def word_pairs(texts: Iterable[str]) -> str:
+    """Adjacent index-term pairs ("feel|no no|pain") of each passage: phrase queries match
+    these as plain terms, which is far faster than Whoosh's position-checking Phrase."""
+    out = []
+    for text in texts:
+        for passage in text.split("\n"):
+            t = analysis.terms(passage)
+            out.extend(f"{a}|{b}" for a, b in zip(t, t[1:]))
+    return " ".join(out)
+
+
 def make_document(record: Record) -> dict[str, Any]:
     """The index document of one (amended) record; `data` keeps the record for results."""
     name = record_name(record)
     group = getattr(record, "group", None)
     if isinstance(record, Erratum):
         group = record.document
-    section = getattr(record, "section", ()) or ()
+    section = " / ".join(getattr(record, "section", ()) or ())
     body = _text(body_parts(record))
     original = _text(c.old_text for c in getattr(record, "changes", ()))
     fluff = getattr(record, "fluff", None)
-    faction = getattr(record, "faction", None)
+    faction = getattr(record, "faction", None) or ""
     weapons = _text(w.name for w in record.weapons) if isinstance(record, Datasheet) else ""
     keywords = "\n".join(record_keywords(record))
     cp = getattr(record, "cp", None)
+    tags = _text([faction, group, keywords, weapons, section])
+    text = _text([body, original, fluff])
     return {
         "kind": record.kind,
         "name": name,
         "name_exact": fold_name(name),
-        "faction": faction or "",
+        "faction": faction,
         "group": group or "",
         "edition": str(record.edition) if record.edition is not None else "none",
         "cp": str(cp) if cp is not None else "",
         "phase": " ".join(record_phases(record)),
         "keywords": keywords,
         "weapons": weapons,
-        "section": " / ".join(section),
-        "text": body,
-        "extra": _text([original, fluff]),
-        "words": _text([name, body, keywords, faction, group]),
+        "section": section,
+        "tags": tags,
+        "text": text,
+        "pairs": word_pairs([name, text, tags]),
+        "snippet": body,
         "data": json.dumps(to_dict(record, include_changes=True), ensure_ascii=False),
     }

@@ -26,20 +26,21 @@ from ..errors import StoreError
 from . import analysis
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
-# Scored text fields and their weight: a word in a record's name counts most.
-TEXT_FIELDS = {"name": 4.0, "keywords": 2.0, "weapons": 2.0, "faction": 1.0, "group": 1.5,
-               "section": 1.0, "text": 1.0, "extra": 0.5}
-ID_FIELDS = ("kind", "edition", "cp", "phase", "name_exact")
+# Scored fields and their weight: a word in a record's name counts most, then its tags
+# (faction, group, keywords, weapon names, section headings), then its text.
+SCORED_FIELDS = {"name": 4.0, "tags": 2.0, "text": 1.0}
+# Fields only filters look at (`faction:necrons`): the value's words must all be there.
+FILTER_FIELDS = ("faction", "group", "keywords", "weapons", "section")
 EXACT_NAME_BOOST = 30.0
 # A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
 KIND_HINT_BOOST = 15.0
 # A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
 PHRASE_BOOST = 0.5
+VOCABULARY_FILE = "words.txt"
 
 
-# ---------------------------------------------------------------- query nodes -> Whoosh
 @dataclass(frozen=True)
 class Hit:
     """One result: engine score and the stored fields of the document."""
@@ -55,44 +56,77 @@ def _schema():
     return Schema(
         kind=ID(stored=True), edition=ID(stored=True), cp=ID, phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True),
-        name=TEXT(analyzer=text, stored=True), faction=TEXT(analyzer=text, stored=True),
-        group=TEXT(analyzer=text, stored=True), keywords=TEXT(analyzer=text),
-        weapons=TEXT(analyzer=text), section=TEXT(analyzer=text), text=TEXT(analyzer=text, stored=True),
-        extra=TEXT(analyzer=text),
-        words=TEXT(analyzer=analysis.word_analyzer(), phrase=False),
-        data=STORED,
+        # Phrases match the word-pair terms of `pairs` (a Phrase over positions is ~10x slower);
+        # positions are kept in names (short, cheap) and text (for a bare Whoosh phrase).
+        name=TEXT(analyzer=text, stored=True),
+        tags=TEXT(analyzer=text, phrase=False), text=TEXT(analyzer=text),
+        pairs=KEYWORD(scorable=True),
+        faction=TEXT(analyzer=text, phrase=False, stored=True), group=TEXT(analyzer=text, phrase=False, stored=True),
+        keywords=TEXT(analyzer=text, phrase=False), weapons=TEXT(analyzer=text, phrase=False),
+        section=TEXT(analyzer=text, phrase=False),
+        snippet=STORED, data=STORED,
     )
 
 
-def compile_query(node, fields: dict[str, float] | None = None):
-    """Turn a query node of `search.py` into a Whoosh query.
+def _weighting():
+    """BM25F whose idf for name and tag words is the word's idf in the text.
+
+    Whoosh computes idf per field, so a common word that is rare in names ("range",
+    "rules") scored as if it were telling; measured on the whole text it is not.
+    """
+    from whoosh import scoring
+
+    class SharedIdfBM25F(scoring.BM25F):
+        def scorer(self, searcher, fieldname, text, qf=1):
+            scorer = super().scorer(searcher, fieldname, text, qf=qf)
+            if fieldname in ("name", "tags") and isinstance(scorer, scoring.BM25FScorer):
+                parent = searcher.get_parent()
+                if parent.doc_frequency("text", text):
+                    scorer.idf = parent.idf("text", text)
+            return scorer
+
+    return SharedIdfBM25F()
+
+
+def _phrase(q, field: str, terms: tuple[str, ...], boost: float):
+    """Words in this order: a positional Phrase in names, all word pairs elsewhere."""
+    if field == "name":
+        return q.Phrase("name", list(terms), boost=boost)
+    pairs = [q.Term("pairs", f"{a}|{b}", boost=boost) for a, b in zip(terms, terms[1:])]
+    return pairs[0] if len(pairs) == 1 else q.And(pairs)
+
+
+def compile_query(node):
+    """Turn a query node of `query.py` into a Whoosh query.
 
     Nodes are tuples: ("terms", field|None, (term, ...)) one word or phrase (already index
-    terms), ("any", node, ...) alternatives (synonyms), ("and"|"or", node, ...), ("not", node),
-    ("id", field, value) an exact filter, ("all",) every document, ("exact_name", folded).
+    terms) in one field or in all scored fields, ("any", node, ...) synonyms (best one counts),
+    ("and"|"or", node, ...), ("not", node), ("id", field, value) an exact filter, ("all",)
+    every document, ("exact_name", folded name), ("kind_hint", kind).
     """
     from whoosh import query as q
 
-    fields = fields or TEXT_FIELDS
     op = node[0]
     if op == "terms":
         field, terms = node[1], node[2]
-        targets = {field: 1.0} if field else fields
-        parts = []
-        for name, boost in targets.items():
-            if len(terms) == 1:
-                parts.append(q.Term(name, terms[0], boost=boost))
-            else:
-                parts.append(q.Phrase(name, list(terms), boost=boost * (1 + PHRASE_BOOST * (len(terms) - 1))))
-        return parts[0] if len(parts) == 1 else q.Or(parts)
+        if field in FILTER_FIELDS:
+            parts = [q.Term(field, t) for t in terms]
+            return parts[0] if len(parts) == 1 else q.And(parts)
+        if field:
+            return q.Term(field, terms[0]) if len(terms) == 1 else q.And(
+                [_phrase(q, field, terms, 1.0)] + ([q.Term(field, t) for t in terms] if field != "name" else []))
+        if len(terms) == 1:
+            return q.Or([q.Term(name, terms[0], boost=boost) for name, boost in SCORED_FIELDS.items()])
+        boost = 1 + PHRASE_BOOST * (len(terms) - 1)
+        return q.Or([_phrase(q, "name", terms, SCORED_FIELDS["name"] * boost), _phrase(q, "pairs", terms, boost)])
     if op == "any":  # synonyms: the best-matching alternative counts, not their sum
-        return q.DisjunctionMax([compile_query(n, fields) for n in node[1:]])
+        return q.DisjunctionMax([compile_query(n) for n in node[1:]])
     if op == "and":
-        return q.And([compile_query(n, fields) for n in node[1:]])
+        return q.And([compile_query(n) for n in node[1:]])
     if op == "or":
-        return q.Or([compile_query(n, fields) for n in node[1:]])
+        return q.Or([compile_query(n) for n in node[1:]])
     if op == "not":
-        return q.Not(compile_query(node[1], fields))
+        return q.Not(compile_query(node[1]))
     if op == "id":
         return q.Term(node[1], node[2])
     if op == "kind_hint":
@@ -113,7 +147,7 @@ class Index:
 
         self.path = Path(path)
         self._ix = open_dir(str(self.path), readonly=True)
-        self._searcher = self._ix.searcher()
+        self._searcher = self._ix.searcher(weighting=_weighting())
         self._reader = self._searcher.reader()
 
     def close(self) -> None:
@@ -146,11 +180,28 @@ class Index:
     def doc_frequency(self, field: str, term: str) -> int:
         return self._reader.doc_frequency(field, term)
 
+    def has_term(self, term: str) -> bool:
+        """True when index term `term` (stemmed) occurs in any scored field."""
+        return any(self._reader.doc_frequency(f, term) for f in SCORED_FIELDS)
+
     def close_words(self, word: str, maxdist: int) -> list[tuple[str, int]]:
-        """Indexed words within `maxdist` edits of `word`, most frequent first."""
-        found = [(w, self._reader.doc_frequency("words", w))
-                 for w in self._reader.terms_within("words", word, maxdist, prefix=1) if w != word]
+        """Indexed words (unstemmed) within `maxdist` edits of `word`, most frequent first.
+
+        Candidates share the first letter (typos there are rare, and it keeps this fast).
+        """
+        found = [(w, n) for w, n in self._vocabulary().get(word[:1], ())
+                 if w != word and abs(len(w) - len(word)) <= maxdist and edit_distance(w, word, maxdist) <= maxdist]
         return sorted(found, key=lambda p: (-p[1], p[0]))
+
+    def _vocabulary(self) -> dict[str, list[tuple[str, int]]]:
+        if not hasattr(self, "_vocab"):
+            self._vocab: dict[str, list[tuple[str, int]]] = {}
+            path = self.path / VOCABULARY_FILE
+            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+            for line in lines:
+                w, _, n = line.partition("\t")
+                self._vocab.setdefault(w[:1], []).append((w, int(n or 1)))
+        return self._vocab
 
     def names(self) -> Iterator[str]:
         """Every folded record name in the index (for suggestions when nothing matched)."""
@@ -159,24 +210,47 @@ class Index:
 
 
 # ---------------------------------------------------------------- building
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of `a` and `b`, or limit + 1 as soon as it must exceed `limit`."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]
+
+
 def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256) -> int:
-    """Write a new index of `documents` (from documents.make_document) into empty folder `path`."""
+    """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
+
+    Beside Whoosh's files goes `words.txt`, the unstemmed words of names and text with their
+    document counts: what typo correction compares a word that matched nothing against.
+    """
+    from collections import Counter
+
     from whoosh.index import create_in
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
     ix = create_in(str(path), _schema())
     writer = ix.writer(limitmb=limitmb)
+    vocabulary: Counter = Counter()
     count = 0
     try:
         for doc in documents:
             writer.add_document(**doc)
+            vocabulary.update(set(analysis.words(f"{doc['name']}\n{doc['tags']}\n{doc['text']}")))
             count += 1
     except BaseException:
         writer.cancel()
         raise
     writer.commit()
     ix.close()
+    words = "".join(f"{w}\t{n}\n" for w, n in sorted(vocabulary.items()) if w.isalpha())
+    (path / VOCABULARY_FILE).write_text(words, encoding="utf-8")
     return count
 
 

@@ -6,7 +6,6 @@ results for ..."), and cuts a snippet around the matched words of each hit.
 """
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass, field
@@ -131,8 +130,7 @@ def _corrections(index, parsed: ParsedQuery) -> dict[str, str]:
     for word in dict.fromkeys(parsed.plain_words):
         if len(word) < 4 or not word.isalpha():
             continue
-        if index.doc_frequency("words", word) or index.doc_frequency("text", analysis.stem(word)) \
-                or index.doc_frequency("name", analysis.stem(word)):
+        if index.has_term(analysis.stem(word)):
             continue
         close = index.close_words(word, 1) or (index.close_words(word, 2) if len(word) >= 6 else [])
         if close:
@@ -149,17 +147,14 @@ def _apply_fixes(query: str, fixes: dict[str, str]) -> str:
 
 
 def _suggestions(index, parsed: ParsedQuery, filters: list[tuple]) -> list[str]:
-    """Hints for an empty result: names close to the words, filters that emptied it."""
+    """Hints for an empty result: the filters that emptied it, names sharing a word."""
     out = []
     if filters and parsed.has_terms and index.search(parsed.node, (), limit=1):
         out.append("remove the filters (" + ", ".join(_describe(f) for f in filters) + ")")
-    wanted = " ".join(parsed.plain_words)
-    if wanted:
-        names = list(index.names())
-        out.extend(difflib.get_close_matches(wanted, names, n=5, cutoff=0.6))
-        if not out[-5:] or len(out) < 2:
-            out.extend(n for n in names if any(w in n.split() for w in parsed.plain_words)
-                       and n not in out)
+    stems = {analysis.stem(w) for w in parsed.plain_words}
+    if stems:
+        named = index.search(("or", *(("terms", "name", (s,)) for s in sorted(stems))), limit=5)
+        out.extend(dict.fromkeys(h.fields["name"] for h in named))
     return out[:6]
 
 
@@ -171,9 +166,29 @@ def _describe(node: tuple) -> str:
 
 # ---------------------------------------------------------------- snippets
 def _hit(raw, parsed: ParsedQuery) -> SearchHit:
-    text = raw.fields.get("text") or raw.fields.get("name") or ""
+    text = raw.fields.get("snippet") or raw.fields.get("name") or ""
     snippet, highlights = make_snippet(text, parsed.highlight_terms)
     return SearchHit(data=json.loads(raw.fields["data"]), score=raw.score, snippet=snippet, highlights=highlights)
+
+
+def _term_finder(terms: set[str]) -> re.Pattern | None:
+    """A regex that finds words which may stem to one of `terms` (checked by stemming after).
+
+    Porter stems are word prefixes except for a final y -> i ("deny" -> "deni"), so the stem
+    minus its last letter is a safe prefix; regex scanning is much cheaper than stemming
+    every word of every passage.
+    """
+    prefixes = sorted({t[:-1] if len(t) > 3 else t for t in terms if t}, key=len, reverse=True)
+    if not prefixes:
+        return None
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, prefixes)) + r")[\w']*\+?", re.I)
+
+
+def _matches(finder: re.Pattern | None, passage: str, terms: set[str]) -> list[tuple[int, int, str]]:
+    if finder is None:
+        return []
+    return [(m.start(), m.end(), stem) for m in finder.finditer(passage)
+            if (stem := analysis.stem(m.group(0).lower())) in terms]
 
 
 def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS) -> tuple[str, list[tuple[int, int]]]:
@@ -181,17 +196,19 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS) -> tupl
 
     Returns the snippet and the (start, end) ranges of matched words in it.
     """
-    best, best_score = "", -1
-    for passage in text.split("\n"):
-        spans = analysis.word_spans(passage)
-        score = len({analysis.stem(w) for w, _, _ in spans} & terms)
+    finder = _term_finder(terms)
+    passages = text.split("\n")
+    best, best_spans, best_score = "", [], 0
+    for passage in passages:
+        found = _matches(finder, passage, terms)
+        score = len({stem for _, _, stem in found})
         if score > best_score:
-            best, best_score = passage, score
-        if best_score and score == len(terms):
-            break
-    if best_score <= 0:  # nothing matched in the text (a filter-only query): the first real passage
-        best = next((p for p in text.split("\n") if len(p) > 40), text.split("\n")[0])
-    spans = [(s, e) for w, s, e in analysis.word_spans(best) if analysis.stem(w) in terms]
+            best, best_spans, best_score = passage, found, score
+            if score == len(terms):
+                break
+    if best_score == 0:  # nothing matched in the text (a filter-only query): the first real passage
+        best = next((p for p in passages if len(p) > 40), passages[0])
+    spans = [(s, e) for s, e, _ in best_spans]
     start = 0
     if len(best) > width and spans:
         start = max(0, spans[0][0] - width // 4)

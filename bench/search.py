@@ -1,0 +1,244 @@
+"""Search benchmark: a 50,000-record synthetic corpus, index build, warm and cold query times.
+
+Usage: .venv/bin/python bench/search.py [--records 50000] [--queries 500] [--shared ../shared]
+
+The corpus is generated at run time from the vocabulary of the seed documents' gold records
+(names, factions, groups, keywords, and a word-bigram model of their rules text), with the
+kinds in the proportions of the seeds. Prints, side by side:
+- index build time and size;
+- warm latency p50/p95 over mixed queries (plain, fielded, phrase, fuzzy) through
+  `ruleslawyer.index.search.search_index` and through a bare Whoosh searcher (QueryParser +
+  search + stored fields) on the same index;
+- the cold wall time of a whole `ruleslawyer search` process next to `python -c "import whoosh"`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ruleslawyer.records import from_dict  # noqa: E402
+
+KIND_SHARE = {"rule": 0.42, "datasheet": 0.18, "stratagem": 0.18, "enhancement": 0.09,
+              "detachment_rule": 0.03, "errata": 0.07, "note": 0.02, "table": 0.01}
+
+
+# ---------------------------------------------------------------- vocabulary from the gold records
+class Vocabulary:
+    def __init__(self, gold_files: list[Path], rng: random.Random):
+        self.rng = rng
+        self.records = [json.loads(line) for f in gold_files for line in f.read_text(encoding="utf-8").splitlines() if line]
+        self.by_kind = defaultdict(list)
+        for r in self.records:
+            self.by_kind[r["kind"]].append(r)
+        self.name_words = sorted({w for r in self.records for w in (r.get("name") or "").split() if w.isalpha()})
+        self.factions = sorted({r["faction"] for r in self.records if r.get("faction")}) + ["Aeldari", "Orks", "Tyranids", "Adeptus Custodes", "Death Guard", "T'au Empire"]
+        self.groups = sorted({r["group"] for r in self.records if r.get("group")})
+        self.keywords = sorted({k for r in self.records for k in r.get("keywords", []) + r.get("faction_keywords", [])})
+        self.weapons = sorted({w["name"] for r in self.records for w in r.get("weapons", [])})
+        self.bigrams = defaultdict(list)
+        self.sentence_starts = []
+        for r in self.records:
+            for field in ("text", "effect", "when", "target"):
+                words = (r.get(field) or "").split()
+                if len(words) > 3:
+                    self.sentence_starts.append(words[0])
+                    for a, b in zip(words, words[1:]):
+                        self.bigrams[a].append(b)
+        self.text_words = sorted({w.strip('.,;:()"').lower() for ws in self.bigrams.values() for w in ws if w.isalpha() and len(w) > 3})
+
+    def text(self, n_words: int) -> str:
+        out = [self.rng.choice(self.sentence_starts)]
+        while len(out) < n_words:
+            nxt = self.bigrams.get(out[-1])
+            out.append(self.rng.choice(nxt) if nxt else self.rng.choice(self.sentence_starts))
+        return " ".join(out)
+
+    def name(self) -> str:
+        return " ".join(self.rng.choice(self.name_words) for _ in range(self.rng.randint(1, 4)))
+
+    def record(self, n: int) -> dict:
+        rng = self.rng
+        kind = rng.choices(list(KIND_SHARE), weights=list(KIND_SHARE.values()))[0]
+        base = dict(rng.choice(self.by_kind.get(kind) or self.by_kind["rule"]))
+        base["source"] = {"file": f"synthetic-{n // 500}.txt", "page": n % 500}
+        base["edition"] = rng.choice([5, 9, 10, 10])
+        if kind in ("errata",):
+            base["target"] = self.name()
+            base["text"] = self.text(rng.randint(15, 60))
+            return base
+        base["name"] = self.name()
+        if "faction" in base or kind in ("datasheet", "stratagem", "enhancement", "detachment_rule"):
+            base["faction"] = rng.choice(self.factions)
+        if "group" in base:
+            base["group"] = rng.choice(self.groups)
+        if kind == "stratagem":
+            base.update(cp=rng.choice([0, 1, 1, 2]), when=self.text(rng.randint(3, 12)),
+                        target=self.text(rng.randint(8, 25)), effect=self.text(rng.randint(15, 60)))
+        elif kind == "datasheet":
+            base["keywords"] = rng.sample(self.keywords, k=min(4, len(self.keywords)))
+            base["abilities"] = [{"name": self.name(), "text": self.text(rng.randint(10, 40))} for _ in range(rng.randint(2, 5))]
+            base["weapons"] = [dict(w, name=rng.choice(self.weapons)) for w in base.get("weapons", [])]
+        elif "text" in base:
+            base["text"] = self.text(rng.randint(20, 150))
+        return base
+
+    def queries(self, n: int) -> list[tuple[str, str, str]]:
+        """(type, our query, bare-Whoosh query) for n mixed queries."""
+        rng, out = self.rng, []
+        kinds = ["plain", "plain", "fielded", "phrase", "fuzzy"]
+        while len(out) < n:
+            t = kinds[len(out) % len(kinds)]
+            if t == "plain":
+                words = rng.sample(self.text_words, rng.randint(1, 3))
+                if rng.random() < 0.3:
+                    words = ["how", "does"] + words
+                q = " ".join(words)
+                out.append((t, q, q))
+            elif t == "fielded":
+                kind = rng.choice(["stratagem", "rule", "datasheet", "enhancement"])
+                faction = rng.choice(self.factions).split()[0].lower()
+                word = rng.choice(self.text_words)
+                q = f"kind:{kind} faction:{faction} {word}"
+                out.append((t, q, f"kind:{kind} AND faction:{faction} AND {word}"))
+            elif t == "phrase":
+                words = self.text(rng.randint(2, 3)).split()
+                phrase = " ".join(w.strip('.,;:()"\u2019\u2018') for w in words)
+                q = f'"{phrase}"'
+                out.append((t, q, q))
+            else:
+                word = rng.choice([w for w in self.text_words if len(w) >= 6])
+                i = rng.randrange(1, len(word) - 1)
+                typo = word[:i] + word[i + 1:]
+                out.append((t, typo, f"{typo}~1"))
+        return out
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def dir_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def timed_process(argv: list[str], env: dict, runs: int) -> float:
+    """Median wall time (ms) of running `argv` to completion."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=int, default=50000)
+    ap.add_argument("--queries", type=int, default=500)
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--cold-runs", type=int, default=15)
+    ap.add_argument("--seed", type=int, default=40)
+    args = ap.parse_args()
+
+    from ruleslawyer.index import engine
+    from ruleslawyer.index.documents import make_document
+    from ruleslawyer.index.search import search_index, ensure_index
+    from ruleslawyer.library import load_corpus
+    from ruleslawyer.store import Store
+
+    rng = random.Random(args.seed)
+    vocab = Vocabulary(sorted((args.shared / "gold").glob("*.jsonl")), rng)
+    work = Path(tempfile.mkdtemp(prefix="rl-bench-search-"))
+    try:
+        t0 = time.perf_counter()
+        records = [from_dict(vocab.record(n)) for n in range(args.records)]
+        gen_s = time.perf_counter() - t0
+
+        # The store the CLI reads, and its index built through the real lifecycle.
+        db = work / "store.sqlite"
+        with Store(db) as store:
+            for start in range(0, len(records), 5000):
+                chunk = records[start:start + 5000]
+                store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
+                                   format="text", size=0, records=chunk)
+            t0 = time.perf_counter()
+            index_dir = ensure_index(store)
+            lifecycle_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            corpus = load_corpus(store)
+            load_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for r in corpus.records:
+            make_document(r)
+        docs_s = time.perf_counter() - t0
+        build_s = lifecycle_s - load_s - docs_s
+        size_mb = dir_size(index_dir) / 1e6
+
+        queries = vocab.queries(args.queries)
+        ours, bare = defaultdict(list), defaultdict(list)
+        with engine.Index(index_dir) as index:
+            from whoosh.qparser import FuzzyTermPlugin, MultifieldParser, OrGroup
+
+            parser = MultifieldParser(["name", "text"], index._ix.schema, group=OrGroup)
+            parser.add_plugin(FuzzyTermPlugin())
+            searcher = index._searcher
+            for t, q, _ in queries[:50]:  # warm both paths (caches, stemmer, lexicons)
+                search_index(index, q)
+            for t, q, bq in queries:
+                start = time.perf_counter()
+                search_index(index, q, limit=10)
+                ours[t].append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                results = searcher.search(parser.parse(bq), limit=10)
+                [hit.fields() for hit in results]
+                bare[t].append((time.perf_counter() - start) * 1000)
+
+        env = {**os.environ, "RULESLAWYER_DB": str(db)}
+        exe = str(Path(sys.executable).with_name("ruleslawyer"))
+        cli_ms = timed_process([exe, "search", "reanimation protocols"], env, args.cold_runs)
+        cli_fielded_ms = timed_process([exe, "search", "kind:stratagem faction:necrons fight"], env, args.cold_runs)
+        import_ms = timed_process([sys.executable, "-c", "import whoosh"], env, args.cold_runs)
+        python_ms = timed_process([sys.executable, "-c", "pass"], env, args.cold_runs)
+        modules_ms = timed_process([sys.executable, "-c", "import whoosh.index, whoosh.searching, whoosh.query"], env, args.cold_runs)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    all_ours = [v for vs in ours.values() for v in vs]
+    all_bare = [v for vs in bare.values() for v in vs]
+    print(f"corpus: {args.records} synthetic records from {len(vocab.records)} gold records "
+          f"(generated in {gen_s:.1f} s), {args.queries} queries")
+    print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
+          f" + make documents {docs_s:.1f} s + Whoosh writing {build_s:.1f} s; size {size_mb:.1f} MB")
+    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"{'warm latency (ms)':<22}{'ours p50':>10}{'ours p95':>10}{'bare p50':>10}{'bare p95':>10}{'ratio p50':>11}")
+    for t in ["plain", "fielded", "phrase", "fuzzy"]:
+        o, b = ours[t], bare[t]
+        print(f"{t + f' ({len(o)})':<22}{percentile(o, 50):>10.2f}{percentile(o, 95):>10.2f}"
+              f"{percentile(b, 50):>10.2f}{percentile(b, 95):>10.2f}{percentile(o, 50) / percentile(b, 50):>11.2f}")
+    print(f"{'all':<22}{percentile(all_ours, 50):>10.2f}{percentile(all_ours, 95):>10.2f}"
+          f"{percentile(all_bare, 50):>10.2f}{percentile(all_bare, 95):>10.2f}"
+          f"{percentile(all_ours, 50) / percentile(all_bare, 50):>11.2f}")
+    print(f"mean: ours {statistics.mean(all_ours):.2f} ms, bare {statistics.mean(all_bare):.2f} ms "
+          f"(ratio {statistics.mean(all_ours) / statistics.mean(all_bare):.2f})")
+    print(f"cold process (median of {args.cold_runs}): `ruleslawyer search` {cli_ms:.0f} ms "
+          f"(fielded {cli_fielded_ms:.0f} ms); `python -c 'import whoosh'` {import_ms:.0f} ms "
+          f"(ratio {cli_ms / import_ms:.2f}); `python -c pass` {python_ms:.0f} ms; "
+          f"import whoosh.index+searching+query {modules_ms:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
