@@ -344,8 +344,9 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
                       faction=faction if ARMY_RULE.search(text) else None)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:
-            # A reference copy: only a fuller text of a rule already read counts.
-            if key in index and len(text) > len(records[index[key]].text):
+            # A reference copy: only a clearly fuller text of a rule already read counts (a
+            # copy reworded to the same length leaves the first printing in place).
+            if key in index and len(text) > 1.2 * len(records[index[key]].text):
                 records[index[key]] = record
             continue
         if key in index:
