@@ -83,6 +83,8 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
             continue
         bold, italic = font_style(c.get("fontname") or "")
         text = text.translate(_NORMALISE)
+        if len(text) == 1 and ord(text) < 32:
+            text = " "  # some subset fonts map the word space to a control code
         out.append(Char(text, c["x0"], c["x1"], c["top"], c["bottom"], size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
@@ -308,8 +310,25 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
                 runs.append((float(start), float(x)))
             start = None
     # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
-    return [r for r in runs if _separates_columns(frags + tables, r)
-            and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables)]
+    gutters = [r for r in runs if _separates_columns(frags + tables, r)
+               and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables)]
+    return _drop_narrow_columns(gutters, frags, lo, hi)
+
+
+def _drop_narrow_columns(gutters, frags, lo, hi):
+    """A strip of side labels (a cost badge beside a card) is not a column: join it to its left."""
+    changed = True
+    while changed and gutters:
+        changed = False
+        edges = [lo] + [g for pair in gutters for g in pair] + [hi]
+        for i in range(len(gutters) + 1):
+            left, right = edges[2 * i], edges[2 * i + 1]
+            if right - left < 0.12 * (hi - lo) and len(gutters) > 0:
+                # The column between edges: remove the gutter on its left (or right for the first).
+                gutters.pop(i - 1 if i > 0 else 0)
+                changed = True
+                break
+    return gutters
 
 
 def _separates_columns(frags: list[Fragment], gutter: tuple[float, float]) -> bool:
@@ -357,7 +376,11 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
     col_bounds = []
     for i, fs in enumerate(by_col):
         if fs:
-            col_bounds.append((min(f.x0 for f in fs), max(f.x1 for f in fs)))
+            x0 = min(f.x0 for f in fs)
+            span = max(f.x1 for f in fs) - x0
+            # The right margin is where wide lines end; a stray badge beyond it does not count.
+            wide = [f.x1 for f in fs if f.x1 - f.x0 >= 0.5 * span] or [max(f.x1 for f in fs)]
+            col_bounds.append((x0, max(wide)))
         else:
             col_bounds.append((edges[i], edges[i + 1]))
     layout = PageLayout(page, width, height, columns=ncols)

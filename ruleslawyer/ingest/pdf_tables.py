@@ -131,8 +131,8 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
     rows = [r for r in rows if any(r)]
     keep = [k for k in range(ncols) if any(r[k] for r in rows)]
     rows = [[r[k] for k in keep] for r in rows]
-    if not rows or (len(rows) < 2 and len(keep) < 2):
-        return None  # a framed box of text, not a table
+    if not rows or len(keep) < 2:
+        return None  # a framed box or a card with dividers, not a table: its text stays in the flow
     return RuledTable(x0, top, x1, bottom, rows, inside)
 
 
