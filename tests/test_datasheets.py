@@ -5,6 +5,8 @@ produce: tab tables, one block per line, a flattened 10th-edition stat grid.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ruleslawyer.ingest import datasheets
 from ruleslawyer.ingest.document import TABLE, Block, Document, DocumentOrigin, Span, heading, paragraph
 from ruleslawyer.ingest.parsing import ParseContext
@@ -192,7 +194,7 @@ def test_bold_ability_names_from_a_styled_loader():
 
 
 # ---------------------------------------------------------------- other layouts, through the real loaders
-FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "datasheets"
+FIXTURES = Path(__file__).parent / "fixtures" / "datasheets"
 
 
 def _parse_file(name: str):

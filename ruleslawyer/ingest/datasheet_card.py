@@ -14,6 +14,7 @@ import re
 from ..records import Profile, UnitCost, Weapon
 from .datasheet_lines import (Line, WEAPON_TITLES, fold, is_caps, is_value, norm_text, norm_value, stat_header,
                               vertical_stats, vertical_weapon_header, weapon_header)
+from .datasheet_text import add_option, add_sentence_line, sentences, split_composition
 from .datasheet_sections import (AbilityReader, WeaponTable, cost_from, profile_from_cells, profile_from_pairs,
                                  split_keywords, title_case)
 
@@ -34,7 +35,6 @@ _LABEL_PREFIX = re.compile(r"^(ABILITIES|WARGEAR\s*ABILITIES|OTHER\s*WARGEAR|WAR
                            r"LEADER)\s*[:]?\s+([^a-z\s].*)$")
 # A section label inside a panel line, after the end of the text before it.
 _MID_LABEL = re.compile(r"(?<=[.!?:])\s+(?=(?:WARGEAR\s*ABILITIES|UNIT\s*COMPOSITION|WARGEAR\s*OPTIONS)\b)")
-_VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
 
 # Section titles a card uses (folded) -> section name.
 SECTIONS = {
@@ -290,7 +290,7 @@ class CardReader:
             self.wargear.add(line)
             return 1
         if section == "wargear_options":
-            self._option(line)
+            self.options_open = add_option(self.options, line, self.options_open)
             return 1
         if section == "leader":
             if line.kind == "list_item":
@@ -318,9 +318,8 @@ class CardReader:
             self.points.append(cost[0])
             return 2 if cost[1] else 1
         if section == "composition":
-            for item in re.split(r"\s*[▪■•]\s*|(?<=[a-z])\s+(?=(?:This|Every|Each|The)\b[^.:]*\bequipped with\b)", text):
-                if item.strip():
-                    add_sentence_line(self.composition, line.piece(item) if item != text else line)
+            for item in split_composition(text):
+                add_sentence_line(self.composition, line.piece(item) if item != text else line)
             return 1
         if section in ("loose", "after_stats", "weapons") and self.seen_stats:
             for sentence in sentences(text):
@@ -393,36 +392,3 @@ class CardReader:
             self.vertical_names, self.vertical_values = [], []
         self.vertical_names.append(text)
         return 1
-
-    def _option(self, line: Line) -> None:
-        """A wargear option; the choices listed under "... one of the following:" join their lead.
-
-        "This model's X can be replaced with one of the following:" + "1 A", "1 B" gives one
-        option "...following: 1 A; 1 B".
-        """
-        text = line.text.lstrip("•■▪●◦- ").strip()
-        if fold(text) == "NONE":
-            return
-        if self.options_open and text and not _VERB.search(text) and len(text.split()) <= 10:
-            lead = self.options[-1]
-            joiner = " " if lead.endswith((":", ":*")) else "; "
-            self.options[-1] = f"{lead}{joiner}{text.rstrip('.')}"
-            return
-        add_sentence_line(self.options, line)
-        self.options_open = bool(self.options) and self.options[-1].endswith((":", ":*"))
-
-
-def sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", norm_text(text))
-    return [p for p in parts if p]
-
-
-def add_sentence_line(target: list[str], line: Line) -> None:
-    """A line of an option or composition list; a wrapped line joins the one before it."""
-    text = line.text.lstrip("•■▪●◦- ").strip()
-    if not text:
-        return
-    if target and line.kind != "list_item" and text[0].islower() and not re.search(r"[.:!?]$", target[-1]):
-        target[-1] = f"{target[-1]} {text}"
-        return
-    target.append(text)
