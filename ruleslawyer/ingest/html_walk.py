@@ -19,7 +19,8 @@ What parsers can rely on (all hints; the block texts alone still read like the p
   "profile", "weapons" (the weapon table), "keywords", "stratagem-row".
 - `attrs["container"]`/`attrs["region"]`: the outermost region and its id ("datasheet:1",
   "stratagem-card:7"; inside a popup the popup's own region); `attrs["part"]`/`"part_id"`: the
-  innermost part when it differs. `attrs["class"]`: the HTML class of the block's element.
+  innermost part when it differs. `attrs["class"]`: the HTML class of the block's element
+  (Cyrillic look-alike letters folded to Latin).
   `attrs["section"]`: the last h1/h2-level heading of the page body (not on popup blocks).
 - tables: rows of cell texts; weapon abilities read "Flamer [ignores cover, torrent]";
   `attrs["header_rows"]` ("0,14": rows of th/header cells such as RANGED/MELEE WEAPONS) and
@@ -193,7 +194,7 @@ class Walker:
             return
         if block:
             self.flush()
-            ctx = ctx._replace(cls=" ".join(el.get("class") or ()) or ctx.cls)
+            ctx = ctx._replace(cls=hc.fold(" ".join(el.get("class") or ())) or ctx.cls)
         if name == "table":
             self.table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
