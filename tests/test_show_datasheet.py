@@ -93,3 +93,16 @@ def test_show_narrow_terminal_keeps_lines_inside_the_width(seeded_db, monkeypatc
     lines = result.output.splitlines()
     assert all(len(line) <= 60 for line in lines), [line for line in lines if len(line) > 60]
     assert any(line.startswith("Plasma pistol - Supercharge") for line in lines)
+
+
+def test_show_prefix_matching_two_datasheets_lists_them(show):
+    result = show("skorpekh")
+    assert result.exit_code == 1
+    assert "2 records match 'skorpekh'" in result.output
+    assert "Skorpekh Lord (datasheet, Necrons, 9th ed.)" in result.output
+    assert "Skorpekh Destroyers (datasheet, Necrons, 9th ed.)" in result.output
+
+
+def test_show_edition_filter(show):
+    assert show("chronomancer", "--edition", "10").exit_code == 0
+    assert show("chronomancer", "--edition", "9").exit_code == 1
