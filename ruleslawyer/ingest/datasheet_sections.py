@@ -301,7 +301,7 @@ def run_in_segments(line: Line) -> list[tuple[str, str]]:
     return [(norm_text(t), p) for t, p in segments if norm_text(t)]
 
 
-_INVULN = re.compile(r"^(?:this model has an? )?(\d\+\+?) invulnerable save\.?$", re.I)
+_INVULN = re.compile(r"^(?:(?:this model|this unit|every model|models in this unit) (?:has|have) an? )?(\d\+\+?) invulnerable save\.?$", re.I)
 
 
 def invulnerable_from_abilities(abilities: list[Ability]) -> str | None:
