@@ -221,6 +221,7 @@ PLAIN = b"""<!doctype html><html><head><title>Quick rules</title><style>p{color:
 <nav><ul><li><a href="/a">A</a></li><li><a href="/b">B</a></li></ul></nav>
 <main><article><header><h1>Movement</h1></header>
 <p>Models move up to <b>M</b> inches, <i>never</i> through walls.</p>
+<p><span class="title">Note:</span> a header-styled span is a run-in label.</p>
 <h2>Advance</h2><ul><li>Roll one D6.</li><li>Add it to M.</li></ul>
 <table><tr><th>Unit</th><th>M</th></tr><tr><td>Guardsman</td><td>6"</td></tr></table>
 <div class="shadow">Kept: a shadow box is no ad.</div><div class="header">Kept too.</div>
@@ -243,6 +244,8 @@ def test_plain_semantic_html():
     para = next(b for b in doc.blocks if b.text.startswith("Models move"))
     assert [s.text for s in para.spans if s.bold] == ["M"]
     assert [s.text for s in para.spans if s.italic] == ["never"]
+    note = next(b for b in doc.blocks if b.text.startswith("Note:"))
+    assert note.kind == PARAGRAPH and note.bold_prefix() == "Note:"
     table = next(b for b in doc.blocks if b.kind == TABLE)
     assert table.rows == (("Unit", "M"), ("Guardsman", '6"'))
     texts = [b.text for b in doc.blocks]

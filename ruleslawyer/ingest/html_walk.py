@@ -205,6 +205,10 @@ class Walker:
             pass
         else:
             level = hc.heading_level(el)
+            if level and not block:
+                # A header-styled span inside a line is a bold run-in label, not a heading.
+                level = 0
+                ctx = ctx._replace(bold=True)
             if level:
                 ctx = ctx._replace(heading=level, bold=True, list_item=False)
             elif name == "li":
