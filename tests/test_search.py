@@ -169,3 +169,10 @@ def test_failed_build_leaves_the_old_index_working(tmp_path, monkeypatch):
         assert [p.name for p in root.glob("build-*")] == [live.name]  # the half-built one is gone
         with engine.Index(live) as index:
             assert index.doc_count == len(RECORDS)
+
+
+def test_query_kinds_match_the_record_kinds():
+    from ruleslawyer.index.query import KINDS as query_kinds
+    from ruleslawyer.records import KINDS
+
+    assert query_kinds == KINDS

@@ -24,10 +24,9 @@ def search(app, query, kind, faction, edition, limit, as_json):
     AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword:, and mistyped
     words are corrected. Example: ruleslawyer search fnp kind:enhancement
     """
-    from ..index.search import search as run_search
+    from ..index.search import search_db
 
-    with app.store() as store:
-        result = run_search(store, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit)
+    result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit)
     if as_json:
         click.echo(json.dumps({"query": result.query, "corrected": result.corrected,
                                "hits": [h.to_json() for h in result.hits]}, ensure_ascii=False, indent=2))

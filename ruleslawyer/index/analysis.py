@@ -29,6 +29,9 @@ _TOKEN_RE = re.compile(TOKEN_PATTERN)
 @functools.lru_cache(maxsize=None)
 def text_analyzer():
     """Tokenize, fold case, stem (Porter). No stop filter, so positions are the real ones."""
+    from .engine import load_whoosh
+
+    load_whoosh()
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter
 
     return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | StemFilter(cachesize=50000)
@@ -37,6 +40,9 @@ def text_analyzer():
 @functools.lru_cache(maxsize=None)
 def word_analyzer():
     """Tokenize and fold case only: the unstemmed words typo correction compares against."""
+    from .engine import load_whoosh
+
+    load_whoosh()
     from whoosh.analysis import LowercaseFilter, RegexTokenizer
 
     return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
@@ -82,3 +88,8 @@ def load_synonyms(path: str | None = None) -> dict[tuple[str, ...], tuple[tuple[
             merged = table.get(entry, ())
             table[entry] = tuple(dict.fromkeys(merged + group))
     return table
+
+
+def fold_name(text: str) -> str:
+    """Case- and punctuation-folded name ("Look Out, Sir" -> "look out sir"), for exact matches."""
+    return " ".join(re.findall(r"\w+", text.casefold()))

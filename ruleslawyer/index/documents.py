@@ -105,11 +105,6 @@ def record_keywords(record: Record) -> list[str]:
     return []
 
 
-def fold_name(text: str) -> str:
-    """Case- and punctuation-folded name, for the exact-name bonus."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
 def _text(parts: Iterable[str | None]) -> str:
     return "\n".join(p.strip() for p in parts if p and p.strip())
 
@@ -144,7 +139,7 @@ def make_document(record: Record) -> dict[str, Any]:
     return {
         "kind": record.kind,
         "name": name,
-        "name_exact": fold_name(name),
+        "name_exact": analysis.fold_name(name),
         "faction": faction,
         "group": group or "",
         "edition": str(record.edition) if record.edition is not None else "none",

@@ -16,8 +16,6 @@ import contextlib
 import fcntl
 import json
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -41,6 +39,46 @@ PHRASE_BOOST = 0.5
 VOCABULARY_FILE = "words.txt"
 
 
+def load_whoosh() -> None:
+    """Import Whoosh's core without the two imports it never uses on our path.
+
+    Start-up time of `ruleslawyer search` is mostly imports, and half of Whoosh's is two
+    modules it does not need here: `whoosh.compat` imports `urllib.request` (http.client,
+    email, ssl) only to re-export `urlretrieve`, and `whoosh.reading` imports the
+    `cached_property` package, which imports asyncio, for one synchronous property. While
+    Whoosh is first imported, stand-ins serve those two names (a lazy `urlretrieve`,
+    functools' cached_property); they are removed right after, so any later import gets the
+    real modules. If either is already imported, it is simply used.
+    """
+    import sys
+
+    if "whoosh.reading" in sys.modules:
+        return
+    import functools
+    import types
+
+    shims = {}
+    if "urllib.request" not in sys.modules:
+        def urlretrieve(*args, **kwargs):
+            import importlib
+
+            return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+        shims["urllib.request"] = types.ModuleType("urllib.request")
+        shims["urllib.request"].urlretrieve = urlretrieve
+    if "cached_property" not in sys.modules:
+        shims["cached_property"] = types.ModuleType("cached_property")
+        shims["cached_property"].cached_property = functools.cached_property
+    sys.modules.update(shims)
+    try:
+        import whoosh.compat  # noqa: F401
+        import whoosh.reading  # noqa: F401
+    finally:
+        for name, module in shims.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]
+
+
 @dataclass(frozen=True)
 class Hit:
     """One result: engine score and the stored fields of the document."""
@@ -50,6 +88,7 @@ class Hit:
 
 
 def _schema():
+    load_whoosh()
     from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
     text = analysis.text_analyzer()
@@ -74,6 +113,7 @@ def _weighting():
     Whoosh computes idf per field, so a common word that is rare in names ("range",
     "rules") scored as if it were telling; measured on the whole text it is not.
     """
+    load_whoosh()
     from whoosh import scoring
 
     class SharedIdfBM25F(scoring.BM25F):
@@ -104,6 +144,7 @@ def compile_query(node):
     ("and"|"or", node, ...), ("not", node), ("id", field, value) an exact filter, ("all",)
     every document, ("exact_name", folded name), ("kind_hint", kind).
     """
+    load_whoosh()
     from whoosh import query as q
 
     op = node[0]
@@ -143,6 +184,7 @@ class Index:
     """An open index: run queries, look up term frequencies and spelling candidates."""
 
     def __init__(self, path: str | Path):
+        load_whoosh()
         from whoosh.index import open_dir
 
         self.path = Path(path)
@@ -231,6 +273,7 @@ def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int
     """
     from collections import Counter
 
+    load_whoosh()
     from whoosh.index import create_in
 
     path = Path(path)
@@ -270,7 +313,7 @@ def read_current(root: Path) -> dict | None:
     return data
 
 
-def _is_fresh(current: dict | None, generation: int) -> bool:
+def is_fresh(current: dict | None, generation: int) -> bool:
     return bool(current) and current.get("generation") == generation and current.get("version") == INDEX_VERSION
 
 
@@ -292,6 +335,9 @@ def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
     Call with the build lock held. A failure removes the half-built folder and leaves the
     live index as it was.
     """
+    import shutil
+    import tempfile
+
     previous = read_current(root)
     build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
     try:
@@ -323,13 +369,13 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int],
     """
     root = index_root(db_path)
     current = read_current(root)
-    if _is_fresh(current, generation()):
+    if is_fresh(current, generation()):
         return root / current["dir"]
     try:
         with build_lock(root):
             current = read_current(root)
             seen = generation()
-            if _is_fresh(current, seen):
+            if is_fresh(current, seen):
                 return root / current["dir"]
             return rebuild(root, seen, documents_for())
     except OSError as exc:

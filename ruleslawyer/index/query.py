@@ -12,9 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import QueryError
-from ..records import KINDS
 from . import analysis
-from .documents import fold_name
 
 # Field name typed -> index field. Filters on ID fields match exactly; the others match the
 # value's words as a phrase inside that field.
@@ -24,6 +22,8 @@ FIELDS = {
     "keywords": "keywords", "name": "name", "weapon": "weapons", "weapons": "weapons",
     "section": "section", "text": "text",
 }
+# records.KINDS, repeated so a search does not import the records module (a test keeps them equal).
+KINDS = ("datasheet", "stratagem", "enhancement", "detachment_rule", "rule", "errata", "note", "faq", "table")
 PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "morale", "any")
 _KIND_ALIASES = {"strat": "stratagem", "unit": "datasheet", "erratum": "errata", "detachment": "detachment_rule",
                  "rules": "rule", "enhancements": "enhancement", "tables": "table", "notes": "note",
@@ -265,7 +265,7 @@ class _Parser:
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
         if nodes and exact:
-            nodes.append(("exact_name", fold_name(" ".join(raw_words))))
+            nodes.append(("exact_name", analysis.fold_name(" ".join(raw_words))))
         return nodes
 
 

@@ -25,6 +25,7 @@ class SearchHit:
     `highlights` are (start, end) character ranges of matched words inside `snippet`.
     """
 
+    name: str
     data: dict[str, Any]
     score: float
     snippet: str
@@ -33,12 +34,6 @@ class SearchHit:
     @property
     def kind(self) -> str:
         return self.data["kind"]
-
-    @property
-    def name(self) -> str:
-        from ..records import record_name
-
-        return record_name(self.record)
 
     @property
     def record(self):
@@ -89,6 +84,48 @@ def search(store, query: str, *, kind: str | None = None, faction: str | None = 
     with Index(ensure_index(store)) as index:
         return search_index(index, query, kind=kind, faction=faction, edition=edition, limit=limit,
                             parsed=parsed)
+
+
+def search_db(db: str | Path | None, query: str, **options) -> SearchResult:
+    """`search` given the store's path: when the index is already fresh, the store is only
+    asked for its generation (one SQLite read), so a search does not load the records.
+
+    `db` None means the default store. Options as for `search`.
+    """
+    from .engine import Index, index_root, is_fresh, read_current
+
+    if db is None:
+        from ..store import default_db_path
+
+        db = default_db_path()
+    parsed = parse_query(query)
+    current = read_current(index_root(db))
+    generation = _stored_generation(db) if current else None
+    if current and generation is not None and is_fresh(current, generation):
+        path = index_root(db) / current["dir"]
+    else:
+        from ..library import open_store
+
+        with open_store(db, seed_corpus=True) as store:
+            path = ensure_index(store)
+    with Index(path) as index:
+        return search_index(index, query, parsed=parsed, **options)
+
+
+def _stored_generation(db: str | Path) -> int | None:
+    """The store's generation counter read straight from SQLite (see Store.generation), or
+    None when that is not possible (no file yet, older schema): the caller opens the Store."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"file:{Path(db).resolve()}?mode=ro", uri=True, timeout=60)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return int(row[0]) if row else 0
 
 
 def option_filters(kind=None, faction=None, edition=None) -> list[tuple]:
@@ -168,7 +205,8 @@ def _describe(node: tuple) -> str:
 def _hit(raw, parsed: ParsedQuery) -> SearchHit:
     text = raw.fields.get("snippet") or raw.fields.get("name") or ""
     snippet, highlights = make_snippet(text, parsed.highlight_terms)
-    return SearchHit(data=json.loads(raw.fields["data"]), score=raw.score, snippet=snippet, highlights=highlights)
+    return SearchHit(name=raw.fields["name"], data=json.loads(raw.fields["data"]), score=raw.score,
+                     snippet=snippet, highlights=highlights)
 
 
 def _term_finder(terms: set[str]) -> re.Pattern | None:
