@@ -234,7 +234,7 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     name, step = rule_name(title.text)
     return Rule(name=name, source=ctx.source(title.block.page), edition=ctx.edition, section=(),
                 text=text, faction=faction if ARMY_RULE.search(text) else None, fluff=fluff,
-                summary=tuple(summary), step=None)
+                summary=tuple(summary), step=step)
 
 
 def _join(body: list[Line]) -> str:
