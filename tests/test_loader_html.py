@@ -222,6 +222,9 @@ PLAIN = b"""<!doctype html><html><head><title>Quick rules</title><style>p{color:
 <main><article><header><h1>Movement</h1></header>
 <p>Models move up to <b>M</b> inches, <i>never</i> through walls.</p>
 <p><span class="title">Note:</span> a header-styled span is a run-in label.</p>
+<p>Units with <span data-tooltip-content="#tip-ds">Deep Strike</span> arrive later.</p>
+<div id="tip-ds" style="display:none"><h4>Deep Strike</h4><p>Set up more than 9" away.</p></div>
+<div role="tooltip" id="tip-2">Hidden help text.</div>
 <h2>Advance</h2><ul><li>Roll one D6.</li><li>Add it to M.</li></ul>
 <table><tr><th>Unit</th><th>M</th></tr><tr><td>Guardsman</td><td>6"</td></tr></table>
 <div class="shadow">Kept: a shadow box is no ad.</div><div class="header">Kept too.</div>
@@ -244,6 +247,10 @@ def test_plain_semantic_html():
     para = next(b for b in doc.blocks if b.text.startswith("Models move"))
     assert [s.text for s in para.spans if s.bold] == ["M"]
     assert [s.text for s in para.spans if s.italic] == ["never"]
+    trigger = next(s for b in doc.blocks for s in b.spans if s.text == "Deep Strike" and s.link)
+    tip = [b.text for b in doc.blocks if b.attrs.get("tooltip_id") == trigger.link.lstrip("#")]
+    assert tip == ["Deep Strike", 'Set up more than 9" away.']
+    assert next(b for b in doc.blocks if b.text == "Hidden help text.").role == "tooltip"
     note = next(b for b in doc.blocks if b.text.startswith("Note:"))
     assert note.kind == PARAGRAPH and note.bold_prefix() == "Note:"
     table = next(b for b in doc.blocks if b.kind == TABLE)

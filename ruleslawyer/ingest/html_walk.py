@@ -246,7 +246,7 @@ class Walker:
         el_id = el.get("id")
         if el_id and (el_id in self.page.tooltip_ids or el_id.startswith("tooltip_content")):
             return True
-        return "tooltip_content" in hc.class_names(el)
+        return el.get("role") == "tooltip" or "tooltip_content" in hc.class_names(el)
 
     def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
         """Read a popup into its own blocks and queue them after the running paragraph."""
