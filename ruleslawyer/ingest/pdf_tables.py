@@ -133,6 +133,9 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
     rows = [[r[k] for k in keep] for r in rows]
     if not rows or len(keep) < 2:
         return None  # a framed box or a card with dividers, not a table: its text stays in the flow
+    filled = sum(1 for r in rows for cell in r if cell)
+    if filled < 0.5 * len(rows) * len(keep):
+        return None  # a page layout drawn with rules (a datasheet frame), mostly empty as a grid
     return RuledTable(x0, top, x1, bottom, rows, inside)
 
 
