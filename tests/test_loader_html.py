@@ -234,7 +234,8 @@ PLAIN = b"""<!doctype html><html><head><title>Quick rules</title><style>p{color:
 <pre>line one
 line two</pre>
 <table><caption>Wound roll</caption><tr><td>S = T</td><td>4+</td></tr></table>
-<!-- a comment --><script>var x = 1;</script></article></main>
+<!-- hidden remark <script src="old.js"> --><p>Kept after a commented-out script tag.</p>
+<script>var x = 1;</script></article></main>
 <footer>Copyright</footer></body></html>"""
 
 
@@ -258,11 +259,12 @@ def test_plain_semantic_html():
     texts = [b.text for b in doc.blocks]
     assert "Kept: a shadow box is no ad." in texts and "Kept too." in texts
     assert "Charge roll: 2D6." in texts, "a popup that is not an ad prompt is content"
+    assert "Kept after a commented-out script tag." in texts
     assert ["line one", "line two"] == [t for t in texts if t.startswith("line ")]
     captioned = [b for b in doc.blocks if b.kind == TABLE and b.attrs.get("caption") == "Wound roll"]
     assert captioned and captioned[0].rows == (("S = T", "4+"),)
     assert next(b for b in doc.blocks if b.text == "Roll one D6.").attrs["section"] == "Advance"
-    for junk in ("Buy now", "cookies", "Home", "Copyright", "var x", "a comment", "color:red",
+    for junk in ("Buy now", "cookies", "Home", "Copyright", "var x", "hidden remark", "color:red",
                  "Disable Ads", "Boosty"):
         assert not any(junk in t for t in texts), junk
     assert doc.title == "Quick rules"

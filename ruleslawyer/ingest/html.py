@@ -20,8 +20,10 @@ _META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 # Scripts and style sheets are most of a Wahapedia page's bytes (ad code); cutting them out
-# before parsing halves the parse time. Style sheets are read first for their bold classes.
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.I | re.S)
+# before parsing saves parse time. Style sheets are read first for their bold classes. A match
+# may not contain another "<script": a commented-out opening tag must not swallow the page
+# up to the next real script (such scripts are left to the parser, which drops them too).
+_SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!<script\b).)*?</script\s*>", re.I | re.S)
 _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.I | re.S)
 _TAG = re.compile(r"<[A-Za-z!/][^<>]*>")
 
