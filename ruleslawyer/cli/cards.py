@@ -1,0 +1,43 @@
+"""`cards NAME...`: print-ready unit cards as PDF or printable HTML."""
+from __future__ import annotations
+
+import click
+
+from .main import pass_app
+
+SIZES = ("poker", "tarot", "a6", "a5")
+
+
+@click.command()
+@click.argument("name", nargs=-1)
+@click.option("--faction", help="Only units of this faction; with no NAME, every unit of it.")
+@click.option("--size", type=click.Choice(SIZES), default="poker", show_default=True,
+              help="Card size: poker 63.5x88.9 mm, tarot 70x120, a6 105x148, a5 148x210.")
+@click.option("--landscape", is_flag=True, help="Turn the card sideways (for big datasheets).")
+@click.option("--sheet", type=click.Choice(["a4", "letter", "none"]), default="none", show_default=True,
+              help="Impose the cards on A4/Letter sheets with crop marks, or one card a page.")
+@click.option("--duplex", is_flag=True, help="Sheets of fronts, then backs mirrored for flip-on-long-edge.")
+@click.option("--bleed", type=float, default=0.0, show_default=True, help="Bleed around each card, in mm.")
+@click.option("--stratagems", is_flag=True, help="Also make stratagem cards (names may name stratagems).")
+@click.option("--out", "out", default="cards.pdf", show_default=True, type=click.Path(dir_okay=False),
+              help="Output file: .pdf, or .html for a printable page.")
+@pass_app
+def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems, out):
+    """Print datasheets (and stratagems) as cards of an exact size.
+
+    Fronts show the profiles, weapons and keywords; backs the abilities and the text of every
+    rule the card names. Text that does not fit shrinks, then continues on a second card
+    marked 2/2. Example: ruleslawyer cards "skorpekh lord" chronomancer --sheet a4 --duplex
+    """
+    from ..cards import write_cards
+
+    options = dict(size=size, landscape=landscape, sheet=sheet, duplex=duplex, bleed=bleed,
+                   stratagems=stratagems)
+    with app.store() as store:
+        report = write_cards(store, name, out=out, faction=faction, options=options)
+    w, h = report.options.card_mm
+    where = "one card a page" if sheet == "none" else f"on {sheet.upper() if sheet == 'a4' else 'Letter'} sheets"
+    click.echo(f"Wrote {report.path}: {len(report.records)} record(s), {report.cards} card(s) "
+               f"{w:g} x {h:g} mm, {report.pages} page(s) {where}{', duplex' if duplex else ''}.")
+    if report.split:
+        click.echo("Continued on a second card: " + ", ".join(report.split))
