@@ -26,7 +26,7 @@ from ..records import Rule
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase, title_case
-from .rules import ARMY_RULE, STEP_RE, rule_name, runin
+from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
 from .stratagem_lines import Line, document_faction
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
@@ -190,7 +190,9 @@ class OutlineParser:
         for i, e in enumerate(self.elems):
             if e.kind == "junk":
                 continue
-            if e.kind == "heading" and is_furniture(e.label):
+            if e.kind == "heading" and (is_furniture(e.label) or not plausible_name(rule_name(e.label)[0])):
+                # Furniture or garbage (a contents line, a sentence set as a heading): skip it
+                # and what it heads.
                 self.junk_mode, self.current = True, None
                 continue
             if self.junk_mode and e.kind not in ("heading", "gap"):
@@ -335,6 +337,8 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     for b in builders:
         text = "\n".join(b.parts).strip()
         if any(is_furniture(p) for p in b.parts):
+            continue
+        if not plausible_name(b.name):
             continue
         words = len(re.findall(r"[A-Za-z]{2,}", text))
         if (b.kind == "heading" and words < 3) or (b.kind == "runin" and words < 1):

@@ -40,7 +40,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         records = parse_outline(lines, ctx)
     else:
         records = parse_popups(lines, ctx, document_faction(doc))
-    return iter(dedupe(records))
+    return iter(dedupe([r for r in records if plausible_name(r.name)]))
 
 
 def runin(line: Line) -> tuple[str, str] | None:
@@ -91,6 +91,22 @@ def rule_name(text: str) -> tuple[str, int | None]:
     if m:
         step, text = int(m.group("num")), m.group("title").strip()
     return title_case(text), step
+
+
+# Datasheet section headings a datasheet parser may leave behind: never rule names.
+_DATASHEET_SECTIONS = {"abilities", "unit composition", "wargear options", "wargear abilities", "keywords",
+                       "faction keywords", "other wargear", "ranged weapons", "melee weapons"}
+
+
+def plausible_name(name: str) -> bool:
+    """Whether a title can name a rule: a few words with a real word in them, no garbage
+    (table-of-contents dot leaders, replacement characters, whole sentences)."""
+    n = name.strip()
+    if not n or len(n) > 60 or len(n.split()) > 8 or "\ufffd" in n or "...." in n:
+        return False
+    if not re.search(r"[A-Za-z]{3}", n) or n.casefold() in _DATASHEET_SECTIONS:
+        return False
+    return True
 
 
 def dedupe(records: list[Rule]) -> list[Rule]:
