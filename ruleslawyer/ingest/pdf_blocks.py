@@ -205,9 +205,21 @@ def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:
         line = lines[i]
         frag0 = line.frags[0]
         if frag0.table is not None:
-            b.add_table(frag0.table.rows, line, True)
-            prev = None
+            rows = [list(r) for r in frag0.table.rows]
             i += 1
+            # A profile line printed just under a ruled header row belongs to the table.
+            last = frag0
+            while i < len(lines) and len(lines[i].frags) >= 2 and lines[i].frags[0].table is None \
+                    and (lines[i].page, lines[i].column) == (line.page, line.column) \
+                    and lines[i].top - last.bottom < 2.0 * stats.pitch(lines[i].size):
+                row = frag0.table.row_from(lines[i].frags)
+                if row is None:
+                    break
+                rows.append(row)
+                last = lines[i].frags[0]
+                i += 1
+            b.add_table(rows, line, True)
+            prev = None
             continue
         if len(line.frags) >= 2 and not heading_flags[i]:
             j = i

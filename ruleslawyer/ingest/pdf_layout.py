@@ -85,7 +85,18 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
         text = text.translate(_NORMALISE)
         if len(text) == 1 and ord(text) < 32:
             text = " "  # some subset fonts map the word space to a control code
-        out.append(Char(text, c["x0"], c["x1"], c["top"], c["bottom"], size, bold, italic,
+        x0, top = c["x0"], c["top"]
+        dup = False
+        for prev in out[-3:]:
+            # The same glyph printed again a hair to the side: a fake-bold or shadow overprint.
+            if prev.text == text and abs(prev.x0 - x0) < 0.35 * max(prev.x1 - prev.x0, 1.0) \
+                    and abs(prev.top - top) < 1.0 and not text.isspace():
+                prev.bold = True
+                dup = True
+                break
+        if dup:
+            continue
+        out.append(Char(text, x0, c["x1"], top, c["bottom"], size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
 

@@ -8,7 +8,7 @@ are the intervals between the rules that do cross it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pdf_layout import Char, Fragment, chars_text
 
@@ -25,6 +25,18 @@ class RuledTable:
     bottom: float
     rows: list[list[str]]
     chars: list[Char]
+    columns: list[tuple[float, float]] = field(default_factory=list)  # x-extent of each kept column
+
+    def row_from(self, frags) -> list[str] | None:
+        """The cells of a text line printed under the grid, if its pieces fall one to a column."""
+        cells = [""] * len(self.columns)
+        for f in frags:
+            mid = (f.x0 + f.x1) / 2
+            hits = [k for k, (a, b) in enumerate(self.columns) if a - 2 <= mid <= b + 2]
+            if len(hits) != 1 or cells[hits[0]]:
+                return None
+            cells[hits[0]] = f.text
+        return cells
 
 
 def _segments(page) -> tuple[list[tuple], list[tuple]]:
@@ -136,7 +148,8 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
     filled = sum(1 for r in rows for cell in r if cell)
     if filled < 0.5 * len(rows) * len(keep):
         return None  # a page layout drawn with rules (a datasheet frame), mostly empty as a grid
-    return RuledTable(x0, top, x1, bottom, rows, inside)
+    columns = [(xs[k], xs[k + 1]) for k in keep]
+    return RuledTable(x0, top, x1, bottom, rows, inside, columns)
 
 
 def cell_text(chars: list[Char]) -> str:
