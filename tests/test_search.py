@@ -176,3 +176,25 @@ def test_query_kinds_match_the_record_kinds():
     from ruleslawyer.records import KINDS
 
     assert query_kinds == KINDS
+
+
+def test_reader_reopens_when_its_build_vanished(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        _fill(st, RECORDS)
+        live = ensure_index(st)
+        calls = []
+
+        def locate():
+            calls.append(1)
+            return tmp_path / "gone" if len(calls) == 1 else live
+
+        with engine.open_live(locate) as index:
+            assert index.doc_count == len(RECORDS) and len(calls) == 2
+
+
+def test_terminal_highlighting_marks_only_the_matched_words():
+    from ruleslawyer.cli.search import _highlight
+
+    coloured = _highlight("fire overwatch now", [(5, 14)], color=True)
+    assert coloured.startswith("fire \x1b[") and "overwatch" in coloured and coloured.endswith("\x1b[0m now")
+    assert _highlight("fire overwatch now", [(5, 14)], color=False) == "fire overwatch now"

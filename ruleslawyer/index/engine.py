@@ -251,6 +251,23 @@ class Index:
             yield term.decode("utf-8") if isinstance(term, bytes) else term
 
 
+def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
+    """Open the index folder `locate()` names, asking again if it vanished meanwhile.
+
+    Builds keep the previous folder for readers, but a reader that was slow to open one can
+    still find it removed by two later rebuilds; the pointer then names a newer folder.
+    """
+    from whoosh.index import EmptyIndexError
+
+    for attempt in range(attempts):
+        try:
+            return Index(locate())
+        except (OSError, EmptyIndexError):
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 # ---------------------------------------------------------------- building
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Levenshtein distance of `a` and `b`, or limit + 1 as soon as it must exceed `limit`."""

@@ -78,10 +78,10 @@ def search(store, query: str, *, kind: str | None = None, faction: str | None = 
     `query` uses the syntax of `query.py`; `kind`, `faction` and `edition` add the same
     filters as `kind:`, `faction:` and `edition:`. Raises QueryError for a malformed query.
     """
-    from .engine import Index
+    from .engine import open_live
 
     parsed = parse_query(query)  # a malformed query fails before any index work
-    with Index(ensure_index(store)) as index:
+    with open_live(lambda: ensure_index(store)) as index:
         return search_index(index, query, kind=kind, faction=faction, edition=edition, limit=limit,
                             parsed=parsed)
 
@@ -92,24 +92,29 @@ def search_db(db: str | Path | None, query: str, **options) -> SearchResult:
 
     `db` None means the default store. Options as for `search`.
     """
-    from .engine import Index, index_root, is_fresh, read_current
+    from .engine import open_live
 
     if db is None:
         from ..store import default_db_path
 
         db = default_db_path()
     parsed = parse_query(query)
+    with open_live(lambda: _live_index(db)) as index:
+        return search_index(index, query, parsed=parsed, **options)
+
+
+def _live_index(db: str | Path) -> Path:
+    """The fresh index folder of the store at `db`; opens the Store only to (re)build it."""
+    from .engine import index_root, is_fresh, read_current
+
     current = read_current(index_root(db))
     generation = _stored_generation(db) if current else None
     if current and generation is not None and is_fresh(current, generation):
-        path = index_root(db) / current["dir"]
-    else:
-        from ..library import open_store
+        return index_root(db) / current["dir"]
+    from ..library import open_store
 
-        with open_store(db, seed_corpus=True) as store:
-            path = ensure_index(store)
-    with Index(path) as index:
-        return search_index(index, query, parsed=parsed, **options)
+    with open_store(db, seed_corpus=True) as store:
+        return ensure_index(store)
 
 
 def _stored_generation(db: str | Path) -> int | None:
