@@ -214,6 +214,11 @@ def main() -> None:
         import_ms = timed_process([sys.executable, "-c", "import whoosh"], env, args.cold_runs)
         python_ms = timed_process([sys.executable, "-c", "pass"], env, args.cold_runs)
         modules_ms = timed_process([sys.executable, "-c", "import whoosh.index, whoosh.searching, whoosh.query"], env, args.cold_runs)
+        bare_script = ("from whoosh.index import open_dir; from whoosh.qparser import QueryParser; "
+                       f"ix = open_dir({str(index_dir)!r}); s = ix.searcher(); "
+                       "print([h['name'] for h in s.search(QueryParser('text', ix.schema).parse('reanimation protocols'))])")
+        bare_cold_ms = timed_process([sys.executable, "-c", bare_script], env, args.cold_runs)
+        help_ms = timed_process([exe, "--help"], env, args.cold_runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -237,7 +242,9 @@ def main() -> None:
     print(f"cold process (median of {args.cold_runs}): `ruleslawyer search` {cli_ms:.0f} ms "
           f"(fielded {cli_fielded_ms:.0f} ms); `python -c 'import whoosh'` {import_ms:.0f} ms "
           f"(ratio {cli_ms / import_ms:.2f}); `python -c pass` {python_ms:.0f} ms; "
-          f"import whoosh.index+searching+query {modules_ms:.0f} ms")
+          f"import whoosh.index+searching+query {modules_ms:.0f} ms; a bare Whoosh search script "
+          f"(open_dir, QueryParser, search) {bare_cold_ms:.0f} ms (ratio {cli_ms / bare_cold_ms:.2f}); "
+          f"`ruleslawyer --help` {help_ms:.0f} ms")
 
 
 if __name__ == "__main__":

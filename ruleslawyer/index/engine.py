@@ -18,7 +18,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..errors import StoreError
 from . import analysis
@@ -219,9 +219,6 @@ class Index:
         return [Hit(0.0 if sort_by_name else (results.score(i) or 0.0), results[i].fields())
                 for i in range(results.scored_length())]
 
-    def doc_frequency(self, field: str, term: str) -> int:
-        return self._reader.doc_frequency(field, term)
-
     def has_term(self, term: str) -> bool:
         """True when index term `term` (stemmed) occurs in any scored field."""
         return any(self._reader.doc_frequency(f, term) for f in SCORED_FIELDS)
@@ -244,11 +241,6 @@ class Index:
                 w, _, n = line.partition("\t")
                 self._vocab.setdefault(w[:1], []).append((w, int(n or 1)))
         return self._vocab
-
-    def names(self) -> Iterator[str]:
-        """Every folded record name in the index (for suggestions when nothing matched)."""
-        for term in self._reader.lexicon("name_exact"):
-            yield term.decode("utf-8") if isinstance(term, bytes) else term
 
 
 def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
