@@ -241,3 +241,27 @@ def test_second_stat_grid_profiles_another_model_of_the_same_unit():
     (ds,), ctx = parse(make_doc(*blocks), edition=None)
     assert [(p.name, p.stats["W"]) for p in ds.profiles] == [("Gloom Squad", "2"), ("Gloom Champion", "3")]
     assert len(ds.weapons) == 1 and ctx.claimed == set(range(len(blocks)))
+
+
+def test_ability_panel_beside_weapons_and_weapon_names_wrapped_over_rows():
+    """A PDF card whose weapon table shares its rows with the ability panel on the right."""
+    header = ("RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D", "ABILITIES")
+    rows = [header,
+            ("Ember gun [HEAVY]", '24"', "2", "3+", "6", "-1", "2", "CORE: Deep Strike"),
+            ("Gloom chamber – wide", '12"', "D6", "N/A", "5", "0", "1", "Shade Step: Once per battle, this unit"),
+            ("beam [TORRENT]", "", "", "", "", "", "", "can move again."),
+            ("Gloom chamber – focused", "", "", "", "", "", "", ""),
+            ("[LANCE]", '36"', "1", "3+", "9", "-3", "D6", ""),
+            ("MELEE WEAPONS", "RANGE", "A", "WS", "S", "AP", "D", "FACTION: Shadow Pact")]
+    blocks = [heading("SHADE ENGINE")]
+    for label, value in (("M", '8"'), ("T", "9"), ("Sv", "3+"), ("W", "12"), ("Ld", "7+"), ("OC", "3")):
+        blocks += [paragraph(label), paragraph(value)]
+    blocks += [table(*rows), table(("Crushing bulk", "Melee", "3", "4+", "6", "0", "1", "")),
+               paragraph("KEYWORDS: VEHICLE, SHADE ENGINE"), paragraph("FACTION KEYWORDS: GLOOM COURT")]
+    (ds,), _ = parse(make_doc(*blocks), edition=None)
+    assert [(w.name, w.range, w.abilities) for w in ds.weapons] == [
+        ("Ember gun", '24"', ("HEAVY",)), ("Gloom chamber - wide beam", '12"', ("TORRENT",)),
+        ("Gloom chamber - focused", '36"', ("LANCE",)), ("Crushing bulk", "Melee", ())]
+    assert [(a.name, a.text, a.category) for a in ds.abilities] == [
+        ("Deep Strike", "", "core"), ("Shade Step", "Once per battle, this unit can move again.", "unit"),
+        ("Shadow Pact", "", "faction")]

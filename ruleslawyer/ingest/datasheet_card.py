@@ -2,10 +2,9 @@
 
 `CardReader` walks the card's lines once. Labels (KEYWORDS:, ABILITIES, WARGEAR OPTIONS,
 UNIT COMPOSITION, LEADER, a characteristic or weapon header, ...) switch the section wherever
-they appear; other lines go to the section they are in. Two loader shapes get special care:
-a 10th-edition weapon table whose right-hand column is the card's ability panel (each row
-is split into its weapon side and its panel side, read as two streams), and a label run into
-the text after it ("UNIT COMPOSITION ▪ 1 Warboss ...").
+they appear; other lines go to the section they are in. Weapon tables and the ability panel
+a PDF prints beside them are read by the `WeaponReading` part (datasheet_weapons.py). A
+label run into the text after it ("UNIT COMPOSITION ▪ 1 Warboss ...") is split off first.
 """
 from __future__ import annotations
 
@@ -14,9 +13,10 @@ import re
 from ..records import Profile, UnitCost, Weapon
 from .datasheet_lines import (Line, WEAPON_TITLES, fold, is_caps, is_value, norm_text, norm_value, stat_header,
                               vertical_stats, vertical_weapon_header, weapon_header)
-from .datasheet_text import add_option, add_sentence_line, sentences, split_composition
 from .datasheet_sections import (AbilityReader, WeaponTable, cost_from, profile_from_cells, profile_from_pairs,
                                  split_keywords, title_case)
+from .datasheet_text import add_option, add_sentence_line, sentences, split_composition
+from .datasheet_weapons import PANEL_LINE, WeaponReading
 
 POWER = re.compile(r"^(.*?)\s*\bPOWER(?:\s+RATING)?\s*:?\s*(\d+)\s*$", re.I)
 # A base size: "(⌀40mm)", "(⌀28.5mm)", "(⌀60x35mm)", "(⌀Use model)", or "(32mm)" without the sign.
@@ -24,7 +24,7 @@ BASE = re.compile(r"\(\s*(?:[⌀Ø∅]\s*([^()]{1,30}?)|(\d+(?:\.\d+)?(?:\s*[x×
 KEYWORDS = re.compile(r"^KEYWORDS(?:\s*\[([^\]]*)\])?\s*[:\-–]?\s*(.*)$", re.I)
 FACTION_KEYWORDS = re.compile(r"^FACTION\s*KEYWORDS\s*[:\-–]?\s*(.*)$", re.I)
 _INVULN_LABEL = re.compile(r"^INVULNERABLE\s*SAVE\s*:?\s*(\S*)", re.I)
-_INVULN_AFTER = re.compile(r"^(\d\+\+?)\s*\*?\s*INVULNERABLE\s*SAVE\*?$", re.I)  # "4+ INVULNERABLE SAVE"
+_INVULN_AFTER = re.compile(r"^(\d\+\+?)\s*\*?\s*(?:INVULNERABLE\s*SAVE|INSV|INV\.?\s*SV)\*?$", re.I)  # "4+ INSV"
 _INVULN_ABBREV = {"INSV", "INVSV", "INVSAVE", "INVULN", "INVULNSAVE"}  # a label printed under its value
 # Where a second keyword label starts inside a line (lookahead keeps the label in the part).
 _LABEL_SPLIT = re.compile(r"(?<!FACTION)\s+(?=(?:FACTION\s*)?KEYWORDS\s*(?:\[[^\]]*\])?\s*:)")
@@ -33,8 +33,6 @@ _PR_NOTE = re.compile(r"\b(?:its\s+PR\s+is|Power\s+Rating\s+(?:is|of))\b", re.I)
 # A section label run into the text after it (upper case, so ordinary sentences never match).
 _LABEL_PREFIX = re.compile(r"^(ABILITIES|WARGEAR\s*ABILITIES|OTHER\s*WARGEAR|WARGEAR\s*OPTIONS|UNIT\s*COMPOSITION|"
                            r"LEADER)\s*[:]?\s+([^a-z\s].*)$")
-# A section label inside a panel line, after the end of the text before it.
-_MID_LABEL = re.compile(r"(?<=[.!?:])\s+(?=(?:WARGEAR\s*ABILITIES|UNIT\s*COMPOSITION|WARGEAR\s*OPTIONS)\b)")
 
 # Section titles a card uses (folded) -> section name.
 SECTIONS = {
@@ -55,7 +53,7 @@ def base_size(m: re.Match) -> str:
     return size
 
 
-class CardReader:
+class CardReader(WeaponReading):
     """The state of one card being read: every part found so far, and the current section."""
 
     def __init__(self, name: str, edition: int | None):
@@ -76,6 +74,7 @@ class CardReader:
         self.weapons: list[Weapon] = []
         self.table: WeaponTable | None = None
         self.panel: tuple[int, int] | None = None  # (block, column) of an ability panel beside weapons
+        self.pending_name: str | None = None  # the first line of a weapon name wrapped over rows
         self.vertical_names: list[str] = []
         self.vertical_values: list[str] = []
         self.abilities = AbilityReader(run_in=edition == 10)
@@ -234,38 +233,6 @@ class CardReader:
         self.section = "after_stats"
         return True
 
-    def _weapon_header(self, line: Line, header: list[str]) -> int:
-        folded = [fold(c) for c in line.cells]
-        # A 10th-edition table has no abilities column (keywords are bracketed in the name):
-        # an ABILITIES cell there heads the card's ability panel printed beside the weapons.
-        if line.kind == "row" and not line.virtual and "A" in folded and "ABILITIES" in folded[1:]:
-            self.panel = (line.index, folded.index("ABILITIES"))
-            self._split_row(line)
-            return 1
-        melee = "MELEE" in fold(header[0]) if header else None
-        panel_kept = self.panel if self.panel and self.panel[0] == line.index else None
-        self.table, self.section = WeaponTable(header, melee=melee or None), "weapons"
-        self.panel = panel_kept
-        return 1
-
-    def _split_row(self, line: Line) -> None:
-        """Read the weapon side and the ability-panel side of a row as two streams."""
-        col = self.panel[1]
-        left = tuple(c for c in line.cells[:col])
-        right = norm_text(" ".join(c for c in line.cells[col:] if c.strip()))
-        nonempty = [c for c in left if c.strip()]
-        if nonempty:
-            # One cell is a weapon row left as one line ("Slugga 12" 1 5+ 4 0 1") or a text line.
-            words = nonempty[0].split()
-            as_row = len(nonempty) > 1 or (len(words) > 6 and all(is_value(w) for w in words[-6:]))
-            self.read([line.piece(left if as_row else nonempty[0], "row" if as_row else "paragraph")], 0, 1)
-        if right:
-            main, self.section = self.section, self.panel_section
-            for part in _MID_LABEL.split(right):
-                if part.strip():
-                    self.read([line.piece(part.strip(), "paragraph")], 0, 1)
-            self.panel_section, self.section = self.section, main
-
     # ------------------------------------------------------------ sections
     def _in_section(self, lines: list[Line], k: int, nxt: Line | None) -> int:
         line = lines[k]
@@ -277,8 +244,11 @@ class CardReader:
                 return used
             self.section = section = "loose"
         if section == "weapons" and self.table is not None:
-            if line.kind == "row" or len(line.cells) > 1:
-                self.weapons.extend(self.table.rows(list(line.cells)))
+            if line.kind == "row" or len(line.cells) > 1 or (line.virtual and not PANEL_LINE.match(text)):
+                self._weapon_row(line)
+                return 1
+            if self.panel is not None and (PANEL_LINE.match(text) or self._panel_unfinished()):
+                self._panel_text(line, text)  # a line of the panel that a loader set apart
                 return 1
             self.section = section = "loose"
         if section == "vertical_weapons":
@@ -374,21 +344,3 @@ class CardReader:
         if self.pending_stats or (self.loose_values and not line.heading_like):
             return 1  # flavour text between loose values
         return 0
-
-    def _vertical_weapon(self, line: Line) -> int:
-        """A weapon table flattened to a name line (or two) then one line per value."""
-        text = line.text
-        n_values = len(self.table.columns) - 1
-        if is_value(text) and self.vertical_names:
-            self.vertical_values.append(text)
-            if len(self.vertical_values) == n_values:
-                name = max(self.vertical_names, key=lambda s: ("[" in s, len(s)))
-                weapon = self.table.row([name] + self.vertical_values)
-                if weapon is not None:
-                    self.weapons.append(weapon)
-                self.vertical_names, self.vertical_values = [], []
-            return 1
-        if self.vertical_values:  # a name after a partial row: start over
-            self.vertical_names, self.vertical_values = [], []
-        self.vertical_names.append(text)
-        return 1

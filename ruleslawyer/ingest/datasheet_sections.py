@@ -138,6 +138,7 @@ class WeaponTable:
             self.columns = self.columns[1:]  # the title cell ("WEAPON", "RANGED WEAPONS")
         self.columns = ["NAME"] + self.columns
         self.melee = melee
+        self.tenth = "A" in self.columns  # 10th edition: A and BS/WS, keywords in the name
         self.base_name: str | None = None  # "Plasma pistol" while its "- Standard" rows follow
 
     def rows(self, cells: list[str]) -> list[Weapon]:
@@ -150,6 +151,16 @@ class WeaponTable:
                 return [w for piece in pieces for w in [self.row(piece)] if w is not None]
         weapon = self.row(cells)
         return [weapon] if weapon is not None else []
+
+    def split_cells(self, cells: list[str]) -> tuple[list[str], list[str]]:
+        """A row's weapon cells (name parts, then the values) and any cells after the values."""
+        n = len(self.columns) - 1
+        for i in range(1, len(cells) - n + 1):
+            if all(is_value(c) for c in cells[i:i + n]):
+                return [" ".join(cells[:i])] + cells[i:i + n], cells[i + n:]
+        if len(cells) == 1 and self._split_words(cells[0].split(), n):
+            return cells, []
+        return cells[:1], cells[1:]
 
     @staticmethod
     def _split_words(words: list[str], n: int) -> list[list[str]]:
