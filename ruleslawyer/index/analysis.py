@@ -58,7 +58,7 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-case words of `text` as the tokenizer splits them."""
-    return [m.group(0).lower() for m in _TOKEN_RE.finditer(text)]
+    return _TOKEN_RE.findall(text.lower())
 
 
 def word_spans(text: str) -> list[tuple[str, int, int]]:
@@ -68,7 +68,7 @@ def word_spans(text: str) -> list[tuple[str, int, int]]:
 
 def terms(text: str) -> tuple[str, ...]:
     """The index terms of `text`: its words, lower-cased and stemmed."""
-    return tuple(stem(w) for w in words(text))
+    return tuple(map(stem, words(text)))
 
 
 @functools.lru_cache(maxsize=4)
