@@ -45,6 +45,10 @@ _HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords"
 END = 0  # what `read` returns when a line ends the card
 
 
+def _starts_stats(lines: list[Line], k: int) -> bool:
+    return stat_header(lines[k]) is not None or vertical_stats(lines, k) is not None
+
+
 def base_size(m: re.Match) -> str:
     """"40mm" from "(⌀40 mm)"; a base given in words ("Use model") is kept as printed."""
     size = norm_text(m.group(1) or m.group(2))
@@ -277,6 +281,8 @@ class CardReader(WeaponReading):
             self.add_keywords(self.faction_keywords, text)
             return 1
         if section == "faction_keywords":
+            if k + 1 < len(lines) and _starts_stats(lines, k + 1):
+                return END  # not this label's value: the next card's title, right above its stats
             self.add_keywords(self.faction_keywords, text)
             self.section = "after_keywords"
             return 1

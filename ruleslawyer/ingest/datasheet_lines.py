@@ -124,7 +124,9 @@ def stat_header(line: Line) -> list[str] | None:
     have = set(folded)
     if not {"M", "T", "W", "LD", "SV"} <= have:
         return None
-    if not ("OC" in have or {"WS", "BS"} <= have):
+    # OC (10th) or WS and BS (9th); a row of nothing but the five shared names is taken too
+    # (a loader may have set the last column apart).
+    if not ("OC" in have or {"WS", "BS"} <= have or all(f in STAT_NAMES for f in folded)):
         return None
     # Every cell must be a characteristic or a leading name/count label.
     extra = [f for f in folded if f not in STAT_NAMES]

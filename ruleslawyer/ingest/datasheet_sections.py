@@ -52,6 +52,9 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
         start = 1 if start else 0
     values = cells[start:start + n]
     leading = cells[:start]
+    trailing = " ".join(cells[start + n:])
+    if not leading and trailing and is_caps(trailing) and len(trailing.split()) <= 5:
+        leading = [title_case(trailing)]  # the model's name printed after its values
     models = None
     name = unit_name
     count_first = bool(lead) and fold(lead[0]) in ("NO", "MODELS", "")

@@ -106,9 +106,11 @@ def _find_name(lines: list[Line], anchor: int, floor: int) -> int | None:
         if _skippable_head(line):
             j -= 1
             continue
-        # "NECRONS" under a bare "FACTION KEYWORDS:" label is the label's value, not a name.
+        # "NECRONS" under a bare "FACTION KEYWORDS:" label is the label's value, not a name,
+        # unless the stats follow it at once (the label's own value was lost, and this line
+        # is the next card's title).
         label = FACTION_KEYWORDS.match(lines[j - 1].text) if j > floor else None
-        if label and not label.group(1):
+        if label and not label.group(1) and j < anchor - 1:
             j -= 2
             continue
         if _is_name_line(line):
