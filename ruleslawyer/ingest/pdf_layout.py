@@ -113,9 +113,14 @@ class Fragment:
     size: float
     table: object = None  # a RuledTable standing in this place instead of text
 
+    _text: str | None = None
+
     @property
     def text(self) -> str:
-        return chars_text(self.chars)
+        # Read many times while blocks are built; the characters no longer change by then.
+        if self._text is None:
+            self._text = chars_text(self.chars)
+        return self._text
 
     @property
     def mid(self) -> float:
@@ -321,8 +326,11 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
                 runs.append((float(start), float(x)))
             start = None
     # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
-    gutters = [r for r in runs if _separates_columns(frags + tables, r)
-               and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables)]
+    gutters = []
+    for r in runs:
+        clean = max(cover[int(r[0]):int(r[1])]) == 0 and r[1] - r[0] >= 1.5 * body
+        if _separates_columns(frags + tables, r, clean) and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables):
+            gutters.append(r)
     return _drop_narrow_columns(gutters, frags, lo, hi)
 
 
@@ -342,21 +350,25 @@ def _drop_narrow_columns(gutters, frags, lo, hi):
     return gutters
 
 
-def _separates_columns(frags: list[Fragment], gutter: tuple[float, float]) -> bool:
-    """A strip is a gutter when both sides hold text lines, not just the cells of one table."""
+def _separates_columns(frags: list[Fragment], gutter: tuple[float, float], clean: bool = False) -> bool:
+    """A strip is a gutter when both sides hold text lines, not just the cells of one table.
+
+    A wide strip that no text crosses at all also parts a table from the prose beside it (a
+    datasheet's weapons and its abilities) when the prose side reads as paragraphs.
+    """
     g0, g1 = gutter
     left = [f for f in frags if f.x1 <= g0 + 1]
     right = [f for f in frags if f.x0 >= g1 - 1]
     if len(left) < 3 or len(right) < 3:
         return False
+    prose = []
     for side in (left, right):
         x0 = min(f.x0 for f in side)
         x1 = max(f.x1 for f in side)
         # Only the side's near neighbourhood of the gutter counts (a 3-column page's middle).
         wide = sum(1 for f in side if f.x1 - f.x0 >= 0.45 * (x1 - x0) or f.x1 - f.x0 >= 120)
-        if wide < max(2, 0.15 * len(side)):
-            return False
-    return True
+        prose.append(wide >= max(2, 0.15 * len(side)))
+    return all(prose) or (clean and any(prose))
 
 
 def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:

@@ -177,19 +177,36 @@ def table_fragment(table: RuledTable) -> Fragment:
 
 
 def unruled_rows(lines) -> list[list[str]]:
-    """Cells of consecutive multi-fragment lines, aligned on shared column starts."""
-    anchors: list[float] = []
+    """Cells of consecutive multi-fragment lines, aligned on the columns of the fullest rows.
+
+    Columns come from the rows with the most pieces (a header or a full profile line): pieces
+    that overlap horizontally across those rows are one column. Other rows' pieces go to the
+    column they overlap most, or the nearest one, so centred values sit under their headers.
+    """
+    most = max(len(line.frags) for line in lines)
+    spans: list[list[float]] = []
     for line in lines:
+        if len(line.frags) != most:
+            continue
         for f in line.frags:
-            if not any(abs(f.x0 - a) < 4 for a in anchors):
-                anchors.append(f.x0)
-    anchors.sort()
+            spans.append([f.x0, f.x1])
+    spans.sort()
+    columns: list[list[float]] = []
+    for a, b in spans:
+        if columns and a <= columns[-1][1] + 1:
+            columns[-1][1] = max(columns[-1][1], b)
+        else:
+            columns.append([a, b])
     rows = []
     for line in lines:
-        cells = [""] * len(anchors)
+        cells = [""] * len(columns)
         for f in line.frags:
-            k = max(i for i, a in enumerate(anchors) if a <= f.x0 + 4)
-            cells[k] = (cells[k] + " " + f.text).strip()
+            overlaps = [min(f.x1, b) - max(f.x0, a) for a, b in columns]
+            best = max(range(len(columns)), key=lambda k: overlaps[k])
+            if overlaps[best] <= 0:
+                mid = (f.x0 + f.x1) / 2
+                best = min(range(len(columns)), key=lambda k: abs((columns[k][0] + columns[k][1]) / 2 - mid))
+            cells[best] = (cells[best] + " " + f.text).strip()
         rows.append(cells)
-    keep = [k for k in range(len(anchors)) if any(r[k] for r in rows)]
+    keep = [k for k in range(len(columns)) if any(r[k] for r in rows)]
     return [[r[k] for k in keep] for r in rows]
