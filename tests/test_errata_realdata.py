@@ -86,3 +86,14 @@ def test_index_card_errata(shared):
     transvector = erratum(recs, "Archaeopter Transvector, Transport section")
     assert (transvector["location"], transvector["text"]) == ("2nd sentence",
                                                               "It cannot transport Jump Pack or Kataphron models.")
+
+
+def test_faq_section_inside_a_faction_page(shared):
+    """A Wahapedia faction page ends with Q/A tables: they become faq records and the rest of
+    the page still gives its stratagems and rules (only the Q/A blocks are claimed)."""
+    recs = records(shared, "AndrewDeWitt__GrimLog/necrons_faction_page.html")
+    orb = faq(recs, "Can a unit be affected by a Resurrection Orb")
+    assert orb["question"].endswith("more than once per turn?") and orb["answer"] == "No."
+    kinds = {r["kind"] for r in recs}
+    assert {"stratagem", "rule", "faq"} <= kinds
+    assert not any(r["kind"] == "errata" for r in recs)

@@ -55,8 +55,15 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     if not is_faq_document(lines):
         return
     meta = _title_block(lines, ctx)
-    ctx.claim(ln.index for ln in lines)
-    yield from _walk(lines, meta, ctx)
+    used: set[int] = set()
+    records = list(_walk(lines, meta, ctx, used))
+    if len(used) >= 0.5 * len(lines):
+        # An FAQ document: its title block, intro and headings are not rules either.
+        ctx.claim(ln.index for ln in lines)
+    else:
+        # FAQ entries inside another document (a faction page): only what they used.
+        ctx.claim(used)
+    yield from records
 
 
 _INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
@@ -121,7 +128,8 @@ def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
     return _Meta(document, version, ctx.edition)
 
 
-def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Iterator[Record]:
+def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]) -> Iterator[Record]:
+    """Records from the lines in order; adds the index of every block they use to `used`."""
     section = "intro"
     note: tuple[EntryLine, list[EntryLine]] | None = None
     entry: _Entry | None = None
@@ -146,15 +154,31 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Iterator[Re
                 if question:
                     yield _faq(question, answer, meta, ctx)
                 question, answer, in_answer = [], [], False
+        ends_pair = question and (line.kind == HEADING or (line.is_table and not _QUESTION.match(text)))
+        ends_entry = entry and line.kind == HEADING and len(entry.lines) >= 2
+        if ends_pair or ends_entry:
+            # A heading (or a table that is not a Q&A) after an answer or a complete entry
+            # leaves the FAQ material.
+            if question:
+                yield _faq(question, answer, meta, ctx)
+                question, answer, in_answer = [], [], False
+            if ends_entry:
+                yield _erratum(entry, meta, ctx)
+                entry = None
         if heading_section:
             section = heading_section
+            used.add(line.index)
             n += 1
             continue
         if header or dash:
+            start = n
             header, n = _full_header(lines, n, header or dash)
+            used.update(x.index for x in lines[start:n])
             entry = _Entry(header, header_line=line)
             section = "errata"
             continue
+        if question or entry or section == "notes" or _QUESTION.match(text):
+            used.add(line.index)
         q, a = _split_qa(text)
         if _QUESTION.match(text):
             question = [_with_text(line, q)]
@@ -257,7 +281,8 @@ def _split_qa(text: str) -> tuple[str, str]:
 
 
 def _with_text(line: EntryLine, text: str) -> EntryLine:
-    return EntryLine(line.index, text, line.kind, line.bold, line.italic, line.color, line.page)
+    kind = "paragraph" if line.is_table else line.kind  # a Q/A printed as a two-column table
+    return EntryLine(line.index, text, kind, line.bold, line.italic, line.color, line.page)
 
 
 def _highlight(lines: Iterable[EntryLine]) -> str | None:
