@@ -63,12 +63,13 @@ def card_pdf(units, corpus, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def sheet_pdf(units, corpus, tmp_path_factory):
-    """The same cards on A4 sheets, duplex (measurements are cached, so this is quicker)."""
+    """Cards on A4 sheets, duplex (the fits are cached from `card_pdf`'s run when it ran first)."""
     import pdfplumber
 
     from ruleslawyer.cards import make_cards
 
-    cards = make_cards(units, corpus, {"size": "poker", "sheet": "a4", "duplex": True})
+    # ten units (a full sheet of nine, then the Chronomancer's cards) keep this quick
+    cards = make_cards(units[:9] + units[-1:], corpus, {"size": "poker", "sheet": "a4", "duplex": True})
     path = tmp_path_factory.mktemp("pdf") / "sheets.pdf"
     cards.write_pdf(path)
     with pdfplumber.open(path) as pdf:
@@ -83,6 +84,17 @@ def page_texts(pdf) -> list[str]:
     if id(pdf) not in _TEXTS:
         _TEXTS[id(pdf)] = [page.extract_text() or "" for page in pdf.pages]
     return _TEXTS[id(pdf)]
+
+
+_WORDS: dict[tuple[int, int], list[dict]] = {}
+
+
+def page_words(page) -> list[dict]:
+    """The words of a page (tight x tolerance: table cells sit close), once per page."""
+    key = (id(page.pdf), page.page_number)
+    if key not in _WORDS:
+        _WORDS[key] = page.extract_words(x_tolerance=1)
+    return _WORDS[key]
 
 
 def pages_of(pdf, name: str) -> list:
@@ -103,7 +115,7 @@ def test_every_weapon_characteristic_and_ability_is_on_the_units_cards(card_pdf,
         pages = pages_of(pdf, d.name)
         assert pages, f"no card for {d.name}"
         # word by word: a name wrapped inside a table cell is read interleaved with its row
-        words = {squash(w["text"]) for p in pages for w in p.extract_words(x_tolerance=1)}
+        words = {squash(w["text"]) for p in pages for w in page_words(p)}
         wanted = [w.name for w in d.weapons] + [a.name for a in d.abilities]
         wanted += [v for p in d.profiles for v in p.stats.values()]
         wanted += [v for w in d.weapons for v in (w.range, w.type, w.A, w.skill, w.S, w.AP, w.D) if v]
@@ -168,8 +180,8 @@ def card_boxes(page) -> list[tuple[float, float, float, float]]:
 def face_label(page, box) -> str:
     """The title and k/n badge printed in the header of the card in `box`."""
     x0, top, x1, _ = box
-    crop = page.crop((x0, top, x1, top + 9 * MM))
-    return squash(crop.extract_text() or "")
+    words = [w for w in page_words(page) if x0 <= w["x0"] and w["x1"] <= x1 and top <= w["top"] < top + 9 * MM]
+    return squash("".join(w["text"] for w in sorted(words, key=lambda w: (round(w["top"]), w["x0"]))))
 
 
 def test_duplex_backs_sit_mirrored_behind_their_fronts(sheet_pdf):
@@ -191,6 +203,27 @@ def test_duplex_backs_sit_mirrored_behind_their_fronts(sheet_pdf):
             bx0, btop, bx1, _ = matches[0]
             # flip on the long (vertical) edge: x mirrored about the sheet's centre, same height
             assert abs(bx0 - (front.width - fbox[2])) < 0.5 and abs(btop - fbox[1]) < 0.5, label
+
+
+def test_split_texts_rejoin_to_the_rule_as_printed(card_pdf, corpus):
+    cards, _, _ = card_pdf
+    parts: dict[tuple[str, str, str], list[str]] = {}
+    for pair in cards.pairs:
+        for face in pair:
+            for b in face.blocks:
+                if b.kind in ("rule", "ability"):
+                    key = (face.title, b.kind, b.data["item"].name.replace(" (cont.)", ""))
+                    parts.setdefault(key, []).append(b.data["item"].text)
+    split = {k: v for k, v in parts.items() if len(v) > 1}
+    assert split, "some rule should have been split between two faces"
+    for (title, kind, name), texts in split.items():
+        joined = squash("".join(texts))
+        originals = {squash(r.text) for r in corpus if r.kind == "rule" and r.name == name}
+        for d in (r for r in corpus if r.kind == "datasheet" and r.name == title and kind == "ability"):
+            originals |= {squash(a.text) for a in d.abilities if a.name == name}
+            if d.leader and name == "Leader":
+                originals.add(squash(d.leader.text + ", ".join(d.leader.attaches_to)))
+        assert joined in originals, f"{title}: {name} lost or garbled text where it was split"
 
 
 def test_bleed_grows_the_page_and_keeps_text_in_the_trim_box(units, corpus, tmp_path):
@@ -228,3 +261,19 @@ def test_pngs_for_a_person_to_look_at(card_pdf, sheet_pdf):
         subprocess.run(["pdftoppm", "-r", "100", "-png", "-singlefile", "-f", str(page), "-l", str(page),
                         str(path), str(ARTIFACTS / name)], check=True)
         assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000
+
+
+def test_cards_command_writes_html_and_reports(runner, shared, tmp_path):
+    from ruleslawyer.cli.main import cli
+
+    seed = str(seed_path(shared, "001"))
+    assert runner.invoke(cli, ["ingest", seed]).exit_code == 0
+    out = tmp_path / "chrono.html"
+    result = runner.invoke(cli, ["cards", "chronomancer", "--size", "tarot", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"Wrote {out}: 1 record(s), ")
+    assert "70 x 120 mm" in result.output
+    html = out.read_text(encoding="utf-8")
+    assert "size: 70.0mm 120.0mm" in html and "Chronomancer" in html and "Aeonstave" in html
+    bad = runner.invoke(cli, ["cards", "chronomancer", "--out", str(tmp_path / "x.txt")])
+    assert bad.exit_code == 1 and bad.output.strip().count("\n") == 0 and "must end in .pdf or .html" in bad.output

@@ -99,7 +99,9 @@ def _line_pieces(container, top: float) -> list[tuple[float, float, int]]:
     pieces = []
     for b in _descendants(container):
         if isinstance(b, LineBox):
-            chars = sum(len(re.sub(r"\s", "", t.text)) for t in _descendants(b) if isinstance(t, TextBox))
+            # list bullets are ::marker boxes: drawn, but not characters of the source text
+            chars = sum(len(re.sub(r"\s", "", t.text)) for t in _descendants(b)
+                        if isinstance(t, TextBox) and not t.element_tag.endswith("::marker"))
             pieces.append((b.position_y - top, b.position_y + b.height - top, chars))
     return pieces
 
@@ -189,7 +191,8 @@ def split_text(text: str, chars: int) -> tuple[str, str]:
         for k in range(start, len(line)):
             if not line[k].isspace():
                 if count == chars:
-                    return text[:pos + k].rstrip(), text[pos + k:]
+                    cut = pos if k == start else pos + k  # at a line's start, keep its bullet
+                    return text[:cut].rstrip(), text[cut:]
                 count += 1
         pos += len(line) + 1
     return text, ""
