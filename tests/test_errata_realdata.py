@@ -74,7 +74,8 @@ def test_cults_entries(shared):
 
 def test_index_card_errata(shared):
     recs = records(shared, INDEX_CARDS)
-    assert {r["kind"] for r in recs} == {"errata"}
+    # Every block is claimed, so no rules come from the errata's headings.
+    assert not [r for r in recs if r["kind"] in ("rule", "stratagem", "table")]
     mort = erratum(recs, "Mortifiers, Abilities, Anguish of the Unredeemed")
     assert mort["page"] is None and mort["operation"] == "replace"
     assert mort["text"].startswith("Each time this unit makes a Charge move")
