@@ -11,6 +11,7 @@ static files. `ruleslawyer.site.writer` renders and writes them (incrementally).
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -135,7 +136,8 @@ def _allocate_urls(records: Iterable[Record]) -> list[_Entry]:
     entries = []
     for kind in KIND_ORDER:
         allocator = SlugAllocator()
-        items = [(i, record_name(r), _qualifiers(r), _identity(r)) for i, r in enumerate(by_kind.get(kind, ()))]
+        items = [(i, record_name(r), functools.partial(_qualifiers, r), functools.partial(_identity, r))
+                 for i, r in enumerate(by_kind.get(kind, ()))]
         slugs = allocator.allocate(items)
         for i, r in enumerate(by_kind.get(kind, ())):
             entries.append(_Entry(r, f"{KIND_DIRS[kind]}/{slugs[i]}.html"))
@@ -294,12 +296,16 @@ def _plural(kind: str) -> str:
 
 # ---------------------------------------------------------------- errata and home
 def _errata_page(outcomes, entries: list[_Entry], common) -> Page:
+    wanted = {fold(o.target_name) for o in outcomes if o.applied and o.target_name}
     by_change: dict[tuple, _Entry] = {}
     by_name: dict[str, list[_Entry]] = defaultdict(list)
     for e in entries:
         for c in getattr(e.record, "changes", ()):
             by_change.setdefault((c.document, c.version, c.page, c.operation, c.new_text), e)
-        by_name[fold(record_name(e.record))].append(e)
+        if wanted:
+            key = fold(record_name(e.record))
+            if key in wanted:
+                by_name[key].append(e)
     rows = []
     for n, o in enumerate(outcomes, 1):
         err: Erratum = o.erratum

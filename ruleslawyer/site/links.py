@@ -62,6 +62,7 @@ class Linker:
                  keywords: Mapping[str, tuple[str, int]]):
         self.keywords = dict(keywords)
         self.by_name: dict[str, list[Target]] = {}
+        self._memo: dict[tuple, Target | None] = {}
         for record in records:
             if record.kind not in _TARGET_KINDS or id(record) not in urls:
                 continue
@@ -81,6 +82,9 @@ class Linker:
         Only the same edition (or a record/rule without one) counts: a 5th-edition Blast is
         not the rule a 10th-edition `[blast]` means.
         """
+        memo_key = (name, edition, faction)
+        if memo_key in self._memo:
+            return self._memo[memo_key]
         key = fold(name)
         found = self.by_name.get(key) or self.by_name.get("~" + key) or []
         best = None
@@ -92,7 +96,8 @@ class Linker:
             score = (t.edition != edition, t.faction != faction, t.rank, t.url)
             if best is None or score < best[0]:
                 best = (score, t)
-        return best[1] if best else None
+        self._memo[memo_key] = best[1] if best else None
+        return self._memo[memo_key]
 
     def for_record(self, record: Record, prefix: str) -> "PageLinks":
         """Every link the page of `record` needs, resolved now; hrefs start with `prefix`."""
@@ -145,18 +150,35 @@ def _keyword_name(kw: str) -> str:
 
 
 class PageLinks:
-    """The links of one page, as the partials ask for them (`links.ability(name)` ...)."""
+    """The links of one page, as the partials ask for them (`links.ability(name)` ...).
+
+    Built for every page while gathering but read only for pages that get rendered, so the
+    lookup tables are made on first use.
+    """
+
+    __slots__ = ("resolved", "_map", "_terms")
 
     def __init__(self, resolved: tuple[tuple[tuple[str, str], Link], ...]):
         self.resolved = resolved
-        self._map = dict(resolved)
-        self.terms = {name: link for (kind, name), link in resolved if kind == "term"}
+        self._map = None
+        self._terms = None
+
+    def _lookup(self, kind: str, name: str) -> Link | None:
+        if self._map is None:
+            self._map = dict(self.resolved)
+        return self._map.get((kind, name))
+
+    @property
+    def terms(self) -> dict[str, Link]:
+        if self._terms is None:
+            self._terms = {name: link for (kind, name), link in self.resolved if kind == "term"}
+        return self._terms
 
     def ability(self, name: str) -> Link | None:
-        return self._map.get(("ability", name))
+        return self._lookup("ability", name)
 
     def weapon_keyword(self, kw: str) -> Link | None:
-        return self._map.get(("weapon_keyword", _keyword_name(kw)))
+        return self._lookup("weapon_keyword", _keyword_name(kw))
 
     def keyword(self, kw: str) -> Link | None:
-        return self._map.get(("keyword", kw))
+        return self._lookup("keyword", kw)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Hashable, Iterable, Sequence
 
 MAX_LEN = 80
@@ -26,11 +27,14 @@ _LETTERS = str.maketrans({"æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "œ": "o
                           "đ": "d", "Đ": "d", "ł": "l", "Ł": "l", "þ": "th", "Þ": "th", "ð": "d"})
 
 
+@lru_cache(maxsize=1 << 16)
 def slugify(text: str | None, *, fallback: str = "page") -> str:
     """`text` as a lowercase ASCII slug of letters, digits and single hyphens (never empty)."""
-    s = (text or "").translate(_LETTERS)
-    s = unicodedata.normalize("NFKD", s)
-    s = "".join(c for c in s if not unicodedata.combining(c)).lower()
+    s = text or ""
+    if not s.isascii():
+        s = unicodedata.normalize("NFKD", s.translate(_LETTERS))
+        s = "".join(c for c in s if not unicodedata.combining(c))
+    s = s.lower()
     s = re.sub(r"['\u2019`]", "", s)
     s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
     if len(s) > MAX_LEN:
@@ -60,20 +64,24 @@ class SlugAllocator:
         self.taken: set[str] = set()
         self.by_key: dict[Hashable, str] = {}
 
-    def allocate(self, items: Iterable[tuple[Hashable, str, Sequence[str | None], str]]) -> dict[Hashable, str]:
-        prepared = sorted(((slugify(name), identity, key, qualifiers) for key, name, qualifiers, identity in items),
-                          key=lambda t: (t[0], t[1]))
+    def allocate(self, items: Iterable[tuple[Hashable, str, object, object]]) -> dict[Hashable, str]:
+        """Assign slugs; `qualifiers` and `identity` may be callables, called only on a collision."""
+        bases = [(slugify(name), key, qualifiers, identity) for key, name, qualifiers, identity in items]
         counts: dict[str, int] = {}
-        for base, *_ in prepared:
+        for base, *_ in bases:
             counts[base] = counts.get(base, 0) + 1
         # Plain slugs that will be used as they are: a qualified slug must not take one of them
         # (a rule really named "Blast 10th" would otherwise be shadowed by "Blast" + "10th").
         plain = {base for base, n in counts.items() if n == 1 and base not in self.taken}
-        for base, identity, key, qualifiers in prepared:
+        clashing = []
+        for base, key, qualifiers, identity in bases:
             if base in plain:
-                slug = base
+                self.taken.add(base)
+                self.by_key[key] = base
             else:
-                slug = self._qualified(base, qualifiers, identity, plain)
+                clashing.append((base, _value(identity), key, _value(qualifiers)))
+        for base, identity, key, qualifiers in sorted(clashing, key=lambda t: (t[0], t[1])):
+            slug = self._qualified(base, qualifiers, identity, plain)
             self.taken.add(slug)
             self.by_key[key] = slug
         return self.by_key
@@ -91,3 +99,7 @@ class SlugAllocator:
             n += 1
             candidate = f"{base}-{short_hash(identity)}-{n}"
         return candidate
+
+
+def _value(v):
+    return v() if callable(v) else v
