@@ -8,6 +8,7 @@ and cuts the page into horizontal bands; each band is read column by column, lef
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -361,6 +362,14 @@ def _separates_columns(frags: list[Fragment], gutter: tuple[float, float], clean
     right = [f for f in frags if f.x0 >= g1 - 1]
     if len(left) < 3 or len(right) < 3:
         return False
+    # Short pieces starting right after the strip, each level with a piece before it, are the
+    # value cells of a table whose name column ends at the strip, not the start of a column.
+    body = sorted(f.size for f in frags)[len(frags) // 2]
+    border = [f for f in right if f.x0 <= g1 + 3 * body and f.table is None]
+    left_bottoms = sorted(f.bottom for f in left)
+    cells = [f for f in border if f.x1 - f.x0 < 2.5 * body and _has_near(left_bottoms, f.bottom, 1.0)]
+    if len(border) >= 3 and len(cells) >= 0.6 * len(border):
+        return False
     prose = []
     for side in (left, right):
         x0 = min(f.x0 for f in side)
@@ -368,7 +377,21 @@ def _separates_columns(frags: list[Fragment], gutter: tuple[float, float], clean
         # Only the side's near neighbourhood of the gutter counts (a 3-column page's middle).
         wide = sum(1 for f in side if f.x1 - f.x0 >= 0.45 * (x1 - x0) or f.x1 - f.x0 >= 120)
         prose.append(wide >= max(2, 0.15 * len(side)))
-    return all(prose) or (clean and any(prose))
+    if all(prose):
+        return True
+    if not (clean and any(prose)):
+        return False
+    # Cells of one table share their baselines across the strip; a column of prose beside a
+    # table does not line up with its rows.
+    cells, other = (left, right) if not prose[0] else (right, left)
+    bottoms = sorted(f.bottom for f in other)
+    paired = sum(1 for f in cells if _has_near(bottoms, f.bottom, 1.0))
+    return paired <= 0.6 * len(cells)
+
+
+def _has_near(sorted_values: list[float], value: float, tol: float) -> bool:
+    i = bisect.bisect_left(sorted_values, value - tol)
+    return i < len(sorted_values) and sorted_values[i] <= value + tol
 
 
 def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:
