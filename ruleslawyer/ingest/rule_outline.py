@@ -25,7 +25,7 @@ from typing import Sequence
 from ..records import Rule
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase, title_case
+from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
 from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
 from .stratagem_lines import Line, document_faction
 

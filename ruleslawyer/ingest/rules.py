@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 from ..records import Record, Rule
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from .parsing import ParseContext
-from .rule_text import (ends_sentence, gap_before, is_caps, is_furniture, is_title_like, is_titlecase,
+from .rule_text import (ends_sentence, gap_before, is_caps, is_title_like, is_titlecase,
                         title_case)
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 

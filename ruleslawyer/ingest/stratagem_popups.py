@@ -13,7 +13,7 @@ from typing import Iterator, Sequence
 from ..records import DetachmentRule, Enhancement, Record
 from .document import HEADING, LIST_ITEM, TABLE
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_title_like, is_titlecase, region_changed, title_case
+from .rule_text import ends_sentence, is_title_like, is_titlecase, region_changed
 from .stratagem_lines import DET_RE, NAME_PTS_RE, PTS_RE, Line, faction_for
 
 _CAPS_WORDS = r"[A-Z][A-Z'’\-]*(?: [A-Z][A-Z'’\-]*)*"

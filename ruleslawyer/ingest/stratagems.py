@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 from ..records import Record, Stratagem
 from .document import HEADING, Document
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_caps, is_furniture, split_labels, starts_with_label, title_case
+from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label, title_case
 from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines,
                               document_faction, faction_for, is_badge, match_type)
 
