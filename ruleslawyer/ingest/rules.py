@@ -95,7 +95,7 @@ def rule_name(text: str) -> tuple[str, int | None]:
 
 # Datasheet section headings a datasheet parser may leave behind: never rule names.
 _DATASHEET_SECTIONS = {"abilities", "unit composition", "wargear options", "wargear abilities", "keywords",
-                       "faction keywords", "other wargear", "ranged weapons", "melee weapons"}
+                       "faction keywords", "other wargear", "ranged weapons", "melee weapons", "led by"}
 
 
 def plausible_name(name: str) -> bool:
@@ -231,6 +231,8 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     body = [b for b in body if b.text.strip()]
     if not any(b.kind in (PARAGRAPH, LIST_ITEM) and _is_prose(b.text) for b in body):
         return None
+    if len(body) == 1 and body[0].text.rstrip().endswith(":"):
+        return None  # only a lead-in whose list the page lost ("can be led by the following units:")
     # The closing recap: the trailing bullets, unless a colon-ended lead-in introduces them.
     end = len(body)
     while end > 0 and body[end - 1].kind == LIST_ITEM and not body[end - 1].claimed:
