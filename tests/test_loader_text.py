@@ -76,3 +76,8 @@ def test_seed_000_tables_and_bold(shared):
     assert len(stat_headers) == 18  # one profile table per unit card
     assert all(len(t.rows[0]) == 11 for t in stat_headers)
     assert any(s.bold and s.text == "mission" for b in doc.blocks for s in b.spans)
+
+
+def test_utf16_text_with_bom_loads():
+    doc = load_bytes("\ufeffSHOOTING PHASE\nPick a unit.\n".encode("utf-16-le"), "notes.txt")
+    assert [b.text for b in doc.blocks] == ["SHOOTING PHASE", "Pick a unit."]

@@ -191,3 +191,36 @@ def test_export_ingest_is_incremental(shared, tmp_store, export9):
     assert tmp_store.counts_by_kind()["datasheet"] == len(csv_rows(export9 / "Datasheets.csv"))
     again = ingest_paths(tmp_store, [export9])
     assert again.read == 0 and again.unchanged == 1
+
+
+def _fake_export(folder: Path, models_header: str = "datasheet_id|line|name|M|T|Sv|W|Ld|OC|") -> Path:
+    folder.mkdir()
+    (folder / "Factions.csv").write_text("id|name|link|\nNEC|Necrons||\n", encoding="utf-8")
+    (folder / "Datasheets.csv").write_text("id|name|faction_id|\n001|Test Unit|NEC|\n", encoding="utf-8")
+    (folder / "Datasheets_models.csv").write_text(models_header + "\n001|1|Test Unit|5\"|4|3+|4|6+|1|\n",
+                                                 encoding="utf-8")
+    return folder
+
+
+def test_undecodable_export_is_a_failed_item_not_a_crash(tmp_path, tmp_store):
+    folder = _fake_export(tmp_path / "export")
+    (folder / "Datasheets_models.csv").write_bytes(b"datasheet_id|\xff\xfe\xfa|OC|\n")
+    report = ingest_paths(tmp_store, [folder])
+    assert len(report.failed) == 1 and "Datasheets_models.csv" in report.failed[0].error
+    assert tmp_store.is_empty()
+
+
+def test_export_missing_a_needed_column_names_it(tmp_path, tmp_store):
+    folder = _fake_export(tmp_path / "export")
+    (folder / "Datasheets.csv").write_text("name|faction_id|\nTest Unit|NEC|\n", encoding="utf-8")
+    report = ingest_paths(tmp_store, [folder])
+    assert len(report.failed) == 1
+    assert "Datasheets.csv" in report.failed[0].error and "'id' column" in report.failed[0].error
+
+
+def test_small_export_round_trip(tmp_path, tmp_store):
+    folder = _fake_export(tmp_path / "export")
+    report = ingest_paths(tmp_store, [folder])
+    assert not report.failed
+    (sheet,) = list(tmp_store.records("datasheet"))
+    assert sheet.name == "Test Unit" and sheet.faction == "Necrons" and sheet.edition == 10

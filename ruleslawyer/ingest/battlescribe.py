@@ -143,6 +143,7 @@ class BattleScribeSource(StructuredSource):
     """One catalogue (with its game system) or one game system file."""
 
     def records(self) -> Iterator[Record]:
+        """A catalogue's datasheets and shared rules, or a game system's shared rules."""
         root = _parse(self.path)
         roots = [root] + [_parse(p) for p in self.files[1:]]
         index = _Index(roots)

@@ -50,6 +50,7 @@ def sniff_format(data: bytes, path: str | Path) -> str:
 
 
 def origin_for(path: str | Path, data: bytes, fmt: str) -> DocumentOrigin:
+    """The DocumentOrigin of `data` read from `path`: name, format and sha256."""
     p = Path(path)
     return DocumentOrigin(path=str(p), name=p.name, format=fmt, sha256=hashlib.sha256(data).hexdigest(),
                           size=len(data))

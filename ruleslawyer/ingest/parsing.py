@@ -73,7 +73,7 @@ def guess_edition(doc: Document) -> int | None:
         return 10
     if re.search(r"\b(WHEN|TARGET|EFFECT):", text) and re.search(r"\bCP\b", text):
         return 10
-    if re.search(r"\bIndomitus\b|\bPOWER \d+|\bcommand points?\b|\bbattle-forged\b", text, re.I):
+    if re.search(r"\bIndomitus\b|\bPOWER \d+|\bbattle-forged\b", text, re.I):
         return 9
     if re.search(r"\bGo to Ground\b|\bInitiative\b|\bTo Wound chart\b|\bSweeping Advance\b", text):
         return 5

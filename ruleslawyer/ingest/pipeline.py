@@ -28,6 +28,8 @@ STRUCTURED_SOURCES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class FileResult:
+    """What happened to one file or source: its status, record counts, or the error and a hint."""
+
     path: str
     status: str  # "ingested", "unchanged", "failed", "duplicate"
     records: int = 0
@@ -93,12 +95,22 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             seen.add(key)
             items.append(item)
 
-    def visit_dir(folder: Path) -> None:
+    def detected(path: Path) -> object | None:
+        # A detector that cannot read its file reports it like any bad file, in the batch.
         for detect in detectors:
-            found = detect(folder)
+            try:
+                found = detect(path)
+            except RuleslawyerError as exc:
+                return FileResult(str(path), "failed", error=str(exc), hint=exc.hint)
             if found is not None:
-                add(found, str(folder.resolve()))
-                return
+                return found
+        return None
+
+    def visit_dir(folder: Path) -> None:
+        found = detected(folder)
+        if found is not None:
+            add(found, str(folder.resolve()))
+            return
         for entry in sorted(folder.iterdir(), key=lambda p: p.name):
             if entry.name.startswith("."):
                 continue
@@ -108,12 +120,8 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                 handle_file(entry)
 
     def handle_file(path: Path) -> None:
-        for detect in detectors:
-            found = detect(path)
-            if found is not None:
-                add(found, str(path.resolve()))
-                return
-        add(path, str(path.resolve()))
+        found = detected(path)
+        add(found if found is not None else path, str(path.resolve()))
 
     for raw in paths:
         p = Path(raw)
@@ -180,10 +188,12 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
     items = gather(paths)
     report = IngestReport()
     for n, item in enumerate(items):
-        label = str(item) if isinstance(item, Path) else getattr(item, "key", str(item))
+        label = str(item) if isinstance(item, Path) else getattr(item, "key", None) or getattr(item, "path", "")
         if progress:
             progress(n, len(items), label)
-        if isinstance(item, Path):
+        if isinstance(item, FileResult):  # failed already while gathering
+            report.results.append(item)
+        elif isinstance(item, Path):
             if not item.exists():
                 report.results.append(FileResult(str(item), "failed", error=f"{item}: no such file or folder"))
                 continue

@@ -24,6 +24,14 @@ def decode(data: bytes, path: str) -> str:
     """Decode text bytes (UTF-8 with or without BOM, else cp1252); refuse binary data."""
     if not data.strip():
         raise LoadError(path, "the file is empty")
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):  # UTF-16/32 text is full of NUL bytes but is still text
+            try:
+                data = data[len(bom):].decode(codec).encode("utf-8")
+            except UnicodeDecodeError:
+                raise LoadError(path, f"invalid {codec.upper()} text") from None
+            break
     if b"\x00" in data[:65536]:
         raise LoadError(path, "binary data, not text (NUL bytes)", hint="is this the right file?")
     try:

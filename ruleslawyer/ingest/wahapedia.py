@@ -38,8 +38,14 @@ def detect(path: Path) -> "WahapediaExport | None":
 
 
 def read_header(path: Path) -> list[str]:
-    with open(path, encoding="utf-8-sig", newline="") as fh:
-        return _split(fh.readline())
+    """The column names of a Wahapedia CSV (its first line)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            return _split(fh.readline())
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
 
 
 def _split(line: str) -> list[str]:
@@ -49,8 +55,11 @@ def _split(line: str) -> list[str]:
     return fields
 
 
-def read_table(path: Path) -> list[dict[str, str]]:
-    """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings)."""
+def read_table(path: Path, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings).
+
+    `required` names columns the caller cannot do without; a file lacking one is a LoadError.
+    """
     try:
         raw = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -59,6 +68,9 @@ def read_table(path: Path) -> list[dict[str, str]]:
     header = _split(lines[0])
     if not header or not header[0]:
         raise LoadError(path, "no header row")
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise LoadError(path, f"no {', '.join(repr(c) for c in missing)} column (is this a Wahapedia export?)")
     width = len(header)
     terminated = lines[0].rstrip("\r").endswith("|")  # rows end with `|` too: an unended row continues
     text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
@@ -153,11 +165,18 @@ class WahapediaExport(StructuredSource):
     def _source(self, file: str, row_id: str) -> Source:
         return Source(file=file, page=None, format=self.format, sha256=None, locator=f"id={row_id}")
 
+    # Columns each table must have; everything else is read with .get() and may be missing.
+    _REQUIRED = {"Factions.csv": ("id", "name"), "Datasheets.csv": ("id", "name"), "Stratagems.csv": ("id", "name"),
+                 "Enhancements.csv": ("id", "name"), "Detachment_abilities.csv": ("id", "name"),
+                 "Abilities.csv": ("id", "name"), "Wargear_list.csv": ("wargear_id",),
+                 "StratagemPhases.csv": ("stratagem_id", "phase")}
+
     def _table(self, name: str) -> list[dict[str, str]]:
         path = self.path / name
-        return read_table(path) if path.is_file() else []
+        return read_table(path, self._REQUIRED.get(name, ())) if path.is_file() else []
 
     def records(self) -> Iterator[Record]:
+        """Datasheets, stratagems, enhancements, detachment rules and shared abilities of the export."""
         factions = {r["id"]: r["name"] for r in self._table("Factions.csv")}
         if self.edition == 9:
             yield from self._datasheets_9(factions)
