@@ -265,3 +265,12 @@ def test_ability_panel_beside_weapons_and_weapon_names_wrapped_over_rows():
     assert [(a.name, a.text, a.category) for a in ds.abilities] == [
         ("Deep Strike", "", "core"), ("Shade Step", "Once per battle, this unit can move again.", "unit"),
         ("Shadow Pact", "", "faction")]
+
+
+def test_a_profile_line_alone_is_not_a_datasheet():
+    """An erratum that reprints one characteristic line (title, then the stats) is left alone."""
+    blocks = [paragraph("Gloom Dreadnought – Profile line"),
+              table(("M", "T", "SV", "W", "LD", "OC"), ('6"', "9", "2+", "8", "6+", "3")),
+              paragraph("Change the OC characteristic to 3.")]
+    records, ctx = parse(make_doc(*blocks), edition=10)
+    assert records == [] and not ctx.claimed

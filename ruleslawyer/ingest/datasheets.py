@@ -192,7 +192,10 @@ def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext) -
             break
         used.extend(range(k, k + step))
         k += step
-    if not reader.profiles:
+    # A characteristic line alone (an erratum's corrected profile, a rules example) is not a
+    # datasheet: a card also has weapons, abilities or keywords.
+    if not reader.profiles or not (reader.weapons or reader.abilities.items or reader.keywords
+                                   or reader.faction_keywords):
         return None, []
     return _build(reader, doc, ctx, name_line), used
 
