@@ -151,12 +151,18 @@ def _build(doc: Document, ctx: ParseContext, grid: _Grid) -> tuple[RefTable | No
     data = [[r[c] for c in keep] for r in data]
     if not data or all(not any(r[1:]) for r in data):
         return None, []
+    if not _reference_like(header, data, grid):
+        return None, []
 
     first = grid.indexes[0]
     name, name_index, heading_captions = _name_above(doc, ctx, first)
     for cap in heading_captions:
         if col_caption is None and cap.casefold() not in {h.casefold() for h in header}:
             col_caption = _caption(cap)
+    if col_caption and name and _title(col_caption).casefold() == _title(name).casefold():
+        col_caption = None  # the table's own title printed over it ("WOUND ROLL")
+    elif col_caption and name is None and len(header) == 2:
+        name, col_caption = col_caption, None
     corner = header[0]
     numeric = all(re.fullmatch(r"\d+", h) for h in header[1:] if h)
     if numeric:
@@ -248,6 +254,32 @@ def _clean(cell: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
+_PROFILE_HEADS = {"M", "T", "SV", "W", "LD", "OC", "WS", "BS"}
+
+
+def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bool:
+    """False for grids that are not reference tables: prose a PDF laid out in columns (long
+    cells), a unit's characteristic profile (M, T, Sv, W ... headers: a datasheet part), or
+    weapon/stat rows whose name column was lost (every row label a distance or a roll)."""
+    cells = [c for r in data for c in r if c]
+    if grid.has_header and cells and (max(len(c) for c in cells) > 120 or
+                                      sum(len(c) for c in cells) / len(cells) > 40):
+        return False
+    if grid.has_header and all(_wordy(col) for col in zip(header, *data)):
+        return False  # every column holds sentence fragments: running text, not a chart
+    if len({h.upper() for h in header} & _PROFILE_HEADS) >= 3:
+        return False
+    labels = [r[0] for r in data]
+    if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
+        return False
+    return True
+
+
+def _wordy(column: tuple[str, ...]) -> bool:
+    filled = [c for c in column if c]
+    return bool(filled) and sum(1 for c in filled if len(c.split()) >= 5) * 2 > len(filled)
+
+
 def _looks_like_data(row: list[str]) -> bool:
     """A first row whose value cells are dice results is data, not a header."""
     values = [c for c in row[1:] if c]
@@ -274,7 +306,11 @@ def _take_caption_rows(rows: list[list[str]]) -> tuple[str | None, list[list[str
     caption = None
     while len(rows) > 2:
         filled = [c for c in rows[0] if c]
-        if len(filled) == 1 and len(rows[0]) > 2 and re.search(r"[A-Za-z]{2}", filled[0]) \
+        # Over a two-column table a caption is told from a row with an empty cell by its
+        # ALL-CAPS words and a full row under it.
+        spans = len(rows[0]) > 2 or (not any(ch.islower() for ch in filled[0] if filled)
+                                     and all(rows[1])) if filled else False
+        if len(filled) == 1 and spans and re.search(r"[A-Za-z]{2}", filled[0]) \
                 and not _DICE.search(filled[0]):
             caption = _caption(filled[0]) if caption is None else f"{caption} {_caption(filled[0])}"
             rows = rows[1:]
