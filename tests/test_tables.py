@@ -84,3 +84,34 @@ def test_pipe_table_in_markdown():
     t = tables[0]
     assert (t.name, t.row_header, t.columns) == ("Battle Sizes", "Size", ("Points",))
     assert [(r.label, r.cells) for r in t.rows] == [("Incursion", ("1000",)), ("Strike Force", ("2000",))]
+
+
+def _blocks_doc(*blocks):
+    from ruleslawyer.ingest.document import Document
+
+    return Document(DocumentOrigin("b.pdf", "b.pdf", "pdf", "0" * 64, 0), tuple(blocks))
+
+
+def test_caption_row_over_two_columns_and_non_tables():
+    from ruleslawyer.ingest.document import TABLE, Block, heading, paragraph
+
+    chart = Block(TABLE, rows=(("WOUND ROLL",), ("S VS T", "D6 RESULT"), ("S GREATER than T", "3+"),
+                               ("S EQUAL to T", "4+")))
+    prose = Block(TABLE, rows=(("the unit that was chosen to move first", "and then all the other units move"),
+                               ("in the order that their owner likes best", "until every unit has been moved")))
+    profile = Block(TABLE, rows=(("M", "T", "SV", "W", "LD", "OC"), ('6"', "5", "4+", "2", "7+", "1")))
+    doc = _blocks_doc(heading("Wound Roll"), paragraph("Roll a D6."), chart, heading("Moving"), prose,
+                      heading("Boyz"), profile)
+    tables = [r for r in parse_document(doc) if r.kind == "table"]
+    assert [(t.name, t.row_header, t.column_header, t.columns) for t in tables] == [
+        ("Wound Roll", "S VS T", None, ("D6 RESULT",))]
+
+
+def test_real_page_wound_roll_table(shared):
+    path = shared / "realdata" / "AndrewDeWitt__GrimLog" / "tyranids_Hive_Tyrant.html"
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    (wound,) = [r for r in parsed(path) if r["kind"] == "table" and r["name"] == "Wound Roll"]
+    assert wound["row_header"] == "ATTACK'S STRENGTH VS TARGET'S TOUGHNESS"
+    assert wound["columns"] == ["D6 RESULT REQUIRED"] and len(wound["rows"]) == 5
+    assert wound["rows"][1]["label"] == "Strength is GREATER than the Toughness."
