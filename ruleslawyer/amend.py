@@ -132,6 +132,7 @@ class _Index:
 
     def __init__(self, current: list[Record | None]):
         self.current = current
+        self._stems: dict[str, set[int]] | None = None  # word stem -> text records, built on demand
         self.by_name: dict[str, list[int]] = {}
         self.datasheets: dict[str, list[int]] = {}
         for i, r in enumerate(current):
@@ -151,6 +152,17 @@ class _Index:
                                                                  getattr(self.current[i], "section", ())}]
             found = inside or found
         return found
+
+    def mentioning(self, stems: list[str], edition: int | None) -> set[int]:
+        """Text records whose wording has a word starting with each of `stems` (5 letters)."""
+        if self._stems is None:
+            self._stems = {}
+            for i in self.text_records(None):
+                for t in set(tokens(self.current[i].text)):
+                    if len(t) > 3:
+                        self._stems.setdefault(t[:5], set()).add(i)
+        found = set.intersection(*(self._stems.get(s, set()) for s in stems))
+        return {i for i in found if self.current[i] is not None and _same_edition(self.current[i], edition)}
 
     def text_records(self, edition: int | None) -> list[int]:
         return [i for i, r in enumerate(self.current)
@@ -260,12 +272,11 @@ def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outc
     if e.operation != "replace" or place is None or place.sentence is None or not e.text:
         return None
     target_words = [w[:5] for w in tokens(e.target or "") if len(w) > 3]
+    if not target_words:
+        return None
     best = None
-    for i in index.text_records(e.edition):
+    for i in sorted(index.mentioning(target_words, e.edition)):
         record = current[i]
-        text_tokens = tokens(record.text)
-        if not target_words or not all(any(t.startswith(w) for t in text_tokens) for w in target_words):
-            continue
         found = best_sentence(record.text, e.text)
         if found and found[2] >= 0.7 and (best is None or found[2] > best[1][2]):
             best = (i, found)
