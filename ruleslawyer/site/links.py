@@ -63,6 +63,7 @@ class Linker:
         self.keywords = dict(keywords)
         self.by_name: dict[str, list[Target]] = {}
         self._memo: dict[tuple, Target | None] = {}
+        self._links: dict[tuple, Link | None] = {}
         for record in records:
             if record.kind not in _TARGET_KINDS or id(record) not in urls:
                 continue
@@ -99,25 +100,36 @@ class Linker:
         self._memo[memo_key] = best[1] if best else None
         return self._memo[memo_key]
 
+    def _link(self, keyword: bool, name: str, edition, faction, prefix: str) -> Link | None:
+        """The Link for a rule name or a keyword, memoised (most pages repeat the same names)."""
+        memo_key = (keyword, name, edition, faction, prefix)
+        if memo_key in self._links:
+            return self._links[memo_key]
+        t = self.rule(name, edition, faction)
+        link = Link(prefix + t.url, t.title) if t else None
+        if keyword:
+            hit = self.keywords.get(name.upper())
+            if hit:
+                url, count = hit
+                title = t.title if t else f"{count} unit{'s' if count != 1 else ''} with the {name.upper()} keyword"
+                link = Link(prefix + url, title)
+        self._links[memo_key] = link
+        return link
+
     def for_record(self, record: Record, prefix: str) -> "PageLinks":
         """Every link the page of `record` needs, resolved now; hrefs start with `prefix`."""
         resolved: dict[tuple[str, str], Link] = {}
         edition, faction = record.edition, getattr(record, "faction", None)
 
         def add_rule(kind: str, name: str):
-            t = self.rule(name, edition, faction)
-            if t:
-                resolved[(kind, name)] = Link(prefix + t.url, t.title)
+            link = self._link(False, name, edition, faction, prefix)
+            if link:
+                resolved[(kind, name)] = link
 
         def add_keyword(kind: str, kw: str):
-            hit = self.keywords.get(kw.upper())
-            t = self.rule(kw, edition, faction)
-            if hit:
-                url, count = hit
-                title = t.title if t else f"{count} unit{'s' if count != 1 else ''} with the {kw.upper()} keyword"
-                resolved[(kind, kw)] = Link(prefix + url, title)
-            elif t:
-                resolved[(kind, kw)] = Link(prefix + t.url, t.title)
+            link = self._link(True, kw, edition, faction, prefix)
+            if link:
+                resolved[(kind, kw)] = link
 
         if isinstance(record, Datasheet):
             for a in record.abilities:

@@ -21,13 +21,23 @@ _QUOTES = re.compile(r"['`]")
 _NON_WORD = re.compile(r"[^a-z0-9+]+")
 
 
-@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """`library.fold` (case, accents, punctuation), with a fast path for ASCII text.
 
     The site folds every name and text several times; NFKD over pure ASCII is a no-op, so
     skipping it gives the same result several times faster.
     """
+    if len(text) < 200:
+        return _fold_short(text)
+    return _fold(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _fold_short(text: str) -> str:  # names: folded over and over
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     if text.isascii():
         return _NON_WORD.sub(" ", _QUOTES.sub("", text.lower())).strip()
     return library.fold(text)
@@ -53,7 +63,8 @@ class IndexEntry:
 def terms_of(text: str, name: str) -> str:
     """The distinct folded words of `text` not already in `name`, in order, capped."""
     seen = set(fold(name).split())
-    out = [w for w in dict.fromkeys(fold(text).split())
+    # Words past the first ~1,000 characters rarely add a term the cap would keep.
+    out = [w for w in dict.fromkeys(fold(text[:1000]).split())
            if len(w) > 2 and w not in _STOP and w not in seen and not w.isdigit()]
     return " ".join(out[:MAX_TERMS])
 

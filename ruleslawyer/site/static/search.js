@@ -102,6 +102,10 @@
       if (faction !== "" && String(doc[2]) !== faction) return;
       if (edition !== "" && String(doc[3]) !== edition) return;
       if (names[d] === phrase) score += 4; else if (names[d].lastIndexOf(phrase, 0) === 0) score += 2;
+      else {  // the name starts with (a near spelling of) the first word asked for
+        var first = names[d].split(" ", 1)[0];
+        if (first.lastIndexOf(qs[0], 0) === 0 || (qs[0].length >= 4 && within(qs[0], first, 1))) score += 0.5;
+      }
       out.push([score, d]);
     });
     out.sort(function (a, b) { return b[0] - a[0] || (names[a[1]] < names[b[1]] ? -1 : names[a[1]] > names[b[1]] ? 1 : 0); });
