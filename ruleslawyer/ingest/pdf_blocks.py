@@ -93,7 +93,8 @@ def is_heading(line: Line, stats: Stats) -> bool:
     bold = _bold_share(line)
     if line.size >= stats.body + 0.8 and (bold > 0.6 or is_caps_heading(text)):
         return bool(re.search(r"[A-Za-z]", text))
-    return bold > 0.9 and is_caps_heading(text)
+    # At body size a capitalised bold line that ends a sentence is a wrapped keyword, not a title.
+    return bold > 0.9 and is_caps_heading(text) and not text.endswith((".", ",", ";"))
 
 
 def _first_word_width(line: Line) -> float:
