@@ -220,6 +220,8 @@ def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
     instruction and wording (so it cannot be a second instruction of the same entry)."""
     if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
         return False
+    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
+        return False
     first = read_instruction(entry.lines[0].text, entry.header)
     this = read_instruction(line.text, entry.header)
     return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule")
