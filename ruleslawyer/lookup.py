@@ -121,9 +121,10 @@ def _lookup_s_t(table: RefTable, s: int, t: int) -> str:
 def _condition_key(label: str) -> str | None:
     """Which S-vs-T case a printed row label states ("S TWICE (or more) than T" -> "twice")."""
     low = label.casefold()
-    for key, words in (("twice", ("twice", "double")), ("half", ("half",)), ("greater", ("greater", "higher")),
-                       ("equal", ("equal",)), ("lower", ("lower", "less"))):
-        if any(w in low for w in words):
+    for key, pattern in (("twice", r"\btwice\b|\bdouble\b|\b2 ?x\b"), ("half", r"\bhalf\b"),
+                         ("greater", r"\bgreater\b|\bhigher\b|\bmore than\b|\bexceeds?\b"),
+                         ("equal", r"\bequals?\b|\bsame as\b"), ("lower", r"\blower\b|\bless\b|\bbelow\b")):
+        if re.search(pattern, low):
             return key
     return None
 

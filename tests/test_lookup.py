@@ -139,3 +139,13 @@ def test_show_amended_and_as_printed(run):
     assert printed.exit_code == 0
     assert "Models cannot shoot a unit containing any characters" in printed.output
     assert "Models cannot target a unit that contains" not in printed.output
+
+
+@pytest.mark.parametrize("label, key", [("S TWICE (or more) than T", "twice"), ("S is 2x T or more", "twice"),
+                                        ("S is more than T", "greater"), ("S equals T", "equal"),
+                                        ("Strength is LESS than the Toughness.", "lower"),
+                                        ("S is half T or less", "half")])
+def test_condition_labels(label, key):
+    from ruleslawyer.lookup import _condition_key
+
+    assert _condition_key(label) == key
