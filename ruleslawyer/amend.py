@@ -124,6 +124,10 @@ def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
             continue
         seen[key] = e
         live.append(e)
+    # Documents apply in a fixed order (by name), each in its own printed order, so the result
+    # does not depend on the order files were ingested in.
+    position = {id(e): n for n, e in enumerate(live)}
+    live.sort(key=lambda e: (fold(e.document or ""), e.source.file, position[id(e)]))
     return live, skipped
 
 

@@ -236,3 +236,11 @@ def test_stratagem_effect_and_generic_target_parts():
     amended = only(result, "Pathogenic Slime")
     assert amended.effect == "Use it at the start of your Shooting phase. Add 1 to damage."
     assert result.outcomes[0].applied and result.outcomes[0].target_kind == "stratagem"
+
+
+def test_two_documents_amend_one_rule_in_the_same_order_whatever_the_input_order():
+    a = erratum("Thing", "From the codex.", operation="append", document="Codex: Examples")
+    b = dataclasses.replace(erratum("Thing", "From the core book.", operation="append"),
+                            source=Source("core.pdf"))
+    texts = {only(apply_errata([rule("Thing", "Printed.")] + order), "Thing").text for order in ([a, b], [b, a])}
+    assert len(texts) == 1
