@@ -1,0 +1,213 @@
+"""Reading order for the PDF loader: fragments of a page -> columns -> lines.
+
+Columns are found per page from the x-distribution of fragments: a gutter is a vertical strip
+that almost no fragment covers, with paragraph-like text on both sides. A fragment that crosses
+a gutter spans the page (a title) and cuts the page into horizontal bands; each band is read
+column by column, left to right.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from .pdf_layout import BULLETS, Fragment, Line
+
+
+@dataclass
+class PageLayout:
+    """One page in reading order: its lines (table stand-ins included) and its column count."""
+
+    page: int
+    width: float
+    height: float
+    lines: list[Line] = field(default_factory=list)
+    columns: int = 1
+
+
+def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+    """Vertical strips (x0, x1) free of text between columns of paragraph-like text."""
+    if len(frags) < 6:
+        return []
+    tables = [f for f in frags if f.table is not None]
+    frags = [f for f in frags if f.table is None] or frags
+    n_bins = int(width) + 2
+    cover = [0] * n_bins
+    for f in frags:
+        for x in range(max(0, int(f.x0)), min(n_bins, int(f.x1) + 1)):
+            cover[x] += 1
+    lo = max(0, int(min(f.x0 for f in frags)) + 1)
+    hi = min(n_bins - 1, int(max(f.x1 for f in frags)))
+    # A title or a page-wide table crosses every gutter; let a few fragments through.
+    limit = max(0, int(0.03 * len(frags)))
+    sizes = sorted(f.size for f in frags)
+    body = sizes[len(sizes) // 2]
+    min_width = max(5.0, 0.8 * body)
+    runs = []
+    start = None
+    for x in range(lo, hi + 1):
+        free = cover[x] <= limit
+        if free and start is None:
+            start = x
+        elif not free and start is not None:
+            if x - start >= min_width:
+                runs.append((float(start), float(x)))
+            start = None
+    # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
+    gutters = []
+    for r in runs:
+        clean = max(cover[int(r[0]):int(r[1])]) == 0 and r[1] - r[0] >= 1.5 * body
+        if _separates_columns(frags + tables, r, clean) and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables):
+            gutters.append(r)
+    return _drop_narrow_columns(gutters, frags, lo, hi)
+
+
+def _drop_narrow_columns(gutters, frags, lo, hi):
+    """A strip of side labels (a cost badge beside a card) is not a column: join it to its left."""
+    changed = True
+    while changed and gutters:
+        changed = False
+        edges = [lo] + [g for pair in gutters for g in pair] + [hi]
+        for i in range(len(gutters) + 1):
+            left, right = edges[2 * i], edges[2 * i + 1]
+            if right - left < 0.12 * (hi - lo) and len(gutters) > 0:
+                # The column between edges: remove the gutter on its left (or right for the first).
+                gutters.pop(i - 1 if i > 0 else 0)
+                changed = True
+                break
+    return gutters
+
+
+def _separates_columns(frags: list[Fragment], gutter: tuple[float, float], clean: bool = False) -> bool:
+    """A strip is a gutter when both sides hold text lines, not just the cells of one table.
+
+    A wide strip that no text crosses at all also parts a table from the prose beside it (a
+    datasheet's weapons and its abilities) when the prose side reads as paragraphs.
+    """
+    g0, g1 = gutter
+    left = [f for f in frags if f.x1 <= g0 + 1]
+    right = [f for f in frags if f.x0 >= g1 - 1]
+    if len(left) < 3 or len(right) < 3:
+        return False
+    # Short pieces starting right after the strip, each level with a piece before it, are the
+    # value cells of a table whose name column ends at the strip, not the start of a column.
+    body = sorted(f.size for f in frags)[len(frags) // 2]
+    border = [f for f in right if f.x0 <= g1 + 3 * body and f.table is None]
+    left_bottoms = sorted(f.bottom for f in left)
+    cells = [f for f in border if f.x1 - f.x0 < 2.5 * body and _has_near(left_bottoms, f.bottom, 1.0)]
+    if len(border) >= 3 and len(cells) >= 0.6 * len(border):
+        return False
+    prose = []
+    for side in (left, right):
+        x0 = min(f.x0 for f in side)
+        x1 = max(f.x1 for f in side)
+        # Only the side's near neighbourhood of the gutter counts (a 3-column page's middle).
+        wide = sum(1 for f in side if f.x1 - f.x0 >= 0.45 * (x1 - x0) or f.x1 - f.x0 >= 120)
+        prose.append(wide >= max(2, 0.15 * len(side)))
+    if all(prose):
+        return True
+    if not (clean and any(prose)):
+        return False
+    # Cells of one table share their baselines across the strip; a column of prose beside a
+    # table does not line up with its rows.
+    cells, other = (left, right) if not prose[0] else (right, left)
+    bottoms = sorted(f.bottom for f in other)
+    paired = sum(1 for f in cells if _has_near(bottoms, f.bottom, 1.0))
+    return paired <= 0.6 * len(cells)
+
+
+def _has_near(sorted_values: list[float], value: float, tol: float) -> bool:
+    i = bisect.bisect_left(sorted_values, value - tol)
+    return i < len(sorted_values) and sorted_values[i] <= value + tol
+
+
+def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:
+    """Order the fragments of one page into lines: bands split by spanning fragments, then columns."""
+    gutters = find_gutters(frags, width)
+    # Column intervals between gutters.
+    edges = [0.0] + [(a + b) / 2 for a, b in gutters] + [width + 1]
+    ncols = len(edges) - 1
+
+    def column_of(f: Fragment) -> int | None:
+        for a, b in gutters:
+            if f.x0 < a - 2 and f.x1 > b + 2:
+                return None  # crosses a gutter: spans columns
+        x = f.x0 + 1
+        for i in range(ncols):
+            if edges[i] <= x < edges[i + 1]:
+                return i
+        return ncols - 1
+
+    spanning = []
+    by_col: list[list[Fragment]] = [[] for _ in range(ncols)]
+    for f in frags:
+        col = column_of(f)
+        if col is None:
+            spanning.append(f)
+        else:
+            by_col[col].append(f)
+    col_bounds = []
+    for i, fs in enumerate(by_col):
+        if fs:
+            x0 = min(f.x0 for f in fs)
+            span = max(f.x1 for f in fs) - x0
+            # The right margin is where wide lines end; a stray badge beyond it does not count.
+            wide = [f.x1 for f in fs if f.x1 - f.x0 >= 0.5 * span] or [max(f.x1 for f in fs)]
+            col_bounds.append((x0, max(wide)))
+        else:
+            col_bounds.append((edges[i], edges[i + 1]))
+    layout = PageLayout(page, width, height, columns=ncols)
+    spanning.sort(key=lambda f: f.top)
+    cuts = [f.top for f in spanning] + [float("inf")]
+    band_start = float("-inf")
+    span_iter = iter(spanning)
+    for cut in cuts:
+        for i in range(ncols):
+            band = [f for f in by_col[i] if band_start <= f.mid < cut]
+            for line in group_lines(band, page, i + 1):
+                line.col_x0, line.col_x1 = col_bounds[i]
+                layout.lines.append(line)
+        if cut != float("inf"):
+            sf = next(span_iter)
+            layout.lines.extend(_span_lines(sf, page, spanning, width))
+            band_start = cut
+    return layout
+
+
+def _span_lines(f: Fragment, page: int, spanning, width) -> list[Line]:
+    line = Line([f], page, 1, col_x0=f.x0, col_x1=f.x1)
+    return [line]
+
+
+def group_lines(frags: list[Fragment], page: int, column: int) -> list[Line]:
+    """Fragments of one column into lines: vertical overlap of more than half the smaller height."""
+    frags = sorted(frags, key=lambda f: (f.top, f.x0))
+    lines: list[Line] = []
+    for f in frags:
+        placed = False
+        for line in reversed(lines[-3:]):
+            top, bottom = line.top, line.bottom
+            overlap = min(bottom, f.bottom) - max(top, f.top)
+            if overlap > 0.5 * min(bottom - top, f.bottom - f.top):
+                line.frags.append(f)
+                line.frags.sort(key=lambda g: g.x0)
+                placed = True
+                break
+        if not placed:
+            lines.append(Line([f], page, column))
+    lines.sort(key=lambda ln: (ln.bottom + ln.top) / 2)
+    for line in lines:
+        _take_bullet(line)
+    return lines
+
+
+_BULLET_TEXT = re.compile(r"^\s*([%s])\s*$" % re.escape(BULLETS))
+
+
+def _take_bullet(line: Line) -> None:
+    """A lone bullet glyph before the text becomes the line's marker, not a table cell."""
+    if len(line.frags) >= 2 and line.frags[0].table is None:
+        m = _BULLET_TEXT.match(line.frags[0].text)
+        if m:
+            line.marker = m.group(1)
+            line.frags = line.frags[1:]
