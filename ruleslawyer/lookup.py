@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .errors import NotFoundError, QueryError
+from .errors import QueryError
 from .records import RefTable, Record
 
 
