@@ -23,7 +23,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from .amend_text import LocationError, best_sentence, edit, parse_location, tokens
+from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
 from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Record, Rule,
                       Stratagem, record_name)
@@ -288,8 +288,6 @@ def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outc
         return None
     i, (pi, si, _score) = best
     record = current[i]
-    from .amend_text import Place
-
     result = edit(record.text, "replace", Place(paragraph=pi + 1, sentence=si + 1), e.text)
     location = f"{_ordinal_word(si + 1)} sentence of the {_ordinal_word(pi + 1)} paragraph"
     change = _change(e, result.old, result.new, location)
