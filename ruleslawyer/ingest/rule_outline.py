@@ -34,6 +34,8 @@ _GAP = 8  # a claimed run this long is another part of the document (a datasheet
 
 @dataclass
 class Elem:
+    """One line of an outline, classified (heading, step, run-in, item, paragraph, table, gap, junk)."""
+
     kind: str  # heading / step / runin / item / para / table / gap / junk
     line: Line | None
     label: str = ""
@@ -43,6 +45,8 @@ class Elem:
 
 @dataclass
 class Node:
+    """An open heading or step on the outline stack: the section a new rule belongs to."""
+
     title: str
     kind: str  # phase / container / list / rule / step
     has_body: bool = False
@@ -54,6 +58,8 @@ class Node:
 
 @dataclass
 class Builder:
+    """A rule being collected: its name, section, text parts and extras until it is emitted."""
+
     name: str
     section: tuple[str, ...]
     line: Line
@@ -132,6 +138,8 @@ def classify(lines: Sequence[Line]) -> list[Elem]:
 
 
 class OutlineParser:
+    """Walks classified outline lines once, keeping the heading stack and the rules being built."""
+
     def __init__(self, elems: list[Elem], ctx: ParseContext):
         self.elems = elems
         self.ctx = ctx
@@ -187,6 +195,7 @@ class OutlineParser:
 
     # ------------------------------------------------------------ walk
     def run(self) -> list[Builder]:
+        """Every rule builder the outline holds, in document order (copies flagged, not dropped)."""
         for i, e in enumerate(self.elems):
             if e.kind == "junk":
                 continue

@@ -10,23 +10,25 @@ import re
 from typing import Iterable
 
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, clean_text
+from .names import SMALL_WORDS
 
-# Page furniture: ad boxes, the "Disable Ads" popup, subscription begging, site chrome.
-# Matched against a whole block's text; any hit makes the block junk.
+# Page furniture, described by what it is rather than by any one page's wording. Matched
+# against a whole block's text; any hit makes the block junk. HTML pages lose most of it in the
+# loader (class tokens); text and PDF copies of the same pages need these cues.
 _FURNITURE = re.compile(
-    r"disable ads|boosty|pin code|login database|adsbygoogle|patreon|newsletter"
-    r"|support me\b|sign up\b|does not meet the selection criteria"
-    r"|keyword is used in the following|©|\bcopyright\b|all rights reserved"
-    r"|https?://|www\.|\b[\w-]+\.(?:com|net|org)\b",
-    re.I,
+    "|".join((
+        r"\bads\b|adsbygoogle|boosty|patreon|\bsupport me\b",            # ads and donations
+        r"newsletter|\bsign up\b|\blog-?in\b|pin code|\be-?mail\b",     # accounts, mailing lists
+        r"combo-?box|settings tab|\bbutton\b",                          # the site's own controls
+        r"\bdatasheets\s*:\s*$",                                        # a site index: "... datasheets:"
+        r"©|\bcopyright\b|all rights reserved",                        # legal lines
+        r"https?://|www\.|\b[\w-]+\.(?:com|net|org)\b",                 # addresses
+    )),
+    re.I | re.M,
 )
 # Icon badges printed as letters beside a stratagem ("BA" Boarding Actions, "C" Core) and
 # stray punctuation left by icons.
 _ICON = re.compile(r"^(?:[A-Z]{1,2}|[\]\[|()•·*#]+|\s*)$")
-
-SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "is", "of", "on",
-               "or", "the", "to", "vs", "via", "with"}
-_SMALL_KEEP_IN_TITLES = SMALL_WORDS - {"is"}
 
 LABELS = ("WHEN", "TARGET", "EFFECT", "RESTRICTIONS", "RESTRICTION")
 _LABEL_RE = re.compile(r"\b(WHEN|TARGET|EFFECT|RESTRICTIONS?)\s*:\s*")
@@ -55,44 +57,6 @@ def is_furniture(text: str) -> bool:
 def is_icon(text: str) -> bool:
     """A lone icon letter or two ("C", "BA") or stray bracket left by an icon."""
     return bool(_ICON.match(text.strip()))
-
-
-def title_case(name: str) -> str:
-    """Title Case for an ALL-CAPS or sentence-case name, small words kept lower case.
-
-    Words with a digit or mixed case beyond the first letter (CP, LOS, 2D6) keep their case
-    when the name was not all caps to begin with.
-    """
-    letters = [c for c in name if c.isalpha()]
-    all_caps = bool(letters) and not any(c.islower() for c in letters)
-    words = re.split(r"(\s+|-)", name)
-    out = []
-    index = 0
-    for w in words:
-        if not w or w.isspace() or w == "-":
-            out.append(w)
-            continue
-        low = w.lower()
-        after_hyphen = bool(out) and out[-1] == "-"
-        if all_caps:
-            if index > 0 and low in _SMALL_KEEP_IN_TITLES:
-                w = low
-            elif after_hyphen:
-                w = low
-            else:
-                w = _cap(low)
-        elif w.islower() and not after_hyphen and (index == 0 or low not in _SMALL_KEEP_IN_TITLES):
-            w = _cap(w)
-        out.append(w)
-        index += 1
-    return "".join(out)
-
-
-def _cap(word: str) -> str:
-    for i, c in enumerate(word):
-        if c.isalpha():
-            return word[:i] + c.upper() + word[i + 1:]
-    return word
 
 
 def is_title_like(text: str, max_words: int = 7) -> bool:
@@ -155,6 +119,7 @@ def split_labels(text: str) -> list[tuple[str | None, str]]:
 
 
 def starts_with_label(text: str) -> bool:
+    """True when the text opens with a stratagem label such as "WHEN:"."""
     return bool(_LABEL_RE.match(text.strip()))
 
 
@@ -164,6 +129,7 @@ def join_paragraphs(parts: Iterable[str]) -> str:
 
 
 def ends_sentence(text: str) -> bool:
+    """True when the text ends like a sentence or a lead-in (".", "!", "?", ":"), quotes aside."""
     t = text.rstrip().rstrip("\"'’”)]*")
     return bool(t) and t[-1] in ".!?:"
 
@@ -186,6 +152,7 @@ def gap_before(blocks, i: int) -> bool:
 
 
 def is_body_kind(block: Block) -> bool:
+    """True for blocks that carry running text (paragraphs and list items)."""
     return block.kind in (PARAGRAPH, LIST_ITEM)
 
 

@@ -19,9 +19,9 @@ from typing import Iterator, Sequence
 
 from ..records import Record, Rule
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
+from .names import title_case
 from .parsing import ParseContext
-from .rule_text import (ends_sentence, gap_before, is_caps, is_title_like, is_titlecase,
-                        title_case)
+from .rule_text import ends_sentence, gap_before, is_caps, is_title_like, is_titlecase
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
@@ -59,7 +59,7 @@ def runin(line: Line) -> tuple[str, str] | None:
         return None
     rest = m.group("rest").strip()
     if rest[:1].islower():
-        return None  # "First pass a psychic test: roll 2D6" is a sentence, not a titled rule
+        return None  # "Then do this: roll a die" goes on as a sentence; a titled rule restarts with a capital
     return label, m.group("rest").strip()
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
 from .parsing import ParseContext
-from .rule_text import is_caps, is_furniture, is_icon, text_of, title_case
+from .names import title_case
+from .rule_text import is_caps, is_furniture, is_icon, text_of
 
 CP_RE = re.compile(r"^(?P<cp>\d+)\s*CP$", re.I)
 NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<cp>\d+)\s*CP$", re.I)
@@ -41,10 +42,12 @@ class Line:
 
     @property
     def usable(self) -> bool:
+        """True when no earlier parser claimed the line and it is not page furniture."""
         return not self.claimed and not self.junk
 
     @property
     def kind(self) -> str:
+        """The block kind (heading, paragraph, list_item, table)."""
         return self.block.kind
 
 
@@ -110,4 +113,5 @@ def faction_for(group: str | None, faction: str | None) -> str | None:
 
 
 def is_badge(line: Line) -> bool:
+    """True for an icon letter ("C", "BA") standing alone as a heading or paragraph."""
     return line.kind in (HEADING, PARAGRAPH) and is_icon(line.text)

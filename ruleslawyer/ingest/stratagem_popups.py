@@ -187,9 +187,11 @@ class PopupParser:
         return None
 
     def starts_popup(self, k: int) -> bool:
+        """True when line k opens a popup (an enhancement or detachment rule entry)."""
         return self._head(k) is not None
 
     def parse(self, is_start) -> Iterator[Record]:
+        """The enhancement and detachment rule records of every popup, in page order."""
         lines = self.lines
         k = 0
         while k < len(lines):

@@ -15,7 +15,8 @@ from typing import Iterator, Sequence
 from ..records import Record, Stratagem
 from .document import HEADING, Document
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label, title_case
+from .names import title_case
+from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label
 from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines,
                               document_faction, faction_for, is_badge, match_type)
 
@@ -37,6 +38,8 @@ class Header:
 
 @dataclass
 class Card:
+    """A stratagem card being read: its header, flavour lines and labelled sections."""
+
     header: Header
     fluff: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
