@@ -30,6 +30,11 @@ def _parse_text(text: str):
     return parse_document(load_bytes(text.encode(), "page.txt"))
 
 
+def _gold(shared, seed):
+    """The gold records for a seed, read at test time."""
+    return [json.loads(line) for line in (shared / "gold" / f"{seed.stem}.jsonl").read_text().splitlines() if line]
+
+
 def _kind(records, kind):
     return [r for r in records if r.kind == kind]
 
@@ -42,10 +47,10 @@ Test Legion – Battle Tactic Stratagem
 Flavour before the rules.
 WHEN: Your Shooting phase.
 
-TARGET: One unit from your army
-that has not shot this phase.
+TARGET: One friendly squad that
+stands in the open.
 
-EFFECT: Until the end of the phase, add 1 to the Hit roll.
+EFFECT: Its guns ring twice as loud this turn.
 
 RESTRICTIONS: Once per battle.
 """
@@ -56,8 +61,8 @@ def test_card_fields_and_flavour():
     assert (s.name, s.cp, s.group, s.category, s.faction) == ("Alpha Strike", 2, "Test Legion", "Battle Tactic", "Necrons")
     assert s.fluff == "Flavour before the rules."
     assert s.when == "Your Shooting phase."
-    assert s.target == "One unit from your army that has not shot this phase."  # a broken line joined
-    assert s.effect == "Until the end of the phase, add 1 to the Hit roll."
+    assert s.target == "One friendly squad that stands in the open."  # a broken line joined
+    assert s.effect == "Its guns ring twice as loud this turn."
     assert s.restrictions == "Once per battle."
 
 
@@ -69,7 +74,7 @@ def test_list_entry_and_card_merge_into_one_record():
     # Listed by name, cost and group only: no rules text, and Core belongs to no faction.
     assert (beta.when, beta.effect, beta.faction, beta.group) == (None, None, None, "Core")
     alpha = next(s for s in found if s.name == "Alpha Strike")
-    assert alpha.effect.startswith("Until the end")
+    assert alpha.effect.startswith("Its guns ring")
 
 
 def test_name_and_cost_on_one_line_and_labels_in_one_block():
@@ -79,7 +84,7 @@ def test_name_and_cost_on_one_line_and_labels_in_one_block():
 
 
 def test_furniture_between_cards_is_not_text():
-    doc = CARD + "Disable Ads\nBoosty subscribers may disable ads:\n"
+    doc = CARD + "Hide Ads\nOn Boosty? Enter your code to hide these ads:\n"
     (s,) = _kind(_parse_text(doc), "stratagem")
     assert "Boosty" not in (s.restrictions or "")
     assert not [r for r in _parse_text(doc) if "Boosty" in str(r)]
@@ -105,8 +110,7 @@ def test_stratagems_command_lists_the_seed_battle_tactics(runner, shared):
     """The Necron Battle Tactics of seed 001: the expected set comes from the gold file."""
     seed = seed_path(shared, "001", ".txt")
     assert runner.invoke(cli, ["ingest", str(seed)]).exit_code == 0
-    gold = [json.loads(line) for line in (shared / "gold" / f"{seed.stem}.jsonl").read_text().splitlines() if line]
-    expected = sorted(g["name"].casefold() for g in gold if g["kind"] == "stratagem"
+    expected = sorted(g["name"].casefold() for g in _gold(shared, seed) if g["kind"] == "stratagem"
                       and g["faction"] == "Necrons" and g["category"] == "Battle Tactic")
     assert expected  # the seed has some
     result = runner.invoke(cli, ["stratagems", "--faction", "necrons", "--category", "battle tactic", "--json"])
@@ -122,13 +126,15 @@ def test_stratagems_command_lists_the_seed_battle_tactics(runner, shared):
 
 
 def test_show_lays_out_a_stratagem(runner, shared):
-    runner.invoke(cli, ["ingest", str(seed_path(shared, "001", ".txt"))])
+    seed = seed_path(shared, "001", ".txt")
+    runner.invoke(cli, ["ingest", str(seed)])
+    gold = next(g for g in _gold(shared, seed) if g["kind"] == "stratagem" and g["name"] == "Protocol of the Hungry Void")
     result = runner.invoke(cli, ["show", "--kind", "stratagem", "protocol of the hungry void"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "PROTOCOL OF THE HUNGRY VOID  1CP"
     assert lines[1].startswith("Awakened Dynasty – Battle Tactic")
-    assert any(line.startswith("WHEN:     Fight phase.") for line in lines)
+    assert any(line == f"WHEN:     {gold['when']}" for line in lines)  # short enough for one line
     assert [line.split(":")[0] for line in lines if line[:1].isupper() and ":" in line[:14]] == \
         ["WHEN", "TARGET", "EFFECT", "Source"]
 
@@ -154,7 +160,7 @@ def test_faction_page_stratagems(necrons_page):
     revenant = next(s for s in found if s.name == "Protocol of the Eternal Revenant")
     assert (revenant.cp, revenant.group, revenant.category, revenant.faction) == \
         (1, "Awakened Dynasty", "Epic Deed", "Necrons")
-    assert revenant.when == "Any phase."
+    assert revenant.when.startswith("Any phase")
     vengeful = next(s for s in found if s.name == "Protocol of the Vengeful Stars")
     assert vengeful.cp == 2
     assert all(s.when and s.effect for s in found)
@@ -167,8 +173,11 @@ def test_faction_page_detachments_and_enhancements(necrons_page):
     assert rules["Relentless Onslaught"].group == "Starshatter Arsenal"
     enh = {r.name: r for r in _kind(necrons_page, "enhancement")}
     veil = enh["Veil of Darkness"]
-    assert (veil.points, veil.group, veil.restriction) == (20, "Awakened Dynasty", "NECRONS model only.")
-    assert enh["Dread Majesty (Aura)"].restriction == "OVERLORD or CATACOMB COMMAND BARGE model only."
+    assert (veil.points, veil.group) == (20, "Awakened Dynasty")
+    # Restrictions name keywords; the card's flavour and rules text stay out of them.
+    assert veil.restriction.startswith("NECRONS") and len(veil.restriction.split()) <= 4
+    majesty = enh["Dread Majesty (Aura)"].restriction
+    assert "OVERLORD" in majesty and "CATACOMB COMMAND BARGE" in majesty and len(majesty.split()) <= 8
     assert enh["Resurrection Protocols"].points is None
     army = [r for r in _kind(necrons_page, "rule") if r.name == "Reanimation Protocols"]
     assert army and army[0].faction == "Necrons" and army[0].fluff
@@ -196,18 +205,18 @@ def test_grizzled_company_has_no_category(shared):
     records = _records(shared / "realdata" / "AndrewDeWitt__GrimLog" / "astra-militarum_Kasrkin.html")
     no_retreat = next(s for s in _kind(records, "stratagem") if s.name == "No Retreat!")
     assert (no_retreat.group, no_retreat.category, no_retreat.cp) == ("Grizzled Company", None, 1)
-    assert no_retreat.when == "Your Command phase."
+    assert "Command phase" in no_retreat.when
 
 
-@pytest.mark.xfail(reason="PDF loader: on pages 3-4 the two cards side by side are not split into columns; "
-                          "titles come out in pairs ahead of the bodies, bodies become one-column tables and "
-                          "several titles are lost", strict=False)
+@pytest.mark.xfail(reason="PDF loader (not ours): on pages 3-4 the two cards side by side are not split into "
+                          "columns; titles come out in pairs ahead of the bodies, bodies become one-column "
+                          "tables and several titles are lost", strict=True)
 def test_core_stratagems_pdf(shared):
     records = _records(shared / "realdata" / "GregSQT__40k" / "15_Stratagems.pdf")
     found = {s.name: s for s in _kind(records, "stratagem")}
     assert len(found) == 10
     assert found["Command Re-roll"].cp == 1 and found["Command Re-roll"].group == "Core"
-    assert found["Rapid Ingress"].when == "End of your opponent’s Movement phase."
+    assert "Movement phase" in found["Rapid Ingress"].when
 
 
 def test_terminal_view_marks_errata():
