@@ -143,7 +143,9 @@ class CardReader(WeaponReading):
             return 1
         grid = vertical_stats(lines, k)
         if grid is not None:
-            self.profiles.append(profile_from_pairs(grid[0], self._profile_name()))
+            profile = profile_from_pairs(grid[0], self._profile_name())
+            if profile is not None:
+                self.profiles.append(profile)
             self.seen_stats, self.section = True, "after_stats"
             return grid[1] - k
         if self._invulnerable(lines, k, nxt):
@@ -272,9 +274,11 @@ class CardReader(WeaponReading):
             else:
                 self.leader_text.append(text)
             return 1
-        if section in ("keywords", "keywords_more"):
+        if section == "keywords" or (section == "keywords_more" and is_caps(text)):
             self.add_keywords(self.keywords, text)
             return 1
+        if section == "keywords_more":
+            self.section = section = "loose"  # prose after the keyword line (flavour text)
         if section == "faction_keywords_more":
             if not is_caps(text):
                 return END

@@ -69,7 +69,19 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
             if count_first and models is None and m:
                 models, name = m.group(1), m.group(2)
     stats = {col: norm_value(v) for col, v in zip(stat_cols, values)}
+    if not _plausible(stats):
+        return None
     return Profile(name=name, stats=stats, models=models)
+
+
+_MOVE = re.compile(r'^(?:\d+(?:\.\d+)?\+?"|\d+-\d+"|-|\*|N/A|\d+"\*)$', re.I)
+
+
+def _plausible(stats: dict[str, str]) -> bool:
+    """A Move characteristic is a distance ("6\"", "20+\"") or a dash: anything else means the
+    values were read out of order (a sample card drawn into a page of rules, say)."""
+    move = next((v for k, v in stats.items() if fold(k) == "M"), None)
+    return move is None or bool(_MOVE.match(move))
 
 
 def _value_run(cells: list[str], n: int, from_end: bool = False) -> int | None:
@@ -86,8 +98,9 @@ def _value_run(cells: list[str], n: int, from_end: bool = False) -> int | None:
     return None
 
 
-def profile_from_pairs(pairs: list[tuple[str, str]], unit_name: str) -> Profile:
-    return Profile(name=unit_name, stats={label: norm_value(v) for label, v in pairs})
+def profile_from_pairs(pairs: list[tuple[str, str]], unit_name: str) -> Profile | None:
+    stats = {label: norm_value(v) for label, v in pairs}
+    return Profile(name=unit_name, stats=stats) if _plausible(stats) else None
 
 
 # ---------------------------------------------------------------- weapons
