@@ -229,3 +229,12 @@ def test_rule_terminal_view():
     assert lines[:2] == ["Leader", "Core Rules > Units"]
     assert "Heroes lead." in out and "  • First point." in out
     assert lines[-1] == "Source: x.txt"
+
+
+def test_title_case_for_record_names():
+    from ruleslawyer.ingest.names import title_case
+
+    assert title_case("VOICE OF THE DEEP VAULT") == "Voice of the Deep Vault"
+    assert title_case("COUNTER-STRIKE IS READY") == "Counter-strike Is Ready"  # "is" kept in names
+    assert title_case("fire and fade") == "Fire and Fade"
+    assert title_case("Roll 2D6 for CP") == "Roll 2D6 for CP"  # mixed case keeps its capitals
