@@ -56,10 +56,18 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
     gutters = []
     for r in runs:
-        clean = max(cover[int(r[0]):int(r[1])]) == 0 and r[1] - r[0] >= 1.5 * body
+        clean = _longest_zero_run(cover[int(r[0]):int(r[1])]) >= 1.5 * body
         if _separates_columns(frags + tables, r, clean) and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables):
             gutters.append(r)
     return _drop_narrow_columns(gutters, frags, lo, hi)
+
+
+def _longest_zero_run(values: list[int]) -> int:
+    best = run = 0
+    for v in values:
+        run = run + 1 if v == 0 else 0
+        best = max(best, run)
+    return best
 
 
 def _drop_narrow_columns(gutters, frags, lo, hi):
