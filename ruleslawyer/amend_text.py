@@ -32,6 +32,7 @@ class Place:
     sentence: int | None = None
     bullet: int | None = None
     at_end: bool = False
+    at_start: bool = False
 
     @property
     def whole(self) -> bool:
@@ -62,6 +63,9 @@ def parse_location(location: str | None) -> Place | None:
     m = re.fullmatch(rf"(?:the )?end of (?:the )?{_ORD} paragraph", loc)
     if m:
         return Place(paragraph=_ordinal(m.group(1)), at_end=True)
+    m = re.fullmatch(rf"(?:the )?(?:start|beginning) of (?:the )?(?:{_ORD} paragraph|this .+|the .+)", loc)
+    if m:
+        return Place(paragraph=_ordinal(m.group(1)) if m.group(1) else 1, at_start=True)
     if re.fullmatch(r"(?:the )?end(?: of (?:this|the) .+)?", loc) or re.fullmatch(r"(?:this|the) .+", loc):
         return Place(at_end=True)
     m = re.fullmatch(rf"{_ORD} sentence(?: of (?:the )?{_ORD} paragraph)?", loc)
@@ -152,6 +156,10 @@ def edit(text: str, operation: str, place: Place, new: str) -> Edit:
         lines[li] = "" if operation == "delete" else f"- {new}"
         return Edit("\n".join(x for x in lines if x or operation != "delete"), old, new)
     paragraphs = _paragraph_lines(text)
+    if operation == "append" and place.at_start:
+        li = paragraphs[_pick(paragraphs, place.paragraph or 1, "paragraph")][0]
+        lines[li] = f"{new.strip()} {lines[li].lstrip()}"
+        return Edit("\n".join(lines), "", new)
     if operation == "append":
         if place.paragraph is None:
             if "\n" in new.strip() or not lines:

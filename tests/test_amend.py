@@ -244,3 +244,11 @@ def test_two_documents_amend_one_rule_in_the_same_order_whatever_the_input_order
                             source=Source("core.pdf"))
     texts = {only(apply_errata([rule("Thing", "Printed.")] + order), "Thing").text for order in ([a, b], [b, a])}
     assert len(texts) == 1
+
+
+def test_words_added_to_the_start_of_a_paragraph():
+    assert parse_location("start of the 2nd paragraph") == Place(paragraph=2, at_start=True)
+    result = apply_errata([rule("Strands of Fate", "One.\nTwo.\nThree."),
+                           erratum("Strands of Fate", "Once per phase,", operation="append",
+                                   location="start of the 2nd paragraph")])
+    assert only(result, "Strands of Fate").text == "One.\nOnce per phase, Two.\nThree."

@@ -186,7 +186,11 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
     m = _QUOTE_THEN_PLACE.match(inline)
     if m:  # "Add 'Once per phase,' to the start of this paragraph."
         inline = m.group("quoted")
-        instr.location = _place(m.group("where")) or instr.location
+        where = _place(m.group("where"))
+        # "to the start of this paragraph" under a header naming the paragraph ("4th paragraph")
+        if where and header.location and re.search(r"\bthis paragraph$", where):
+            where = re.sub(r"this paragraph$", f"the {header.location}", where)
+        instr.location = where or instr.location
     if not inline and instr.rest:
         inline = instr.rest
     body: list[EntryLine] = []
