@@ -387,3 +387,10 @@ def test_loader_never_leaks_pdfminer_exceptions(tmp_path):
 def test_real_battle_primer_loads(shared):
     doc = real_doc(shared, "timburr1__timburr1.github.io/9th_ed_battle_primer.pdf")
     assert max(b.page for b in doc.blocks) == 26
+
+
+def test_pdf_with_a_wrong_suffix_is_read_as_pdf(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(_one_page(HELLO))
+    doc = load_file(path)
+    assert doc.origin.format == "pdf" and doc.text == "Hello reader"
