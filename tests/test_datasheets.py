@@ -274,3 +274,20 @@ def test_a_profile_line_alone_is_not_a_datasheet():
               paragraph("Change the OC characteristic to 3.")]
     records, ctx = parse(make_doc(*blocks), edition=10)
     assert records == [] and not ctx.claimed
+
+
+def test_weapon_rows_left_as_loose_lines():
+    """A PDF weapon table whose later rows came out as separate name, value and keyword lines."""
+    blocks = [heading("SHADE ENGINE"), table(("M", "T", "SV", "W", "LD", "OC"), ('8"', "9", "3+", "12", "7+", "3")),
+              table(("RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"),
+                    ("Ember gun [HEAVY]", '24"', "2", "3+", "6", "-1", "2")),
+              paragraph("Gloom chamber – wide"), paragraph('12" D6+3 N/A 6 -1 2'), paragraph("beam [TORRENT]"),
+              paragraph("Gloom chamber – focused"), paragraph('36"'), paragraph("D3 3+ 9 -3 D6+1"),
+              heading("[LANCE]", level=4),
+              paragraph("Before selecting targets for this weapon, select one of its profiles to make attacks with."),
+              paragraph("KEYWORDS: VEHICLE, SHADE ENGINE")]
+    (ds,), ctx = parse(make_doc(*blocks), edition=None)
+    assert [(w.name, w.range, w.A, w.D, w.abilities) for w in ds.weapons] == [
+        ("Ember gun", '24"', "2", "2", ("HEAVY",)), ("Gloom chamber - wide beam", '12"', "D6+3", "2", ("TORRENT",)),
+        ("Gloom chamber - focused", '36"', "D3", "D6+1", ("LANCE",))]
+    assert ds.keywords == ("VEHICLE", "SHADE ENGINE") and ctx.claimed == set(range(len(blocks)))

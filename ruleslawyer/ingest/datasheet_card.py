@@ -79,6 +79,7 @@ class CardReader(WeaponReading):
         self.table: WeaponTable | None = None
         self.panel: tuple[int, int] | None = None  # (block, column) of an ability panel beside weapons
         self.pending_name: str | None = None  # the first line of a weapon name wrapped over rows
+        self.word_buffer: list[str] = []  # words of a weapon row a loader left as loose lines
         self.vertical_names: list[str] = []
         self.vertical_values: list[str] = []
         self.abilities = AbilityReader(run_in=edition == 10)
@@ -193,8 +194,9 @@ class CardReader(WeaponReading):
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
         # A heading that is no part of a card ends it (after the stats have been read).
-        if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE:
-            return END
+        if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE \
+                and not (self.section == "weapons" and re.fullmatch(r"\[[^\]]*\]", text)):
+            return END  # (a weapon's "[BLAST]" keywords set on a line of their own are not a heading)
         if self.section in ("abilities", "other_wargear") and line.heading_like:
             if folded in self.abilities.textless_names() | self.wargear.textless_names():
                 return END  # the full text of a shared rule the card only names
@@ -255,6 +257,8 @@ class CardReader(WeaponReading):
                 return 1
             if self.panel is not None and (PANEL_LINE.match(text) or self._panel_unfinished()):
                 self._panel_text(line, text)  # a line of the panel that a loader set apart
+                return 1
+            if self.table.tenth and self._weapon_words(line):
                 return 1
             self.section = section = "loose"
         if section == "vertical_weapons":

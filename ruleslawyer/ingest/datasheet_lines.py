@@ -61,11 +61,9 @@ class Line:
     @property
     def heading_like(self) -> bool:
         """A heading block, or a short line with no lower-case letters (an ALL-CAPS title)."""
-        if self.kind == HEADING:
-            return True
-        if self.kind == "row":
-            return False
-        return is_caps(self.text)
+        if self.kind == "row" or all(is_value(w) for w in self.text.split()):
+            return False  # a line of values ("12\" D6+3 N/A 6 -1 2") is no title
+        return self.kind == HEADING or is_caps(self.text)
 
     @property
     def bold(self) -> bool:

@@ -67,6 +67,30 @@ class WeaponReading:
         lines = reader.items[-1][1]
         return bool(lines) and not re.search(r"[.!?:)\]\"”]$", lines[-1])
 
+    def _weapon_words(self, line: Line) -> bool:
+        """A 10th-edition weapon table a loader left as loose lines: name lines, value lines,
+        keyword lines ("[BLAST]") in any split. Returns False for a line that is none of these."""
+        text = line.text
+        words = text.split()
+        n = len(self.table.columns) - 1
+        has_values = any(is_value(w) for w in words)
+        if not has_values and (len(words) > 8 or re.search(r"[.:;!?]$", text)):
+            return False
+        if not self.word_buffer and (text[:1].islower() or text.startswith("[")) and not has_values \
+                and self.weapons:
+            last = self.weapons[-1]  # the end of the last weapon's name, or its keywords
+            name, keywords = split_weapon_name(f"{last.name} {text}", bare_keywords=True)
+            self.weapons[-1] = replace(last, name=name, abilities=last.abilities + keywords)
+            return True
+        self.word_buffer.extend(words)
+        buf = self.word_buffer
+        for i in range(1, len(buf) - n + 1):
+            if all(is_value(w) for w in buf[i:i + n]):
+                self.weapons.extend(self.table.rows([" ".join(buf[:i])] + buf[i:i + n]))
+                self.word_buffer = buf[i + n:]
+                break
+        return True
+
     def _weapon_row(self, line: Line) -> None:
         """A weapon row. In a 10th-edition table, text after the values belongs to the ability
         panel beside it, and a name may wrap onto a row of its own, before or after its values."""
