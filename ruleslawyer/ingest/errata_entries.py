@@ -296,6 +296,8 @@ def _split_wording(lines: list[EntryLine]) -> tuple[list[str], list[str]]:
                 closed = True
             elif closed and starts_quoted(t):
                 t = strip_opening(t)
+            if not line.is_bullet and re.match(r"^[\u25a0\u2022\u25aa\u25cf]\s*", t):
+                t = "- " + re.sub(r"^[\u25a0\u2022\u25aa\u25cf]\s*", "", t)  # a bullet glyph inside the quote
             # "- 'They control …'": the marker sits outside the quote, so it is not wording.
             texts.append(t if n == 0 else _as_text(line, t))
         return [t for t in texts if t], bullets
