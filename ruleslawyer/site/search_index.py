@@ -60,13 +60,19 @@ class IndexEntry:
     text: str  # the words to index beyond the name
 
 
+_TERM = re.compile(r"(?<![a-z0-9+])(?=[a-z0-9+]*[a-z+])[a-z0-9+]{3,}")
+
+
 def terms_of(text: str, name: str) -> str:
-    """The distinct folded words of `text` not already in `name`, in order, capped."""
-    seen = set(fold(name).split())
+    """The distinct folded words of `text` not already in `name`, in order, capped.
+
+    Words of fewer than 3 characters, numbers and stop words are left out.
+    """
     # Words past the first ~1,000 characters rarely add a term the cap would keep.
-    out = [w for w in dict.fromkeys(fold(text[:1000]).split())
-           if len(w) > 2 and w not in _STOP and w not in seen and not w.isdigit()]
-    return " ".join(out[:MAX_TERMS])
+    words = dict.fromkeys(_TERM.findall(fold(text[:1000])))
+    for w in (*_STOP, *fold(name).split()):
+        words.pop(w, None)
+    return " ".join(list(words)[:MAX_TERMS])
 
 
 def render_index(entries: list[IndexEntry]) -> str:
