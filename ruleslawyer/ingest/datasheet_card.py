@@ -12,10 +12,9 @@ import re
 
 from ..records import Profile, UnitCost, Weapon
 from .datasheet_lines import (Line, WEAPON_TITLES, fold, is_caps, is_value, norm_text, norm_value, stat_header,
-                              vertical_stats, vertical_weapon_header, weapon_header)
-from .datasheet_sections import (AbilityReader, WeaponTable, cost_from, profile_from_cells, profile_from_pairs,
-                                 split_keywords, title_case)
-from .datasheet_text import add_option, add_sentence_line, sentences, split_composition
+                              title_case, vertical_stats, vertical_weapon_header, weapon_header)
+from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells, profile_from_pairs
+from .datasheet_text import add_option, add_sentence_line, cost_from, sentences, split_composition, split_keywords
 from .datasheet_weapons import PANEL_LINE, WeaponReading
 
 POWER = re.compile(r"^(.*?)\s*\bPOWER(?:\s+RATING)?\s*:?\s*(\d+)\s*$", re.I)

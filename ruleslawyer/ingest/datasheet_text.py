@@ -1,9 +1,10 @@
-"""Sentence-level helpers for datasheet lists: wargear options, unit composition, loose notes."""
+"""Small text items of a datasheet: option and composition lists, unit costs, keyword lists, factions."""
 from __future__ import annotations
 
 import re
 
-from .datasheet_lines import Line, fold, norm_text
+from ..records import UnitCost
+from .datasheet_lines import Line, fold, norm_text, norm_value, title_case
 
 _BULLETS = "•■▪●◦- "
 _VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
@@ -49,3 +50,58 @@ def add_option(options: list[str], line: Line, list_open: bool) -> bool:
         return True
     add_sentence_line(options, line)
     return bool(options) and options[-1].endswith((":", ":*"))
+
+
+# ---------------------------------------------------------------- costs and keywords
+_COST_INLINE = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?\b\W*(\d+)\s*(?:pts|points)?\.?$", re.I)
+_COST_MODELS = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?$", re.I)
+_COST_POINTS = re.compile(r"^(\d+)\s*(?:pts|points)?$", re.I)
+
+
+def cost_from(line: Line, following: Line | None) -> tuple[UnitCost, bool] | None:
+    """A unit size and its points ("1 model" + "65", or one row/line with both).
+
+    Returns the cost and whether the following line was used.
+    """
+    cells = [c for c in line.cells if c.strip()]
+    if len(cells) == 2 and _COST_MODELS.match(cells[0]) and _COST_POINTS.match(cells[1]):
+        return UnitCost(_models(cells[0]), int(_COST_POINTS.match(cells[1]).group(1))), False
+    text = line.text
+    m = _COST_INLINE.match(text)
+    if m:
+        return UnitCost(_models(m.group(1)), int(m.group(2))), False
+    if _COST_MODELS.match(text) and following is not None and _COST_POINTS.match(following.text):
+        return UnitCost(_models(text), int(_COST_POINTS.match(following.text).group(1))), True
+    return None
+
+
+def _models(text: str) -> str:
+    return re.sub(r"\s+", "", norm_value(re.sub(r"\s*models?$", "", text.strip(), flags=re.I)))
+
+
+def split_keywords(text: str) -> list[str]:
+    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike."""
+    return [norm_text(k).rstrip(".") for k in re.split(r"[,;]", text) if norm_text(k).rstrip(".")]
+
+
+# Faction keywords that name a faction differently from its usual name.
+_FACTION_NAMES = {"ADEPTUS ASTARTES": "Space Marines", "ASTRA MILITARUM": "Astra Militarum",
+                  "ADEPTA SORORITAS": "Adepta Sororitas", "ADEPTUS MECHANICUS": "Adeptus Mechanicus",
+                  "HERETIC ASTARTES": "Chaos Space Marines", "ASURYANI": "Aeldari", "TAU EMPIRE": "T'au Empire",
+                  "T'AU EMPIRE": "T'au Empire", "LEAGUES OF VOTANN": "Leagues of Votann"}
+_UMBRELLA = {"IMPERIUM", "CHAOS", "AELDARI", "YNNARI", "AGENTS OF THE IMPERIUM"}
+
+
+def faction_from_keywords(keywords: list[str]) -> str | None:
+    """The faction a card's faction keywords name (IMPERIUM and <CHAPTER>-style slots skipped)."""
+    folded = [k.upper().replace("\u2019", "'") for k in keywords]
+    for k in folded:
+        if k in _FACTION_NAMES:
+            return _FACTION_NAMES[k]
+    for k in folded:
+        if k.startswith("<") or k in _UMBRELLA:
+            continue
+        return title_case(k)
+    if "AELDARI" in folded:
+        return "Aeldari"
+    return None

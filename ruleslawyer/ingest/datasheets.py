@@ -20,8 +20,9 @@ from typing import Iterator
 from ..records import Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
 from .datasheet_lines import (Line, document_lines, fold, inline_stats, is_caps, norm_text, stat_header,
-                              vertical_stats, weapon_header)
-from .datasheet_sections import faction_from_keywords, invulnerable_from_abilities, title_case
+                              title_case, vertical_stats, weapon_header)
+from .datasheet_sections import invulnerable_from_abilities
+from .datasheet_text import faction_from_keywords
 from .document import Document
 from .parsing import ParseContext
 
