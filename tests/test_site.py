@@ -473,3 +473,21 @@ def test_serve_without_a_site_is_a_one_line_error(runner, tmp_path):
 
     result = runner.invoke(cli, ["site", "serve", str(tmp_path / "nothing")])
     assert result.exit_code == 1 and result.output.startswith("Error: ") and "site build" in result.output
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_text_colours_meet_wcag_aa_contrast():
+    css = (Path(__file__).resolve().parent.parent / "ruleslawyer" / "site" / "static" / "site.css").read_text()
+    colours = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", css))
+    header = re.search(r"\.site-header \{[^}]*background: (#[0-9a-fA-F]{6})", css).group(1)
+    pairs = [("ink", "paper"), ("muted", "paper"), ("accent", "paper"), ("muted", "panel"), ("accent", "panel"),
+             ("warn", "warn-bg"), ("ok", "ok-bg"), ("ins-ink", "ins-bg"), ("del-ink", "del-bg"), ("accent-ink", "accent")]
+    for fg, bg in pairs:
+        a, b = sorted((_luminance(colours[fg]), _luminance(colours[bg])), reverse=True)
+        assert (a + 0.05) / (b + 0.05) >= 4.5, f"{fg} on {bg}"
+    assert (1.05) / (_luminance(header) + 0.05) >= 4.5  # white text on the header

@@ -201,3 +201,12 @@ def test_phone_width_has_no_horizontal_scroll(browser, small_site):  # noqa: F81
         shot(pg, "site-phone-datasheet.png")
     finally:
         context.close()
+
+
+def test_keyboard_reaches_the_skip_link_then_the_page(page, small_site):  # noqa: F811
+    page.goto((small_site / "index.html").as_uri())
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.className")
+    assert focused == "skip-link" and page.locator(".skip-link").is_visible()
+    page.keyboard.press("Enter")
+    assert page.url.endswith("#main")

@@ -191,7 +191,15 @@ def _item(e: _Entry, prefix: str, *, said: tuple[str, ...] = ()) -> dict[str, An
     if r.edition and "edition" not in said:
         bits.append(f"{r.edition}th ed.")
     return {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
-            "amended": bool(getattr(r, "changes", ())), "kind": r.kind}
+            "amended": _amended_label(r), "kind": r.kind}
+
+
+def _amended_label(r: Record) -> str:
+    """'' for a record as printed, 'added' for one an erratum brought in, else 'amended'."""
+    changes = getattr(r, "changes", ())
+    if not changes:
+        return ""
+    return "added" if all(c.operation == "add" for c in changes) else "amended"
 
 
 def _phases(when: str | None) -> list[str]:
