@@ -136,7 +136,7 @@ class _Index:
 
     def __init__(self, current: list[Record | None]):
         self.current = current
-        self._stems: dict[str, set[int]] | None = None  # word stem -> text records, built on demand
+        self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
         self.by_name: dict[str, list[int]] = {}
         self.datasheets: dict[str, list[int]] = {}
         for i, r in enumerate(current):
@@ -157,16 +157,13 @@ class _Index:
             found = inside or found
         return found
 
-    def mentioning(self, stems: list[str], edition: int | None) -> set[int]:
-        """Text records whose wording has a word starting with each of `stems` (5 letters)."""
-        if self._stems is None:
-            self._stems = {}
-            for i in self.text_records(None):
-                for t in set(tokens(self.current[i].text)):
-                    if len(t) > 3:
-                        self._stems.setdefault(t[:5], set()).add(i)
-        found = set.intersection(*(self._stems.get(s, set()) for s in stems))
-        return {i for i in found if self.current[i] is not None and _same_edition(self.current[i], edition)}
+    def mentioning(self, stems: list[str], edition: int | None) -> list[int]:
+        """Text records of `edition` whose wording contains each of `stems` (word starts)."""
+        if self._folded is None:
+            self._folded = {i: self.current[i].text.casefold() for i in self.text_records(None)}
+        return [i for i, text in self._folded.items()
+                if all(s in text for s in stems) and self.current[i] is not None
+                and _same_edition(self.current[i], edition)]
 
     def text_records(self, edition: int | None) -> list[int]:
         return [i for i, r in enumerate(self.current)
@@ -279,7 +276,7 @@ def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outc
     if not target_words:
         return None
     best = None
-    for i in sorted(index.mentioning(target_words, e.edition)):
+    for i in index.mentioning(target_words, e.edition):
         record = current[i]
         found = best_sentence(record.text, e.text)
         if found and found[2] >= 0.7 and (best is None or found[2] > best[1][2]):
