@@ -291,3 +291,19 @@ def test_weapon_rows_left_as_loose_lines():
         ("Ember gun", '24"', "2", "2", ("HEAVY",)), ("Gloom chamber - wide beam", '12"', "D6+3", "2", ("TORRENT",)),
         ("Gloom chamber - focused", '36"', "D3", "D6+1", ("LANCE",))]
     assert ds.keywords == ("VEHICLE", "SHADE ENGINE") and ctx.claimed == set(range(len(blocks)))
+
+
+def test_weapon_keywords_that_lost_their_brackets():
+    """A loader that drops the brackets of weapon keywords: words the document prints in brackets
+    elsewhere (its keyword tooltips) are split off the name, each once; other words stay."""
+    blocks = [heading("Gloom Squad"), table(("M", "T", "Sv", "W", "Ld", "OC"), ('6"', "3", "4+", "1", "7+", "1")),
+              table(("RANGED WEAPONS", "RANGE", "A", "BS", "S", "AP", "D"),
+                    ("Bolt pistol PISTOL", '12"', "1", "3+", "4", "0", "1"),
+                    ("Ember gun melta 2", '12"', "1", "3+", "9", "-4", "D6"),
+                    ("Bright lance", '36"', "1", "3+", "12", "-3", "D6+2")),
+              paragraph("KEYWORDS: INFANTRY, GLOOM SQUAD"), heading("STRATAGEMS"),
+              paragraph("Weapons with [PISTOL] can shoot in close combat."),
+              paragraph("Weapons with [MELTA X] deal more damage up close.")]
+    (ds,), _ = parse(make_doc(*blocks), edition=None)
+    assert [(w.name, w.abilities) for w in ds.weapons] == [
+        ("Bolt pistol", ("PISTOL",)), ("Ember gun", ("melta 2",)), ("Bright lance", ())]

@@ -59,8 +59,9 @@ def base_size(m: re.Match) -> str:
 class CardReader(WeaponReading):
     """The state of one card being read: every part found so far, and the current section."""
 
-    def __init__(self, name: str, edition: int | None):
+    def __init__(self, name: str, edition: int | None, weapon_keywords: frozenset[str] = frozenset()):
         self.name = name
+        self.weapon_keywords = weapon_keywords  # bracketed keywords printed in the document
         self.edition = edition
         self.power: int | None = None
         self.base: str | None = None
@@ -157,7 +158,7 @@ class CardReader(WeaponReading):
             vh = vertical_weapon_header(lines, k + 1)
             melee = folded.startswith("MELEE")
             if vh is not None:
-                self.table = WeaponTable(["WEAPON"] + vh[0], melee=melee)
+                self.table = WeaponTable(["WEAPON"] + vh[0], melee=melee, known=self.weapon_keywords)
                 self.section, self.vertical_names, self.vertical_values = "vertical_weapons", [], []
                 return vh[1] - k
             self.section = "weapons"

@@ -89,38 +89,49 @@ _BRACKETS = re.compile(r"\[([^\]]*)\]")
 _MULTI_MARK = re.compile(r"^\s*(?:[-–—➤►•]\s*)+")
 
 
-# 10th-edition weapon abilities (game terms), for a name cell whose brackets a loader lost:
-# "Meltagun melta 2", "Bolt pistol PISTOL".
-_BARE_KEYWORD = re.compile(
-    r"\s(assault|heavy|pistol|rapid fire \d+|ignores cover|torrent|blast|melta \d+|hazardous|precision|"
-    r"lethal hits|sustained hits (?:\d+|d\d)|devastating wounds|twin-linked|lance|indirect fire|"
-    r"extra attacks|one shot|psychic|conversion|anti-[a-z -]+? \d\+)$", re.I)
+def _shape(keyword: str) -> str:
+    """A weapon keyword with its numbers as "#": "RAPID FIRE 2" and "[RAPID FIRE X]" -> "rapid fire #"."""
+    return re.sub(r"(?<![a-z])(?:\d+\+?|x|d\d+(?:\+\d+)?)(?![a-z0-9])", "#", norm_text(keyword).lower())
 
 
-def _strip_bare_keywords(name: str) -> tuple[str, list[str]]:
-    """Trailing weapon-ability words of a name, each taken at most once ("Bolt pistol PISTOL")."""
+def keyword_vocabulary(text: str) -> frozenset[str]:
+    """The shapes of every bracketed keyword a document prints ("[MELTA X]", "[blast]")."""
+    out = set()
+    for group in _BRACKETS.findall(text):
+        for keyword in group.split(","):
+            if 1 < len(keyword.strip()) <= 30:
+                out.add(_shape(keyword))
+    return frozenset(out)
+
+
+def _strip_bare_keywords(name: str, known: frozenset[str]) -> tuple[str, list[str]]:
+    """Trailing words of a name that are weapon keywords the document prints elsewhere in
+    brackets, each taken at most once: "Bolt pistol PISTOL" -> "Bolt pistol", ["PISTOL"]."""
     found: list[str] = []
     while True:
-        m = _BARE_KEYWORD.search(name)
-        if not m or m.group(1).lower() in {f.lower() for f in found} or not name[: m.start()].strip():
-            break
-        found.insert(0, m.group(1))
-        name = name[: m.start()].rstrip()
-    return name, found
+        words = name.split()
+        for size in range(min(4, len(words) - 1), 0, -1):
+            tail = " ".join(words[-size:])
+            if _shape(tail) in known and _shape(tail) not in {_shape(f) for f in found}:
+                found.insert(0, tail)
+                name = " ".join(words[:-size])
+                break
+        else:
+            return name, found
 
 
-def split_weapon_name(raw: str, bare_keywords: bool = False) -> tuple[str, tuple[str, ...]]:
+def split_weapon_name(raw: str, known: frozenset[str] | None = None) -> tuple[str, tuple[str, ...]]:
     """Name and bracketed keywords of a 10th-edition weapon cell: "Aeonstave [blast]".
 
-    With `bare_keywords`, a cell without brackets has its trailing weapon-ability words split
-    off instead.
+    With `known` (the document's bracketed keywords, see keyword_vocabulary), a cell whose
+    brackets a loader lost has its trailing keyword words split off instead.
     """
     keywords: list[str] = []
     for group in _BRACKETS.findall(raw):
         keywords.extend(k.strip() for k in group.split(",") if k.strip())
     name = norm_text(_BRACKETS.sub(" ", raw))
-    if bare_keywords and not keywords:
-        name, keywords = _strip_bare_keywords(name)
+    if known and not keywords:
+        name, keywords = _strip_bare_keywords(name, known)
     name = _MULTI_MARK.sub("", name).strip()
     name = re.sub(r"\s+[–—]\s+", " - ", name)
     return name, tuple(keywords)
@@ -129,13 +140,14 @@ def split_weapon_name(raw: str, bare_keywords: bool = False) -> tuple[str, tuple
 class WeaponTable:
     """Reads weapon rows under one header; keeps the name of a multi-profile weapon pending."""
 
-    def __init__(self, header: list[str], melee: bool | None = None):
+    def __init__(self, header: list[str], melee: bool | None = None, known: frozenset[str] | None = None):
         self.columns = [fold(h) for h in header if h.strip()]
         if self.columns and self.columns[0] not in ("RANGE",):
             self.columns = self.columns[1:]  # the title cell ("WEAPON", "RANGED WEAPONS")
         self.columns = ["NAME"] + self.columns
         self.melee = melee
         self.tenth = "A" in self.columns  # 10th edition: A and BS/WS, keywords in the name
+        self.known = known if self.tenth else None  # the document's bracketed weapon keywords
         self.base_name: str | None = None  # "Plasma pistol" while its "- Standard" rows follow
 
     def rows(self, cells: list[str]) -> list[Weapon]:
@@ -183,7 +195,7 @@ class WeaponTable:
             self.base_name = split_weapon_name(raw_name)[0]
             return None
         is_sub = bool(_MULTI_MARK.match(raw_name))
-        name, keywords = split_weapon_name(raw_name, bare_keywords="A" in self.columns)
+        name, keywords = split_weapon_name(raw_name, self.known)
         if is_sub and self.base_name:
             name = f"{self.base_name} - {name}"
         elif not is_sub:

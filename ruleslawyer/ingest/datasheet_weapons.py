@@ -33,7 +33,7 @@ class WeaponReading:
             return 1
         melee = "MELEE" in fold(header[0]) if header else None
         panel_kept = self.panel if self.panel and self.panel[0] == line.index else None
-        self.table, self.section = WeaponTable(header, melee=melee or None), "weapons"
+        self.table, self.section = WeaponTable(header, melee=melee or None, known=self.weapon_keywords), "weapons"
         self.panel = panel_kept
         return 1
 
@@ -79,7 +79,7 @@ class WeaponReading:
         if not self.word_buffer and (text[:1].islower() or text.startswith("[")) and not has_values \
                 and self.weapons:
             last = self.weapons[-1]  # the end of the last weapon's name, or its keywords
-            name, keywords = split_weapon_name(f"{last.name} {text}", bare_keywords=True)
+            name, keywords = split_weapon_name(f"{last.name} {text}", self.table.known)
             self.weapons[-1] = replace(last, name=name, abilities=last.abilities + keywords)
             return True
         self.word_buffer.extend(words)
@@ -108,7 +108,7 @@ class WeaponReading:
             part = body[0]
             if (part[:1].islower() or part.startswith("[")) and self.weapons and not self.pending_name:
                 last = self.weapons[-1]
-                name, keywords = split_weapon_name(f"{last.name} {part}", bare_keywords=True)
+                name, keywords = split_weapon_name(f"{last.name} {part}", table.known)
                 self.weapons[-1] = replace(last, name=name, abilities=last.abilities + keywords)
             else:
                 self.pending_name = f"{self.pending_name} {part}".strip() if self.pending_name else part

@@ -21,7 +21,7 @@ from ..records import Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
 from .datasheet_lines import (Line, document_lines, fold, inline_stats, is_caps, norm_text, stat_header,
                               title_case, vertical_stats, weapon_header)
-from .datasheet_sections import invulnerable_from_abilities
+from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from .document import Document
 from .parsing import ParseContext
@@ -39,8 +39,10 @@ class Card:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     """Every datasheet in `doc`; claims the blocks each card is printed in."""
     lines = document_lines(doc)
-    for card in find_cards(lines):
-        record, used = read_card(card, lines, doc, ctx)
+    cards = find_cards(lines)
+    vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
+    for card in cards:
+        record, used = read_card(card, lines, doc, ctx, vocabulary)
         if record is None:
             continue
         ctx.claim({lines[k].index for k in used})
@@ -169,11 +171,12 @@ def _edition_of(card: Card, lines: list[Line], ctx: ParseContext) -> int | None:
     return ctx.edition
 
 
-def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext) -> tuple[Datasheet | None, list[int]]:
+def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext,
+              weapon_keywords: frozenset[str] = frozenset()) -> tuple[Datasheet | None, list[int]]:
     """Read one card's lines into a Datasheet; return it and the line indexes it used."""
     name_line = lines[card.start]
     raw_name = _name_text(name_line)
-    reader = CardReader(name="", edition=_edition_of(card, lines, ctx))
+    reader = CardReader(name="", edition=_edition_of(card, lines, ctx), weapon_keywords=weapon_keywords)
     m = POWER.match(raw_name)
     if m and m.group(1):
         raw_name, reader.power = m.group(1), int(m.group(2))
