@@ -26,13 +26,18 @@ class CardSet:
     """Cards laid out and ready to write: the HTML, its WeasyPrint layout, and what is on it."""
 
     html: str
-    document: Any  # weasyprint Document
+    document: Any  # weasyprint Document, or None until a PDF is asked for
     pairs: list  # (front Face, back Face) per physical card
     sheets: list
     page: dict
     options: CardOptions
 
     def write_pdf(self, target) -> None:
+        """Write the PDF (laying the HTML out first when `make_cards` did not verify it)."""
+        if self.document is None:
+            from .render import layout
+
+            self.document = layout(self.html)
         self.document.write_pdf(target)
 
 
@@ -49,11 +54,13 @@ class CardReport:
 
 
 def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions | Mapping | None = None,
-               *, title: str = "Cards") -> CardSet:
+               *, title: str = "Cards", verify: bool = True) -> CardSet:
     """Fit, impose and lay out cards for `records`; rules are resolved in `corpus_records`.
 
-    The final layout is checked face by face; a face whose content would pass its safe area
-    (the measurement disagreeing by a fraction of a line) is repacked with that much less room.
+    With `verify` (needed for the PDF anyway), the final layout is checked face by face; a
+    face whose content would pass its safe area (the measurement disagreeing by a fraction of
+    a line) is repacked with that much less room. Without it (HTML output) the fit rests on
+    the measurements alone, which saves a full layout of every card.
     """
     from .content import build_content
     from .fit import assemble
@@ -69,6 +76,8 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
         pairs = assemble(contents, opts, slack)
         page, sheets = impose(pairs, opts)
         html = document_html(page, sheets, opts, title=title)
+        if not verify:
+            return CardSet(html, None, pairs, sheets, page, opts)
         document = layout(html)
         over = overflows(document, sheets, opts)
         if not over:
@@ -92,9 +101,10 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
         raise CardError(f"{path}: the output must end in .pdf or .html")
     corpus = load_corpus(store)
     chosen = select_records(corpus.records, names, faction=faction, stratagems=opts.stratagems)
-    cards = make_cards(chosen, corpus.records, opts, title=_title(chosen))
+    as_pdf = path.suffix.lower() == ".pdf"
+    cards = make_cards(chosen, corpus.records, opts, title=_title(chosen), verify=as_pdf)
     try:
-        if path.suffix.lower() == ".pdf":
+        if as_pdf:
             cards.write_pdf(path)
         else:
             path.write_text(cards.html, encoding="utf-8")

@@ -12,7 +12,7 @@ checks the final layout again and repacks a face that still overflows.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from .content import Block, CardContent
@@ -118,6 +118,14 @@ def _row_pieces(block_box, top: float) -> list[tuple[float, float, int]]:
     return pieces
 
 
+def _is_text_container(box) -> bool:
+    """The box holding a block's splittable text: an ability's <dd>, a rule's .rule-text."""
+    element = getattr(box, "element", None)
+    if element is None or getattr(box, "element_tag", None) is None:
+        return False
+    return box.element_tag == "dd" or "rule-text" in (element.get("class") or "").split()
+
+
 def _measure_block(block: Block, box) -> Parts:
     top = box.position_y
     height = box.margin_height()
@@ -125,8 +133,7 @@ def _measure_block(block: Block, box) -> Parts:
     if block.split == "rows":
         pieces = _row_pieces(box, top)
     elif block.split == "text":
-        text_box = next((b for b in _descendants(box) if getattr(b, "element_tag", None) == "dd"
-                         or "rule-text" in ((b.element.get("class") or "") if getattr(b, "element", None) is not None else "")), None)
+        text_box = next((b for b in _descendants(box) if _is_text_container(b)), None)
         if text_box is not None:
             pieces = _line_pieces(text_box, top)
     if not pieces:
@@ -264,8 +271,6 @@ def fit_streams(streams: Sequence[Face], opts: CardOptions, slack: Sequence[floa
     (text area grows with the square of the type size), then steps down until it fits, and
     at the floor it is split over several faces.
     """
-    from dataclasses import replace
-
     slack = list(slack or [0.0] * len(streams))
     steps = opts.font_steps()
     result: list[list[Face] | None] = [None] * len(streams)
@@ -321,8 +326,6 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[tup
             last = faces[-1]
             faces.append(Face(last.title, last.meta, last.kind, "blank", (), last.font_pt, key=last.key))
         total = len(faces) // 2
-        from dataclasses import replace
-
         numbered = [replace(f, number=k // 2 + 1, total=total) for k, f in enumerate(faces)]
         pairs.extend(zip(numbered[0::2], numbered[1::2]))
     return pairs
