@@ -108,13 +108,18 @@ def _drop_running_lines(pages: list[tuple[list[Fragment], tuple[float, float]]])
     n = len(pages)
     repeated = {k for k, c in counts.items() if n >= 2 and c >= max(2, 0.5 * n)}
     for frags, (_, h) in pages:
-        keep = []
-        for f in frags:
+        running = set()
+        for i, f in enumerate(frags):
             key = _running_key(f, h)
             if key is not None and (key in repeated or _PAGE_NUMBER.match(f.text.strip())):
-                continue
-            keep.append(f)
-        frags[:] = keep
+                running.add(i)
+        content = [f for i, f in enumerate(frags) if i not in running]
+        # Furniture stands apart; repeated text level with the page's own text (a keywords box
+        # printed on every datasheet) is content.
+        drop = {i for i in running
+                if not any(g.top < frags[i].bottom + 0.5 * frags[i].size and g.bottom > frags[i].top - 0.5 * frags[i].size
+                           for g in content)}
+        frags[:] = [f for i, f in enumerate(frags) if i not in drop]
 
 
 def _document(layouts: list[PageLayout], origin: DocumentOrigin, meta: dict, n_pages: int) -> Document:

@@ -6,6 +6,7 @@ columns and lines; `Line` is defined here because tables and blocks share it.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # Glyphs that start a bulleted list item when they open a line.
@@ -82,7 +83,10 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
         text = text.translate(_NORMALISE)
         if len(text) == 1 and ord(text) < 32:
             text = " "  # some subset fonts map the word space to a control code
-        x0, top = c["x0"], c["top"]
+        x0, x1, top, bottom = c["x0"], c["x1"], c["top"], c["bottom"]
+        matrix = c.get("matrix")
+        if matrix and abs(matrix[1]) > 0.01 * abs(matrix[0]) and matrix[0] > 0:
+            x0, x1, top, bottom = _unrotated(matrix, c.get("adv"), size, height)
         dup = False
         for prev in out[-3:]:
             # The same glyph printed again a hair to the side: a fake-bold or shadow overprint.
@@ -93,9 +97,26 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
                 break
         if dup:
             continue
-        out.append(Char(text, x0, c["x1"], top, c["bottom"], size, bold, italic,
+        out.append(Char(text, x0, x1, top, bottom, size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
+
+
+def _unrotated(matrix, adv: float, size: float, height: float) -> tuple[float, float, float, float]:
+    """Box of a glyph on a slightly tilted baseline (a card set at an angle), turned level.
+
+    The glyph origin is rotated back by the baseline's angle, so the lines of a tilted block
+    keep one baseline each instead of drifting into their neighbours.
+    """
+    a, b, e, f = matrix[0], matrix[1], matrix[4], matrix[5]
+    angle = math.atan2(b, a)
+    # pdfminer gives the advance in text space; the matrix carries the font scale.
+    adv = (adv or 0.5) * math.hypot(a, b)
+    cos, sin = math.cos(angle), math.sin(angle)
+    x = e * cos + f * sin
+    y = -e * sin + f * cos
+    bottom = height - (y - 0.2 * size)
+    return x, x + adv, bottom - size, bottom
 
 
 @dataclass
