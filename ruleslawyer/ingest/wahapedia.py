@@ -18,12 +18,12 @@ from ..errors import LoadError
 from ..records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source,
                        Stratagem, UnitCost, Weapon)
 from .fragments import fragment_lines, fragment_text, link_texts
+from .names import title_case
 from .structured import StructuredSource
 
 REQUIRED = ("Datasheets.csv", "Factions.csv", "Datasheets_models.csv")
 STATS_10 = ("M", "T", "Sv", "W", "Ld", "OC")
 STATS_9 = ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
-_MINOR = {"a", "an", "the", "of", "to", "in", "on", "and", "or", "for", "at", "by", "from", "with", "into", "as"}
 
 
 def detect(path: Path) -> "WahapediaExport | None":
@@ -94,17 +94,6 @@ def read_table(path: Path, required: tuple[str, ...] = ()) -> list[dict[str, str
             fields[text_col:text_col + extra + 1] = ["|".join(fields[text_col:text_col + extra + 1])]
         rows.append(dict(zip(header, fields)))
     return rows
-
-
-def smart_title(name: str) -> str:
-    """Title Case for ALL-CAPS names: minor words lower case, letters after '-' or "'" kept lower."""
-    if any(c.islower() for c in name):
-        return name
-    words = name.lower().split()
-    out = []
-    for i, word in enumerate(words):
-        out.append(word if i and word in _MINOR else word[:1].upper() + word[1:])
-    return " ".join(out)
 
 
 def _dash(name: str) -> str:
@@ -268,7 +257,7 @@ class WahapediaExport(StructuredSource):
             category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
             group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
             parts = split_stratagem_text(row.get("description", ""))
-            yield Stratagem(name=smart_title(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=10,
+            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=10,
                             faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
 
@@ -305,7 +294,7 @@ class WahapediaExport(StructuredSource):
             phases[row["stratagem_id"]].append(row["phase"])
         for row in self._table("Stratagems.csv"):
             kind = row.get("type", "")
-            yield Stratagem(name=smart_title(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
+            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
                             faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
                             group=re.sub(r"\s*Stratagem$", "", kind).strip() or None,
                             when=", ".join(phases.get(row["id"], [])) or None,
