@@ -108,4 +108,4 @@ def find_one(records: Sequence[Record], name: str, **kw) -> Record:
     if len(exact) == 1:
         return exact[0]
     raise AmbiguousNameError(f"{len(found)} records match {name!r}", candidates=found,
-                             hint="add --kind, --edition or --group, or give the full name")
+                             hint="add --kind or --edition, or give the full name")
