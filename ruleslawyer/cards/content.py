@@ -148,7 +148,12 @@ def datasheet_content(d: Datasheet, index: RuleIndex) -> CardContent:
         back.append(Block("ability", {"item": Ability("Leader", leader_text)}, split="text"))
     if rules:
         back.append(Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
-        back.extend(Block("rule", {"item": r}, split="text") for r in rules)
+        named = {rule_key(a.name) for a in d.abilities}
+        for r in rules:
+            # a rule found through its section ("Angels of Death") is titled with it
+            via = r.section[0] if r.section and rule_key(r.section[0]) in named else None
+            label = f"{via}: {r.name}" if via else r.name
+            back.append(Block("rule", {"item": r, "label": label}, split="text"))
     return CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet")
 
 
