@@ -277,3 +277,22 @@ def test_cards_command_writes_html_and_reports(runner, shared, tmp_path):
     assert "size: 70.0mm 120.0mm" in html and "Chronomancer" in html and "Aeonstave" in html
     bad = runner.invoke(cli, ["cards", "chronomancer", "--out", str(tmp_path / "x.txt")])
     assert bad.exit_code == 1 and bad.output.strip().count("\n") == 0 and "must end in .pdf or .html" in bad.output
+
+
+def test_stratagem_card_carries_when_target_effect(corpus, tmp_path):
+    import pdfplumber
+
+    from ruleslawyer.cards import make_cards
+    from ruleslawyer.cards.content import select_records
+
+    chosen = select_records(corpus, ["Protocol of the Hungry Void"], stratagems=True)
+    assert [r.kind for r in chosen] == ["stratagem"]
+    strat = chosen[0]
+    path = tmp_path / "strat.pdf"
+    make_cards(chosen, corpus, {"size": "tarot"}).write_pdf(path)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        assert abs(page.width / MM - 70) < 0.1 and abs(page.height / MM - 120) < 0.1
+        text = squash(page.extract_text())
+    for value in (strat.name, strat.when, strat.target, strat.effect):
+        assert squash(value) in text
