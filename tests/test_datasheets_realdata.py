@@ -89,8 +89,6 @@ def test_imperial_armour_necrons_pdf(sheets):
     assert len(found["Tesseract Ark"].weapons) == 6  # two of them the chamber's two profiles
 
 
-@pytest.mark.xfail(reason="the PDF loader drops the card's FACTION KEYWORDS box (printed at the same place "
-                          "on every page, it is taken for a running footer)", strict=False)
 def test_imperial_armour_necrons_pdf_faction_keywords(sheets):
     stalker = sheets(IA_NECRONS)["Canoptek Tomb Stalker"]
     assert stalker.faction_keywords == ("Necrons",) and stalker.faction == "Necrons"
@@ -111,9 +109,6 @@ def test_armageddon_orks_pdf_values_under_their_header(sheets):
     assert len(boyz.weapons) == 7
 
 
-@pytest.mark.xfail(reason="the PDF loader splits some Orks cards down the middle as two page columns (M T SV W "
-                          "apart from LD OC, weapon names apart from their values): those cards are not found",
-                   strict=False)
 def test_armageddon_orks_pdf_every_card(sheets):
     found = sheets(ORKS)
     assert set(found) == {"Warboss", "Bigboss", "Bannernob", "Painboy", "Weirdboy", "Boyz", "Gretchin", "Wartrakk",

@@ -193,6 +193,9 @@ class CardReader(WeaponReading):
             return 1
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
+        if self.section == "leader" and self.leader_text and re.search(r"[;,]$", self.leader_text[-1]):
+            self.leader_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
+            return 1
         # A heading that is no part of a card ends it (after the stats have been read).
         if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE \
                 and not (self.section == "weapons" and re.fullmatch(r"\[[^\]]*\]", text)):
