@@ -51,15 +51,19 @@ class Outcome:
 
 @dataclass
 class ApplyResult:
+    """The current records (amended copies in place of originals) and one Outcome per erratum."""
+
     records: list[Record]
     outcomes: list[Outcome] = field(default_factory=list)
 
     @property
     def applied(self) -> list[Outcome]:
+        """The outcomes of entries that changed or added a record."""
         return [o for o in self.outcomes if o.applied]
 
     @property
     def unapplied(self) -> list[Outcome]:
+        """The outcomes of entries that did not apply (superseded, duplicate, target not found)."""
         return [o for o in self.outcomes if not o.applied]
 
 
@@ -69,11 +73,15 @@ def erratum_id(e: Erratum) -> str:
     return f"{e.document or '?'} v{e.version or '?'} p{e.page or '?'} {e.target or e.title or ''} #{digest}"
 
 
-def version_key(version: str | None) -> tuple:
-    """Sortable form of "1.7", "1.10", "1.1a" (numbers compared as numbers)."""
+def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
+    """Sortable form of "1.7", "1.10", "1.1a", "1.7.1" (numbers compared as numbers).
+
+    Every part is an (int, str) pair, digits as (n, "") and letters as (-1, text), so any two
+    keys compare without mixing ints and strings: "1.7a" sorts before "1.7.1" and after "1.7".
+    """
     if not version:
         return ()
-    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", version.lower()))
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
 
 
 def name_key(name: str) -> str:

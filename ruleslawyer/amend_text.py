@@ -1,7 +1,7 @@
 """Edit rule text at the place an erratum names: paragraphs, sentences, bullets.
 
 Rule text keeps one paragraph per line; lines starting "- " are bullets of the paragraph above.
-`parse_location("second sentence of the second paragraph")` gives a `Place`; `edit(text, op,
+`parse_location("third sentence of the first paragraph")` gives a `Place`; `edit(text, op,
 place, new)` returns the edited text and the old wording it replaced, or raises LocationError.
 When a sentence-level change names a place that holds different wording while another sentence
 of the rule matches the old wording closely, the edit goes where the wording is (a summary's
@@ -36,11 +36,14 @@ class Place:
 
     @property
     def whole(self) -> bool:
+        """True when no part is named: the entry replaces or extends the whole text."""
         return self == Place()
 
 
 @dataclass(frozen=True)
 class Edit:
+    """The result of one edit: the new full text and the old and new wording of the part changed."""
+
     text: str
     old: str
     new: str
@@ -98,6 +101,7 @@ def split_sentences(paragraph: str) -> list[str]:
 
 
 def tokens(text: str) -> list[str]:
+    """The case-folded words of `text`, for comparing wordings regardless of case and punctuation."""
     return _TOKEN.findall(text.casefold())
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,18 @@ def test_newer_version_wins_in_any_order():
     assert version_key("1.10") > version_key("1.9") > version_key("1.1a") > version_key("1.1")
 
 
+def test_versions_with_letters_and_extra_numbers_compare():
+    """Regression: "1.7a" against "1.7.1" once compared "a" with 1 and crashed every command."""
+    assert sorted(["1.7.1", "1.7a", "1.7", "1.10", None], key=version_key) == [None, "1.7", "1.7a", "1.7.1", "1.10"]
+    old = erratum("Thing", "Lettered wording.", version="1.7a")
+    new = erratum("Thing", "Dotted wording.", version="1.7.1")
+    for order in ([old, new], [new, old]):
+        result = apply_errata([rule("Thing", "Printed.")] + order)
+        assert only(result, "Thing").text == "Dotted wording."
+        (superseded,) = result.unapplied
+        assert superseded.erratum.version == "1.7a" and "superseded by version 1.7.1" in superseded.reason
+
+
 def test_same_entry_twice_applies_once_and_reapplying_is_idempotent():
     e = erratum("Thing", "New.")
     result = apply_errata([rule("Thing", "Old."), e, dataclasses.replace(e)])
@@ -132,13 +145,13 @@ def test_select_outcomes():
 
 
 def test_locations_parse():
-    assert parse_location("second sentence of the second paragraph") == Place(paragraph=2, sentence=2)
+    assert parse_location("third sentence of the first paragraph") == Place(paragraph=1, sentence=3)
     assert parse_location("third paragraph, second sentence") == Place(paragraph=3, sentence=2)
     assert parse_location("end of the second paragraph") == Place(paragraph=2, at_end=True)
     assert parse_location("last paragraph") == Place(paragraph=-1)
-    assert parse_location("end of this Rare Rules entry") == Place(at_end=True)
+    assert parse_location("end of this Crusade rules entry") == Place(at_end=True)
     assert parse_location(None) == Place()
-    assert parse_location("two 12\" horizontal measurements on this mission's map") is None
+    assert parse_location("two 6\" vertical distances on this battlefield's map") is None
     assert split_sentences("Roll (e.g. a D6). Then stop. 'Quoted.' Done") == \
         ["Roll (e.g. a D6).", "Then stop.", "'Quoted.'", "Done"]
 
@@ -161,30 +174,45 @@ def test_seed_errata_applied_or_reported(seeds):
     assert applied and reported
 
 
-def test_seed_look_out_sir_replaced(seeds):
+def gold_erratum(shared, page):
+    """The gold errata record of seed 003 for FAQ page `page` (expected wording, read at test time)."""
+    gold = shared / "gold" / (seed_path(shared, "003", ".txt").stem + ".jsonl")
+    rows = [json.loads(line) for line in gold.read_text(encoding="utf-8").splitlines() if line.strip()]
+    (row,) = [r for r in rows if r["kind"] == "errata" and r["page"] == page]
+    return row
+
+
+def test_seed_look_out_sir_replaced(seeds, shared):
     rules, faq = seeds
     result = apply_errata(rules + faq)
     amended = [r for r in result.records if r.kind == "rule" and r.name == "Look Out, Sir"]
     assert len(amended) == 1
-    assert amended[0].text.startswith("Models cannot target a unit that contains any CHARACTER models")
+    expected = gold_erratum(shared, "219")
+    assert expected["target"] == "Look Out, Sir" and expected["operation"] == "replace"
+    assert amended[0].text == expected["text"]
     (change,) = amended[0].changes
     assert (change.document, change.version, change.page) == ("Core Book", "1.7", "219")
     printed = next(r for r in rules if r.kind == "rule" and r.name == "Look Out, Sir")
     assert change.old_text == printed.text
 
 
-def test_seed_embark_change_lands_or_is_reported(seeds):
+def test_seed_embark_change_lands_in_transports(seeds, shared):
+    """Seed 000 has no "Embark" rule, but its Transports rule prints the sentence the p210 entry
+    replaces (in its third paragraph), so the entry lands there by wording."""
     rules, faq = seeds
     result = apply_errata(rules + faq)
     outcome = next(o for o in result.outcomes if o.erratum.page == "210")
-    transports = next(r for r in rules if r.kind == "rule" and r.name == "Transports")
-    if "abilities and stratagems have no effect on units while they are embarked" in transports.text:
-        assert outcome.applied and outcome.target_name == "Transports"
-        amended = next(r for r in result.records if r.kind == "rule" and r.name == "Transports")
-        assert "other units' abilities have no effect on units while they are embarked" in amended.text
-        assert "abilities and stratagems have no effect" not in amended.text
-    else:
-        assert not outcome.applied and outcome.reason
+    assert outcome.applied and outcome.target_name == "Transports" and outcome.target_kind == "rule"
+    printed = next(r for r in rules if r.kind == "rule" and r.name == "Transports")
+    amended = next(r for r in result.records if r.kind == "rule" and r.name == "Transports")
+    new_sentence = gold_erratum(shared, "210")["text"]
+    assert new_sentence not in printed.text and new_sentence in amended.text
+    (change,) = amended.changes
+    assert change.page == "210" and change.location == "second sentence of the third paragraph"
+    # The replaced sentence was printed in the original (third paragraph) and is gone now.
+    old_third = printed.text.splitlines()[2]
+    assert change.old_text in old_third and change.old_text not in amended.text
+    assert "embarked" in change.old_text  # the same subject, not some other sentence
 
 
 def test_seed_charging_aircraft_is_a_new_rule(seeds):
@@ -230,11 +258,11 @@ def test_stratagem_effect_and_generic_target_parts():
     from ruleslawyer.records import Stratagem
 
     strat = Stratagem(name="Pathogenic Slime", source=SRC, edition=9, effect="Use it early. Add 1 to damage.")
-    e = erratum("Stratagems, Pathogenic Slime, rules text", "Use it at the start of your Shooting phase.",
+    e = erratum("Stratagems, Pathogenic Slime, rules text", "Use it once per battle round.",
                 location="first sentence")
     result = apply_errata([strat, e])
     amended = only(result, "Pathogenic Slime")
-    assert amended.effect == "Use it at the start of your Shooting phase. Add 1 to damage."
+    assert amended.effect == "Use it once per battle round. Add 1 to damage."
     assert result.outcomes[0].applied and result.outcomes[0].target_kind == "stratagem"
 
 
@@ -252,3 +280,16 @@ def test_words_added_to_the_start_of_a_paragraph():
                            erratum("Strands of Fate", "Once per phase,", operation="append",
                                    location="start of the 2nd paragraph")])
     assert only(result, "Strands of Fate").text == "One.\nOnce per phase, Two.\nThree."
+
+
+def test_load_corpus_with_lettered_and_dotted_faq_versions(shared, tmp_store, tmp_path):
+    """Regression: FAQ versions "1.7a" and "1.7.1" in one store crashed load_corpus."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.library import load_corpus
+
+    ingest_paths(tmp_store, [_faq_version(shared, tmp_path, "1.7a"), _faq_version(shared, tmp_path, "1.7.1")])
+    corpus = load_corpus(tmp_store)
+    versions = {r.version for r in corpus.originals if r.kind == "errata"}
+    assert versions == {"1.7a", "1.7.1"}
+    superseded = [o for o in corpus.outcomes if o.reason and "superseded by version 1.7.1" in o.reason]
+    assert superseded and all(o.erratum.version == "1.7a" for o in superseded)
