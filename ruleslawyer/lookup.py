@@ -30,16 +30,19 @@ class WoundRoll:
 
     @property
     def roll(self) -> str:
+        """The needed result as printed on charts ("4+")."""
         return f"{self.needed}+"
 
 
-# (case, test, result) in the order the rule is read: the more specific case first.
+# (key, case in our words, test, result), the more specific case first: "at least double"
+# before "greater", "at most half" before "lower". Each case reads back to its own key through
+# _condition_key, like a printed chart's row would.
 _WOUND_CASES = (
-    ("twice", "Strength is TWICE (or more) the Toughness", lambda s, t: s >= 2 * t, 2),
-    ("greater", "Strength is GREATER than the Toughness", lambda s, t: s > t, 3),
-    ("equal", "Strength is EQUAL to the Toughness", lambda s, t: s == t, 4),
-    ("half", "Strength is HALF (or less) the Toughness", lambda s, t: 2 * s <= t, 6),
-    ("lower", "Strength is LOWER than the Toughness", lambda s, t: s < t, 5),
+    ("twice", "S is at least double T", lambda s, t: s >= 2 * t, 2),
+    ("greater", "S is greater than T", lambda s, t: s > t, 3),
+    ("equal", "S equals T", lambda s, t: s == t, 4),
+    ("half", "S is at most half of T", lambda s, t: 2 * s <= t, 6),
+    ("lower", "S is lower than T", lambda s, t: s < t, 5),
 )
 
 
@@ -119,7 +122,10 @@ def _lookup_s_t(table: RefTable, s: int, t: int) -> str:
 
 
 def _condition_key(label: str) -> str | None:
-    """Which S-vs-T case a printed row label states ("S TWICE (or more) than T" -> "twice")."""
+    """Which S-vs-T case a printed row label states, read by meaning: a label speaking of
+    twice/double -> "twice", half -> "half", greater/higher/more than -> "greater",
+    equal/same -> "equal", lower/less/below -> "lower" (double and half are tested first
+    because their labels may also say "more" or "less")."""
     low = label.casefold()
     for key, pattern in (("twice", r"\btwice\b|\bdouble\b|\b2 ?x\b"), ("half", r"\bhalf\b"),
                          ("greater", r"\bgreater\b|\bhigher\b|\bmore than\b|\bexceeds?\b"),

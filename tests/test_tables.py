@@ -7,6 +7,7 @@ from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.parsing import parse_document
 from ruleslawyer.ingest.tables_glued import split_glued_header
 from ruleslawyer.ingest.text import load_text
+from ruleslawyer.lookup import _condition_key
 from tests.conftest import seed_path
 from tests.gold import format_report, parsed, score_input
 
@@ -112,6 +113,7 @@ def test_real_page_wound_roll_table(shared):
     if not path.exists():
         pytest.skip(f"{path} is not there")
     (wound,) = [r for r in parsed(path) if r["kind"] == "table" and r["name"] == "Wound Roll"]
-    assert wound["row_header"] == "ATTACK'S STRENGTH VS TARGET'S TOUGHNESS"
+    assert "STRENGTH VS" in wound["row_header"] and wound["row_header"].endswith("TOUGHNESS")
     assert wound["columns"] == ["D6 RESULT REQUIRED"] and len(wound["rows"]) == 5
-    assert wound["rows"][1]["label"] == "Strength is GREATER than the Toughness."
+    # The rows state the five S-vs-T cases, most favourable first.
+    assert [_condition_key(r["label"]) for r in wound["rows"]] == ["twice", "greater", "equal", "lower", "half"]

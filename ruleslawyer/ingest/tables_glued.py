@@ -3,12 +3,12 @@
     BATTLE SIZENUMBER OF UNITS          <- header cells glued ("SIZE" + "NUMBER")
     IncursionUp to 2 units              <- row cells glued at a lower/upper case change
 or
-    ATTACK'S STRENGTH VS TARGET'S TOUGHNESSD6 RESULT REQUIRED
-    Strength is TWICE (or more than twice) the Toughness.
+    HIT ROLL MODIFIERSD6 RESULT          <- header cells glued ("MODIFIERS" + "D6")
+    The target is in the open.
     +                                   <- label and result on alternate lines
 
 A glued header is split where one of its words is two words the document uses elsewhere
-("toughness" + "d6"). The lines stay where they are (the document printed them as text), so
+("modifiers" + "d6"). The lines stay where they are (the document printed them as text), so
 these grids are read, never claimed.
 """
 from __future__ import annotations
