@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:
+    """Time parsing and applying the seed FAQ against a large rules corpus, and print the timings."""
     from ruleslawyer.amend import apply_errata
     from ruleslawyer.ingest.formats import load_file
     from ruleslawyer.ingest.parsing import parse_document

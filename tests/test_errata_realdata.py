@@ -78,7 +78,7 @@ def test_index_card_errata(shared):
     assert not [r for r in recs if r["kind"] in ("rule", "stratagem", "table")]
     mort = erratum(recs, "Mortifiers, Abilities, Anguish of the Unredeemed")
     assert mort["page"] is None and mort["operation"] == "replace"
-    assert mort["text"].startswith("Each time this unit makes a Charge move")
+    assert mort["text"].startswith("Each time") and "Charge move" in mort["text"]
     assert mort["highlight"] == "new"  # its header is printed in red
     boltgun = erratum(recs, "Dominion Squad, Ranged Weapons, boltgun")
     assert (boltgun["operation"], boltgun["text"]) == ("append", "[ASSAULT, RAPID FIRE 1].")

@@ -48,8 +48,8 @@ def test_outcome_lines():
 
 def test_table_view_wraps_long_cells_within_width():
     table = RefTable(name="Cover Saves", source=SRC, edition=5, rows=(
-        TableRow("4+ Hard Cover", ("Intervening Units, Trenches, Gun Pits, Tank traps, Emplacements, "
-                                   "Sandbags, Barricades, Logs, Pipes, Crates, Barrels",)),
+        TableRow("4+ Hard Cover", ("Walls, Ditches, Craters, Rubble, Hedges, Fences, Boulders, Ruins, "
+                                   "Wreckage, Pillars, Containers, Drums, Statues",)),
         TableRow("3+ Fortified Cover", ("Fortifications",))))
     out = format_record(table, 60)
     body = out.splitlines()[2:-1]

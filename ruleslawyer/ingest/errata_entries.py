@@ -1,8 +1,8 @@
 """The grammar of one errata entry: a page-reference header, an instruction, the new wording.
 
-    Page 219 – Look Out, Sir                      header: page "219", target "Look Out, Sir"
-    Change this rule to read: 'Models cannot …'   instruction -> operation replace, location null
-    - Cannot shoot at an enemy CHARACTER …       after the closing quote: the bullet summary
+    Page 42 – Banner Bearer                       header: page "42", target "Banner Bearer"
+    Change this rule to read: 'While a unit …'    instruction -> operation replace, location null
+    - Adds 1 to Leadership …                      after the closing quote: the bullet summary
 
 `parse_header(text)` reads the header; `parse_entry(header, lines)` reads the rest and returns
 the fields of an `Erratum` (operation, location, text, title, bullets, designer's note).
@@ -29,8 +29,8 @@ _VERB = re.compile(r"^(?:change|add|delete|remove|replace|insert|substitute|amen
                    re.I)
 _DESIGNERS_NOTE = re.compile(r"^designer'?s note\s*:\s*", re.I)
 
-# "Change the second sentence of the second paragraph to read:", "Change to read:",
-# "Change second sentence to read:", "Change the second bullet point of … to:"
+# "Change the third sentence of the first paragraph to read:", "Change to read:",
+# "Change third sentence to read:", "Change the fourth bullet point of … to:"
 _CHANGE = re.compile(r"^(?:change|amend|replace)\s*(?P<what>.*?)\s*(?:to\s+read|to\s+say|with)\s*(?::|\.|$)",
                      re.I)
 _CHANGE_TO = re.compile(r"^(?:change|amend)\s+(?:(?P<what>.+?)\s+)?to\s*:\s*", re.I)
@@ -112,8 +112,8 @@ class _Instruction:
 
 
 def _place(phrase: str | None) -> str | None:
-    """The location named by an instruction phrase: "the end of the second paragraph" ->
-    "end of the second paragraph"; "this rule" / "this box out" (the whole target) -> None."""
+    """The location named by an instruction phrase: "the end of the third paragraph" ->
+    "end of the third paragraph"; "this rule" / "this box out" (the whole target) -> None."""
     if not phrase:
         return None
     p = re.sub(r"\s+", " ", phrase.strip().rstrip(":,."))
@@ -166,7 +166,7 @@ def read_instruction(text: str, header: Header) -> _Instruction:
 
 
 def _split_inline(text: str) -> tuple[str, str]:
-    """Split "Change this rule to read: 'Models cannot …" at the colon before the wording."""
+    """Split "Change this rule to read: 'While a unit …" at the colon before the wording."""
     m = re.search(r":\s*(?=['\u2018\"\u201c])", text)
     if m:
         return text[:m.start() + 1].strip(), text[m.end():].strip()
@@ -211,8 +211,8 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
             i += 1
             continue
         if is_instruction(line.text) and main:
-            # A second instruction under the same header: "Add the following bullet point to
-            # this … summary:" brings bullets; other wording joins the entry's text.
+            # A second instruction under the same header: "Add this bullet point to the
+            # … summary:" brings bullets; other wording joins the entry's text.
             sub = read_instruction(_split_inline(line.text)[0], header)
             tail = _split_inline(line.text)[1]
             group = ([EntryLine(line.index, tail, "paragraph")] if tail else [])

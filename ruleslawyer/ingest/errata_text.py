@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import names
 from .document import HEADING, LIST_ITEM, TABLE, Block
 
 # Opening and closing single quotes as printed (straight or curly) and their double forms.
@@ -15,10 +16,7 @@ QUOTES = "'\u2018\u2019\u201a\u201b`"
 OPENING = "'\u2018\u201b`\u201c\""
 CLOSING = "'\u2019\u201d\""
 
-_SMALL_WORDS = {"a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "nor",
-                "of", "on", "or", "per", "the", "to", "vs", "vs.", "via", "with", "when", "that"}
 _BULLET = re.compile(r"^\s*(?:[-\u2013\u2014•▪●■]\s+)")
-_COLOURS = {"new": ("#c0008f",), "revised": ("#0072bc",)}
 
 
 @dataclass(frozen=True)
@@ -37,10 +35,12 @@ class EntryLine:
 
     @property
     def is_bullet(self) -> bool:
+        """True for a bulleted line (printed as a list item or with a leading dash)."""
         return self.kind == LIST_ITEM
 
     @property
     def is_table(self) -> bool:
+        """True for a table block (its cells are in `rows`)."""
         return self.kind == TABLE
 
 
@@ -68,6 +68,7 @@ def starts_quoted(text: str) -> bool:
 
 
 def strip_opening(text: str) -> str:
+    """`text` without the quote mark that opens quoted wording."""
     return text[1:].lstrip() if starts_quoted(text) else text
 
 
@@ -87,6 +88,7 @@ def _is_inner_quote(text: str) -> bool:
 
 
 def strip_closing(text: str) -> str:
+    """`text` without the quote mark (and any stop after it) that closes quoted wording."""
     t = text.rstrip()
     return _outside_stop(t)[:-1].rstrip() if ends_quoted(t) else t
 
@@ -99,30 +101,15 @@ def _outside_stop(text: str) -> str:
 
 
 def title_case(text: str) -> str:
-    """Title Case for ALL-CAPS headings, minor words in lower case ("At the Start of, During ...").
+    """Title Case for ALL-CAPS headings (the package rule in `names.title_case`).
 
-    Text that already has lower-case letters is kept as printed.
+    Text that already has lower-case letters is kept as printed: FAQ titles print their own
+    capitals ("Cannot be Affected by …") and a sentence-case heading is not a name.
     """
     text = text.strip()
     if any(c.islower() for c in text):
         return text
-    words = text.split(" ")
-    out = []
-    for i, word in enumerate(words):
-        lower = word.lower()
-        bare = lower.strip("'\"(),:")
-        if i and bare in _SMALL_WORDS:
-            out.append(lower)
-            continue
-        out.append(_capitalise(lower))
-    return " ".join(out)
-
-
-def _capitalise(word: str) -> str:
-    for i, c in enumerate(word):
-        if c.isalpha():
-            return word[:i] + c.upper() + word[i + 1:]
-    return word
+    return names.title_case(text)
 
 
 def highlight_of(color: str | None) -> str | None:

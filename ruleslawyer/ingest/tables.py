@@ -23,6 +23,7 @@ from typing import Iterator
 
 from ..records import RefTable, TableRow
 from .document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
+from .names import title_case
 from .parsing import ParseContext
 from .tables_glued import glued_grid_at, vocabulary
 
@@ -334,16 +335,9 @@ def _join(*parts: str | None) -> str | None:
     return out or None
 
 
-_SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "vs", "with"}
-
-
 def _title(text: str) -> str:
     """Headings in ALL CAPS become Title Case ("SHOOTING TO HIT" -> "Shooting to Hit")."""
     text = _clean(text).strip(" :")
     if any(c.islower() for c in text):
         return text[:1].upper() + text[1:]
-    out = []
-    for n, w in enumerate(text.split()):
-        lw = w.lower()
-        out.append(lw if n and lw in _SMALL else lw.capitalize())
-    return " ".join(out)
+    return title_case(text)
