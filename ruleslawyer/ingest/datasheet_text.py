@@ -28,7 +28,8 @@ def add_sentence_line(target: list[str], line: Line) -> None:
     text = line.text.lstrip(_BULLETS).strip()
     if not text:
         return
-    if target and line.kind != "list_item" and text[0].islower() and not re.search(r"[.:!?]$", target[-1]):
+    if target and line.kind != "list_item" and (text[0].islower() or target[-1].endswith((";", ","))) \
+            and not re.search(r"[.:!?]$", target[-1]):
         target[-1] = f"{target[-1]} {text}"
         return
     target.append(text)
