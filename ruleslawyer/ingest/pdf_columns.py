@@ -59,7 +59,34 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
         clean = _longest_zero_run(cover[int(r[0]):int(r[1])]) >= 1.5 * body
         if _separates_columns(frags + tables, r, clean) and not any(t.x0 < r[0] - 2 and t.x1 > r[1] + 2 for t in tables):
             gutters.append(r)
+    gutters = _drop_cell_columns(gutters, frags + tables, body)
     return _drop_narrow_columns(gutters, frags, lo, hi)
+
+
+def _drop_cell_columns(gutters, frags, body: float):
+    """A "column" holding only short pieces (a table's value cells) joins the side it lines up with."""
+    changed = True
+    while changed and gutters:
+        changed = False
+        bounds = [float("-inf")] + [g for pair in gutters for g in pair] + [float("inf")]
+        for i in range(len(gutters) + 1):
+            left, right = bounds[2 * i], bounds[2 * i + 1]
+            region = [f for f in frags if f.x0 >= left - 1 and f.x1 <= right + 1]
+            if not region or any(f.x1 - f.x0 >= 8 * body or f.table is not None for f in region):
+                continue
+            # Which neighbour do these cells sit level with? Drop the gutter on that side.
+            sides = []
+            for j in (i - 1, i):
+                if 0 <= j < len(gutters):
+                    g0, g1 = gutters[j]
+                    other = [f for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1)]
+                    bottoms = sorted(f.bottom for f in other)
+                    sides.append((sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), -j))
+            # Ties go left: a badge strip belongs to the card it is printed beside.
+            gutters.pop(-max(sides)[1])
+            changed = True
+            break
+    return gutters
 
 
 def _longest_zero_run(values: list[int]) -> int:
@@ -103,7 +130,7 @@ def _separates_columns(frags: list[Fragment], gutter: tuple[float, float], clean
     border = [f for f in right if f.x0 <= g1 + 3 * body and f.table is None]
     left_bottoms = sorted(f.bottom for f in left)
     cells = [f for f in border if f.x1 - f.x0 < 2.5 * body and _has_near(left_bottoms, f.bottom, 1.0)]
-    if len(border) >= 3 and len(cells) >= 0.6 * len(border):
+    if len(border) >= 2 and len(cells) >= 0.6 * len(border):
         return False
     prose = []
     for side in (left, right):
