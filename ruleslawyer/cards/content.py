@@ -71,7 +71,7 @@ def select_records(records: Sequence[Record], names: Sequence[str], *, faction: 
 
     Each NAME is matched like `show` does (case, punctuation, prefix, typos); with no names,
     every datasheet (and stratagem) of `faction` is printed. A name that matches several
-    records prints them all only when they are distinct units of the faction filter.
+    records (a prefix such as "primaris", one unit in two editions) prints each of them.
     """
     kinds = ["datasheet", "stratagem"] if stratagems else ["datasheet"]
     pool = [r for r in records if r.kind in kinds]

@@ -3,11 +3,15 @@
 Each stream (the front or back content of a card) is laid out by WeasyPrint in a face as wide
 as the card and unbounded in height, once per type size tried. From the layout boxes we read
 the height of every block and, inside splittable blocks, the position of every text line or
-table row. A stream takes the largest size at which it fits one face; at the floor size it
-is packed greedily over several faces, splitting a text between lines (orphans kept to two
-lines) or a table between rows (the header repeats). Since measuring and printing use the
-same templates, CSS and engine, the measured heights are the printed ones; `render.py`
-checks the final layout again and repacks a face that still overflows.
+table row. A stream keeps the base size when it fits one face; otherwise it takes the size its
+measured height predicts, stepped down until it fits; at the floor size it is packed greedily
+over several faces, splitting a text between lines (orphans kept to two lines) or a table
+between rows (the header repeats). Since measuring and printing use the same templates, CSS
+and engine, the measured heights are the printed ones; `make_cards` checks the final layout
+again (`render.overflows`) and repacks a face that still overflows.
+
+The layout boxes are WeasyPrint internals (`Page._page_box`, `formatting_structure.boxes`),
+stable since WeasyPrint 53 and read only in this module.
 """
 from __future__ import annotations
 
@@ -264,7 +268,7 @@ def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> f
 
 
 def fit_streams(streams: Sequence[Face], opts: CardOptions, slack: Sequence[float] | None = None) -> list[list[Face]]:
-    """Each stream as faces: one face at the largest size that fits, else several at the floor.
+    """Each stream as faces: one face at the base or a predicted smaller size, else several at the floor.
 
     Sizes are tried in rounds, one WeasyPrint layout per size per round: every stream at the
     base size first; one that does not fit jumps to the size its measured height predicts
