@@ -11,7 +11,7 @@ and engine, the measured heights are the printed ones; `make_cards` checks the f
 again (`render.overflows`) and repacks a face that still overflows.
 
 The layout boxes are WeasyPrint internals (`Page._page_box`, `formatting_structure.boxes`),
-stable since WeasyPrint 53 and read only in this module.
+read only in this module (tested with WeasyPrint 70).
 """
 from __future__ import annotations
 
