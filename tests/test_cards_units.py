@@ -99,3 +99,20 @@ def test_split_text_counts_printed_characters_and_skips_bullets():
     first, rest = split_text(text, len("Firstlinehere.") + len("bulletone"))
     assert first == "First line here.\n- bullet one" and rest == "- bullet two"
     assert split_text("abc def", 99) == ("abc def", "")
+
+
+def test_an_amended_rule_on_a_card_says_which_faq_changed_it():
+    from ruleslawyer.cards.content import Block
+    from ruleslawyer.cards.fit import Face
+    from ruleslawyer.cards.impose import impose
+    from ruleslawyer.cards.render import document_html
+    from ruleslawyer.records import Change
+
+    amended = Rule(name="Advance", source=SRC, edition=9, text="Roll <one> D6.",
+                   changes=(Change("Core Book", "1.7", "219", "replace", None, "old", "new"),))
+    face = Face("Unit", ("Necrons",), "datasheet", "back", (Block("rule", {"item": amended, "label": "Advance"}),), 7)
+    opts = CardOptions()
+    page, sheets = impose([(face, face)], opts)
+    html = document_html(page, sheets, opts)
+    assert "Amended by Core Book v1.7, p.&nbsp;219" in html
+    assert "Roll &lt;one&gt; D6." in html  # record text is escaped
