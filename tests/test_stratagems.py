@@ -208,9 +208,6 @@ def test_grizzled_company_has_no_category(shared):
     assert "Command phase" in no_retreat.when
 
 
-@pytest.mark.xfail(reason="PDF loader (not ours): on pages 3-4 the two cards side by side are not split into "
-                          "columns; titles come out in pairs ahead of the bodies, bodies become one-column "
-                          "tables and several titles are lost", strict=True)
 def test_core_stratagems_pdf(shared):
     records = _records(shared / "realdata" / "GregSQT__40k" / "15_Stratagems.pdf")
     found = {s.name: s for s in _kind(records, "stratagem")}
