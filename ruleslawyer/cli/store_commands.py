@@ -30,6 +30,8 @@ def ingest(app, paths, force, quiet):
     for failure in report.failed:
         click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
+    if report.factions and not quiet:
+        click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
     click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
     if report.failed:
         sys.exit(1)

@@ -34,6 +34,7 @@ class FileResult:
     status: str  # "ingested", "unchanged", "failed", "duplicate"
     records: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
+    factions: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     hint: str | None = None
 
@@ -62,6 +63,18 @@ class IngestReport:
         for r in self.results:
             total.update(r.kinds)
         return total
+
+    @property
+    def factions(self) -> Counter:
+        """Records by faction over the files read (records without a faction left out)."""
+        total: Counter = Counter()
+        for r in self.results:
+            total.update(r.factions)
+        return total
+
+
+def _factions(records) -> dict[str, int]:
+    return dict(Counter(f for f in (getattr(r, "faction", None) for r in records) if f))
 
 
 ProgressCallback = Callable[[int, int, str], None]
@@ -158,7 +171,7 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
     kinds = Counter(r.kind for r in records)
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
                        records=records, title=doc.title, edition=guess_edition(doc))
-    return FileResult(key, "ingested", records=len(records), kinds=dict(kinds))
+    return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=_factions(records))
 
 
 def ingest_structured(store: Store, source, *, force: bool = False) -> FileResult:
@@ -176,7 +189,8 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
                           hint="this is a bug in ruleslawyer; please report it with the files")
     store.replace_file(path=key, name=source.name, sha256=sha, format=source.format, size=source.size,
                        records=records, title=source.title, edition=source.edition)
-    return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)))
+    return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
+                      factions=_factions(records))
 
 
 def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = False,
