@@ -394,3 +394,21 @@ def test_pdf_with_a_wrong_suffix_is_read_as_pdf(tmp_path):
     path.write_bytes(_one_page(HELLO))
     doc = load_file(path)
     assert doc.origin.format == "pdf" and doc.text == "Hello reader"
+
+
+def _text_page(lines: list[tuple[float, str]]) -> bytes:
+    """A one-page PDF with Helvetica 10 lines at (y, text), left-aligned at x=20."""
+    ops = b"".join(b"BT /F1 10 Tf 20 %d Td (%s) Tj ET\n" % (int(y), t.encode("latin-1")) for y, t in lines)
+    return _one_page(ops)
+
+
+def test_hyphenated_line_ends_rejoin(tmp_path):
+    path = tmp_path / "hyphens.pdf"
+    path.write_bytes(_text_page([
+        (180, "Roll once for every single charac-"), (168, "teristic of the model."),
+        (144, "A characteristic is a number; a minimum-"), (132, "sized unit is fine."),
+    ]))
+    texts = [b.text for b in load_file(path).blocks]
+    # "characteristic" occurs whole elsewhere, so the break was a soft hyphen; "minimumsized" does not.
+    assert "Roll once for every single characteristic of the model." in texts
+    assert "A characteristic is a number; a minimum-sized unit is fine." in texts
