@@ -219,6 +219,8 @@ def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:
                 rows.append(row)
                 last = lines[i].frags[0]
                 i += 1
+            width = max(len(r) for r in rows)
+            rows = [[""] * (width - len(r)) + r for r in rows]
             b.add_table(rows, line, True)
             prev = None
             continue

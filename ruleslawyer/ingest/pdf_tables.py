@@ -30,13 +30,16 @@ class RuledTable:
     def row_from(self, frags) -> list[str] | None:
         """The cells of a text line printed under the grid, if its pieces fall one to a column."""
         cells = [""] * len(self.columns)
+        lead = [f.text for f in frags if f.x1 <= self.columns[0][0] + 2]
+        frags = [f for f in frags if f.x1 > self.columns[0][0] + 2]
         for f in frags:
             mid = (f.x0 + f.x1) / 2
             hits = [k for k, (a, b) in enumerate(self.columns) if a - 2 <= mid <= b + 2]
             if len(hits) != 1 or cells[hits[0]]:
                 return None
             cells[hits[0]] = f.text
-        return cells
+        # A name printed left of the grid (the weapon whose profile the header heads) leads the row.
+        return [" ".join(lead)] + cells if lead else cells
 
 
 def _segments(page) -> tuple[list[tuple], list[tuple]]:
