@@ -412,3 +412,21 @@ def test_hyphenated_line_ends_rejoin(tmp_path):
     # "characteristic" occurs whole elsewhere, so the break was a soft hyphen; "minimumsized" does not.
     assert "Roll once for every single characteristic of the model." in texts
     assert "A characteristic is a number; a minimum-sized unit is fine." in texts
+
+
+def test_real_weapon_profile_under_a_ruled_header_is_one_table(shared):
+    doc = real_doc(shared, "Overcharged-Plasma__warhammer-pdfs/index_card_errata_v1.2_YRK9ZpspblzJHLb7.pdf")
+    blocks = list(doc.blocks)
+    i = next(i for i, b in enumerate(blocks) if b.text == "Knight-Centura – Melee Weapons")
+    table = next(b for b in blocks[i:i + 4] if b.kind == TABLE)
+    assert table.rows[0][1:] == ("RANGE", "A", "WS", "S", "AP", "D")
+    assert table.rows[1][0] == "Close combat weapon" and table.rows[1][1] == "Melee"
+    assert len(table.rows[1]) == 7
+    # New entries are told apart only by their colour.
+    assert blocks[i].color is not None and blocks[i + 1].color is None
+
+
+def test_real_datasheet_keywords_box_is_not_a_footer(shared):
+    doc = real_doc(shared, "Overcharged-Plasma__warhammer-pdfs/imperial_armour_necrons_Mcu6QBdzRs8yWqCW.pdf")
+    pages = {b.page for b in doc.blocks if b.text.startswith("FACTION KEYWORDS")}
+    assert len(pages) >= 5
