@@ -39,6 +39,7 @@ def loader(data: bytes, path: Path) -> int:
 
 
 def best_of(fn, repeat: int) -> tuple[float, object]:
+    """The shortest of `repeat` timings of `fn()`, with its last result."""
     best, result = float("inf"), None
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -48,6 +49,7 @@ def best_of(fn, repeat: int) -> tuple[float, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the side-by-side table; the PDFs are the arguments or ../shared/inputs/*.pdf."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best is kept)")

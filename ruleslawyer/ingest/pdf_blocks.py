@@ -71,6 +71,7 @@ class Stats:
         return min(positive[int(0.9 * (len(positive) - 1))] + 1.0, 1.5 * self.body)
 
     def pitch(self, size: float) -> float:
+        """The usual baseline-to-baseline distance of lines set at `size`."""
         s = round(size, 1)
         if s in self.pitches:
             return self.pitches[s]

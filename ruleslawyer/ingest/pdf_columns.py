@@ -204,14 +204,11 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
                 layout.lines.append(line)
         if cut != float("inf"):
             sf = next(span_iter)
-            layout.lines.extend(_span_lines(sf, page, spanning, width))
+            # A spanning fragment is read on its own, between the bands it separates.
+            layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
             band_start = cut
     return layout
 
-
-def _span_lines(f: Fragment, page: int, spanning, width) -> list[Line]:
-    line = Line([f], page, 1, col_x0=f.x0, col_x1=f.x1)
-    return [line]
 
 
 def group_lines(frags: list[Fragment], page: int, column: int) -> list[Line]:
