@@ -152,6 +152,8 @@ def main() -> None:
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--cold-runs", type=int, default=15)
     ap.add_argument("--seed", type=int, default=40)
+    ap.add_argument("--keep", type=Path, help="Build the store and index in this folder and keep them; "
+                    "a later run with the same folder reuses them (no build figures then).")
     args = ap.parse_args()
 
     from ruleslawyer.index import engine
@@ -162,30 +164,39 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     vocab = Vocabulary(sorted((args.shared / "gold").glob("*.jsonl")), rng)
-    work = Path(tempfile.mkdtemp(prefix="rl-bench-search-"))
+    work = args.keep or Path(tempfile.mkdtemp(prefix="rl-bench-search-"))
+    db = work / "store.sqlite"
+    reuse = args.keep is not None and db.exists()
+    gen_s = lifecycle_s = load_s = docs_s = build_s = 0.0
     try:
-        t0 = time.perf_counter()
-        records = [from_dict(vocab.record(n)) for n in range(args.records)]
-        gen_s = time.perf_counter() - t0
+        if not reuse:
+            work.mkdir(parents=True, exist_ok=True)
+            t0 = time.perf_counter()
+            records = [from_dict(vocab.record(n)) for n in range(args.records)]
+            gen_s = time.perf_counter() - t0
+        else:
+            for n in range(args.records):  # same random stream as the build, so the same queries
+                vocab.record(n)
 
         # The store the CLI reads, and its index built through the real lifecycle.
-        db = work / "store.sqlite"
         with Store(db) as store:
-            for start in range(0, len(records), 5000):
-                chunk = records[start:start + 5000]
-                store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
-                                   format="text", size=0, records=chunk)
-            t0 = time.perf_counter()
-            index_dir = ensure_index(store)
-            lifecycle_s = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            corpus = load_corpus(store)
-            load_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for r in corpus.records:
-            make_document(r)
-        docs_s = time.perf_counter() - t0
-        build_s = lifecycle_s - load_s - docs_s
+            if not reuse:
+                for start in range(0, len(records), 5000):
+                    store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
+                                       format="text", size=0, records=records[start:start + 5000])
+                t0 = time.perf_counter()
+                index_dir = ensure_index(store)
+                lifecycle_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                corpus = load_corpus(store)
+                load_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                for r in corpus.records:
+                    make_document(r)
+                docs_s = time.perf_counter() - t0
+                build_s = lifecycle_s - load_s - docs_s
+            else:
+                index_dir = ensure_index(store)
         size_mb = dir_size(index_dir) / 1e6
 
         queries = vocab.queries(args.queries)
@@ -220,10 +231,13 @@ def main() -> None:
         bare_cold_ms = timed_process([sys.executable, "-c", bare_script], env, args.cold_runs)
         help_ms = timed_process([exe, "--help"], env, args.cold_runs)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
 
     all_ours = [v for vs in ours.values() for v in vs]
     all_bare = [v for vs in bare.values() for v in vs]
+    if reuse:
+        print(f"(store and index reused from {work}: build figures are those of the run that made them)")
     print(f"corpus: {args.records} synthetic records from {len(vocab.records)} gold records "
           f"(generated in {gen_s:.1f} s), {args.queries} queries")
     print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
