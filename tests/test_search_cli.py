@@ -96,3 +96,20 @@ def test_two_ingests_at_once_keep_store_and_index_whole(shared, tmp_path):
     assert len(list(root.glob("build-*"))) == 1  # built once, by whichever got the lock first
     with Store(db) as store:
         assert engine.read_current(root)["generation"] == store.generation
+
+
+def test_search_process_does_not_import_what_it_does_not_need(tmp_path):
+    """Start-up is mostly imports: a search on a fresh index loads neither the records module
+    nor the modules Whoosh imports but never uses here (urllib.request, asyncio)."""
+    db = tmp_path / "store.sqlite"
+    with Store(db) as store:
+        _fill(store, RECORDS)
+    env = {**os.environ, "RULESLAWYER_DB": str(db)}
+    subprocess.run([sys.executable, "-m", "ruleslawyer", "search", "overwatch"], env=env, check=True,
+                   capture_output=True)  # builds the index
+    probe = ("import sys, runpy; sys.argv = ['ruleslawyer', 'search', 'overwatch']\n"
+             "try:\n    runpy.run_module('ruleslawyer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(m for m in ('ruleslawyer.records', 'ruleslawyer.store', 'urllib.request', 'asyncio')"
+             " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == ""

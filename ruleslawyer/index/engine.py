@@ -249,6 +249,7 @@ def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
     Builds keep the previous folder for readers, but a reader that was slow to open one can
     still find it removed by two later rebuilds; the pointer then names a newer folder.
     """
+    load_whoosh()
     from whoosh.index import EmptyIndexError
 
     for attempt in range(attempts):
