@@ -109,7 +109,7 @@ def test_search_process_does_not_import_what_it_does_not_need(tmp_path):
                    capture_output=True)  # builds the index
     probe = ("import sys, runpy; sys.argv = ['ruleslawyer', 'search', 'overwatch']\n"
              "try:\n    runpy.run_module('ruleslawyer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print(' '.join(m for m in ('ruleslawyer.records', 'ruleslawyer.store', 'urllib.request', 'asyncio')"
+             "print(' '.join(m for m in ('ruleslawyer.records', 'ruleslawyer.store', 'urllib.request', 'asyncio', 'whoosh.lang.morph_en')"
              " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == ""

@@ -42,13 +42,15 @@ VOCABULARY_FILE = "words.txt"
 def load_whoosh() -> None:
     """Import Whoosh's core without the two imports it never uses on our path.
 
-    Start-up time of `ruleslawyer search` is mostly imports, and half of Whoosh's is two
+    Start-up time of `ruleslawyer search` is mostly imports, and half of Whoosh's is three
     modules it does not need here: `whoosh.compat` imports `urllib.request` (http.client,
-    email, ssl) only to re-export `urlretrieve`, and `whoosh.reading` imports the
-    `cached_property` package, which imports asyncio, for one synchronous property. While
-    Whoosh is first imported, stand-ins serve those two names (a lazy `urlretrieve`,
-    functools' cached_property); they are removed right after, so any later import gets the
-    real modules. If either is already imported, it is simply used.
+    email, ssl) only to re-export `urlretrieve`; `whoosh.reading` imports the
+    `cached_property` package, which imports asyncio, for one synchronous property; and
+    `whoosh.query.terms` imports `whoosh.lang.morph_en` (large regexes compiled at import) for
+    Variations queries, which we never build. While Whoosh is first imported, stand-ins serve
+    those names (lazy `urlretrieve` and `variations`, functools' cached_property); they are
+    removed right after, so any later import gets the real modules. A module already
+    imported is simply used.
     """
     import sys
 
@@ -66,13 +68,24 @@ def load_whoosh() -> None:
 
         shims["urllib.request"] = types.ModuleType("urllib.request")
         shims["urllib.request"].urlretrieve = urlretrieve
+    if "whoosh.lang.morph_en" not in sys.modules:  # Variations queries only; compiles big regexes
+        def variations(word):
+            import importlib
+
+            return importlib.import_module("whoosh.lang.morph_en").variations(word)
+
+        shims["whoosh.lang.morph_en"] = types.ModuleType("whoosh.lang.morph_en")
+        shims["whoosh.lang.morph_en"].variations = variations
     if "cached_property" not in sys.modules:
         shims["cached_property"] = types.ModuleType("cached_property")
         shims["cached_property"].cached_property = functools.cached_property
     sys.modules.update(shims)
     try:
         import whoosh.compat  # noqa: F401
+        import whoosh.index  # noqa: F401
+        import whoosh.query  # noqa: F401
         import whoosh.reading  # noqa: F401
+        import whoosh.searching  # noqa: F401
     finally:
         for name, module in shims.items():
             if sys.modules.get(name) is module:
