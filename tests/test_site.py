@@ -491,3 +491,10 @@ def test_text_colours_meet_wcag_aa_contrast():
         a, b = sorted((_luminance(colours[fg]), _luminance(colours[bg])), reverse=True)
         assert (a + 0.05) / (b + 0.05) >= 4.5, f"{fg} on {bg}"
     assert (1.05) / (_luminance(header) + 0.05) >= 4.5  # white text on the header
+
+
+def test_faq_page_links_the_rules_it_is_about(small_site):
+    text = page_of(small_site, "faq", "Does Blast apply to Overwatch?").read_text("utf-8")
+    assert "Rules this answer is about" in text
+    assert re.search(r'<a class="xref" href="../rule/blast-(?:10th|5th).html" title="[^"]+">Blast</a>', text)
+    assert "Core Book v1.7, p. 12" in text

@@ -92,13 +92,17 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
                 crumbs.append((name, "../" + parent.url if parent else None))
             kids = [(k.record.name, "../" + k.url) for k in
                     children.get((r.source.file, r.edition, tuple(r.section) + (r.name,)), [])]
+        mentions = []
+        if isinstance(r, Faq) or r.kind == "note":
+            about = f"{r.question} {r.answer}" if isinstance(r, Faq) else f"{r.name} {r.text}"
+            mentions = linker.mentions(about, r.edition, "../")
         anchors = [change_anchor.get(_change_key(c)) for c in getattr(r, "changes", ())]
         furl = faction_urls.get(getattr(r, "faction", None))
         vars_ = dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs,
                      children=kids, page_title=record_name(r), errata_anchors=anchors,
-                     faction_url="../" + furl if furl else None)
+                     faction_url="../" + furl if furl else None, mentions=mentions)
         pages.append(Page(e.url, "record.html", vars_,
-                          (repr(r), repr(e.original), links.resolved, crumbs, kids, anchors, furl)))
+                          (repr(r), repr(e.original), links.resolved, crumbs, kids, anchors, furl, mentions)))
 
     pages.extend(_list_pages(entries, keywords, linker, common, faction_urls))
     pages.append(_errata_page(corpus.outcomes, entries, common))

@@ -100,6 +100,25 @@ class Linker:
         self._memo[memo_key] = best[1] if best else None
         return self._memo[memo_key]
 
+    def mentions(self, text: str, edition: int | None, prefix: str, limit: int = 8) -> list[tuple[str, Link]]:
+        """Rules named in `text` (runs of 1-4 words matching a rule name), for FAQ and notes pages.
+
+        One-word names count only from 5 letters up, so "Move" or "Fly" in a sentence do not
+        turn every answer into a list of links.
+        """
+        words = fold(text).split()
+        found: dict[str, tuple[str, Link]] = {}
+        for n in (4, 3, 2, 1):
+            for i in range(len(words) - n + 1):
+                key = " ".join(words[i:i + n])
+                if key in found or (n == 1 and len(key) < 5) or key not in self.by_name:
+                    continue
+                t = self.rule(key, edition, None)
+                if t:
+                    found[key] = (key, Link(prefix + t.url, t.title))
+        ordered = sorted(found.values(), key=lambda kv: (-len(kv[0].split()), kv[0]))
+        return [(name, link) for name, link in ordered[:limit]]
+
     def _link(self, keyword: bool, name: str, edition, faction, prefix: str) -> Link | None:
         """The Link for a rule name or a keyword, memoised (most pages repeat the same names)."""
         memo_key = (keyword, name, edition, faction, prefix)
