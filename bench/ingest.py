@@ -6,6 +6,13 @@ For each PDF (default: ../shared/inputs/*.pdf) it times, best of N runs each:
 and prints the ratio loader / bare (target: <= 1.5).
 
     .venv/bin/python bench/ingest.py [--repeat N] [PDF ...]
+
+With --export FOLDER it instead ingests a whole structured source (e.g. the 10th edition
+Wahapedia export) into a fresh store and prints records per second and peak memory
+(tracemalloc peak of Python allocations, and the process's peak RSS), then times the second,
+unchanged ingest that must skip the export.
+
+    .venv/bin/python bench/ingest.py --export ../shared/realdata/wahadumper__wahadumper
 """
 from __future__ import annotations
 
@@ -48,12 +55,51 @@ def best_of(fn, repeat: int) -> tuple[float, object]:
     return best, result
 
 
+def export_bench(folder: Path) -> int:
+    """Ingest a structured source into a temporary store: time, records/s, peak memory, re-ingest."""
+    import resource
+    import tempfile
+    import tracemalloc
+
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    # Timed run without tracemalloc (it slows Python several times over), then a traced run
+    # in a second fresh store for the peak of Python allocations.
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
+        t0, c0 = time.perf_counter(), time.process_time()
+        report = ingest_paths(store, [folder])
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if report.failed:
+            print("\n".join(f.error for f in report.failed), file=sys.stderr)
+            return 1
+        records = sum(report.kinds.values())
+        t1 = time.perf_counter()
+        again = ingest_paths(store, [folder])
+        rerun = time.perf_counter() - t1
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
+        tracemalloc.start()
+        ingest_paths(store, [folder])
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'source':40} {'records':>8} {'wall s':>7} {'cpu s':>7} {'rec/s (cpu)':>12} {'py peak MB':>10} {'RSS MB':>7}")
+    print(f"{folder.name[:40]:40} {records:8d} {wall:7.2f} {cpu:7.2f} {records / cpu:12.0f} "
+          f"{peak / 2**20:10.1f} {rss_mb:7.1f}")
+    print(f"unchanged re-ingest: {rerun:.2f} s ({again.unchanged} unchanged, {again.read} read)")
+    print("by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.kinds.items())))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the side-by-side table; the PDFs are the arguments or ../shared/inputs/*.pdf."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best is kept)")
+    parser.add_argument("--export", type=Path, help="benchmark ingesting this structured source folder instead")
     args = parser.parse_args(argv)
+    if args.export:
+        return export_bench(args.export)
     pdfs = args.pdfs or sorted((ROOT.parent / "shared" / "inputs").glob("*.pdf"))
     if not pdfs:
         print("no PDFs given and none in ../shared/inputs", file=sys.stderr)
