@@ -177,8 +177,10 @@ def _render_tokens(tokens: list[tuple[str, str]], terms, pattern) -> str:
         body = "".join(run)
         if status == "same":
             out.append(_linkify(body, terms, pattern))
-        else:
-            out.append(f"<{status}>{_escape(body)}</{status}>")
+        else:  # spaces at the edges stay outside the mark, so "that CHARACTER" does not read "that_CHARACTER"
+            core = body.strip()
+            lead, trail = body[: len(body) - len(body.lstrip())], body[len(body.rstrip()):]
+            out.append(_escape(lead) + (f"<{status}>{_escape(core)}</{status}>" if core else "") + _escape(trail))
         run.clear()
 
     for token, st in tokens:
