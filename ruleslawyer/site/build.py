@@ -389,9 +389,14 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     Returns a writer.BuildReport. Raises SiteError when `out` is a non-empty folder that is
     not a site this command wrote.
     """
+    import time
+
     from ..library import load_corpus
     from .writer import write_site
 
+    start = time.perf_counter()
     corpus = load_corpus(store)
     ctx = get_context(corpus, store.files())
-    return write_site(ctx, out, force=force, workers=workers)
+    report = write_site(ctx, out, force=force, workers=workers)
+    report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing
+    return report
