@@ -498,3 +498,25 @@ def test_faq_page_links_the_rules_it_is_about(small_site):
     assert "Rules this answer is about" in text
     assert re.search(r'<a class="xref" href="../rule/blast-(?:10th|5th).html" title="[^"]+">Blast</a>', text)
     assert "Core Book v1.7, p. 12" in text
+
+
+def test_unchanged_store_skips_reading_records_and_a_changed_one_rebuilds(shared, tmp_store, tmp_path, monkeypatch):
+    from ruleslawyer import library
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.site.build import build_site
+
+    ingest_paths(tmp_store, [next((shared / "seeds").glob("002_*.txt"))])
+    first = build_site(tmp_store, tmp_path / "site", workers=1)
+    assert first.rendered == first.pages > 0
+
+    def no_reading(*a, **k):
+        raise AssertionError("the store was read although nothing changed")
+
+    monkeypatch.setattr(library, "load_corpus", no_reading)
+    again = build_site(tmp_store, tmp_path / "site", workers=1)
+    assert (again.pages, again.rendered, again.written) == (first.pages, 0, 0)
+    monkeypatch.undo()
+    ingest_paths(tmp_store, [next((shared / "seeds").glob("001_*.txt"))])
+    grown = build_site(tmp_store, tmp_path / "site", workers=1)
+    assert grown.pages > first.pages and 0 < grown.rendered
+    assert crawl(tmp_path / "site")[1] == []

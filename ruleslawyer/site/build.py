@@ -392,11 +392,31 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     import time
 
     from ..library import load_corpus
-    from .writer import write_site
+    from .writer import unchanged_site, write_site
 
     start = time.perf_counter()
-    corpus = load_corpus(store)
-    ctx = get_context(corpus, store.files())
-    report = write_site(ctx, out, force=force, workers=workers)
+    files = store.files()
+    key = _store_key(store, files)
+    report = None if force else unchanged_site(out, key)
+    if report is None:
+        corpus = load_corpus(store)
+        ctx = get_context(corpus, files)
+        report = write_site(ctx, out, force=force, workers=workers, source_key=key)
     report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing
     return report
+
+
+def _store_key(store, files) -> str:
+    """What the store holds, cheaply: its change counter and every file's content hash.
+
+    With the site code's hash, two builds with the same key produce the same site, so the
+    second can stop before reading a single record.
+    """
+    import hashlib
+
+    from .writer import code_hash
+
+    h = hashlib.sha1(f"{code_hash()}\x1f{store.generation}".encode())
+    for f in files:
+        h.update(f"\x1f{f.name}\x1e{f.sha256}".encode())
+    return h.hexdigest()

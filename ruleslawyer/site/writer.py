@@ -110,8 +110,30 @@ def write_bytes_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None) -> BuildReport:
-    """Write the gathered site to `out`; with `force`, re-render every page."""
+def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
+    """A report for `out` when it was built from exactly `source_key` and is intact, else None.
+
+    Lets `site build` skip reading the store at all when nothing changed since the last build.
+    """
+    out = Path(out)
+    try:
+        data = json.loads((out / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("version") != MANIFEST_VERSION or data.get("source") != source_key:
+        return None
+    if not all((out / path).is_file() for path in data.get("pages", {})):
+        return None
+    return BuildReport(out=out, pages=data.get("page_count", 0), counts=data.get("counts", {}))
+
+
+def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None,
+               source_key: str | None = None) -> BuildReport:
+    """Write the gathered site to `out`; with `force`, re-render every page.
+
+    `source_key` names what the site was built from (see `unchanged_site`); it goes into the
+    manifest.
+    """
     start = time.perf_counter()
     out = Path(out)
     previous = _check_out(out)
@@ -143,7 +165,8 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
         if out.resolve() in target.parents and target.is_file():
             target.unlink()
             report.removed += 1
-    manifest = {"version": MANIFEST_VERSION, "pages": dict(sorted(fingerprints.items()))}
+    manifest = {"version": MANIFEST_VERSION, "source": source_key, "page_count": len(ctx.pages),
+                "counts": dict(sorted(ctx.counts.items())), "pages": dict(sorted(fingerprints.items()))}
     write_bytes_if_changed(out / MANIFEST, (json.dumps(manifest, indent=0, sort_keys=True) + "\n").encode())
     report.seconds = time.perf_counter() - start
     return report
