@@ -12,52 +12,19 @@ static files. `ruleslawyer.site.writer` renders and writes them (incrementally).
 from __future__ import annotations
 
 import functools
-import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..library import Corpus
-from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
-from .links import Link, Linker, hover_text
-from .search_index import IndexEntry, fold, render_index
-from .slugs import SlugAllocator, slugify
+from ..records import Faq, Record, record_name
+from .links import Linker
+from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page,  # noqa: F401
+                    keyword_pages, list_pages, search_text, snippet)
+from .search_index import IndexEntry, render_index
+from .slugs import SlugAllocator
 
 SITE_TITLE = "Rules Lawyer"
-# Folder of each kind's pages; errata entries are listed on errata.html, not given pages.
-KIND_DIRS = {
-    "datasheet": "datasheet", "stratagem": "stratagem", "enhancement": "enhancement",
-    "detachment_rule": "detachment-rule", "rule": "rule", "table": "table", "note": "note", "faq": "faq",
-}
-KIND_ORDER = tuple(KIND_DIRS)
-PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "morale")
-
-
-@dataclass
-class Page:
-    """One output page: where it goes, which template, its variables, what it depends on."""
-
-    path: str
-    template: str
-    vars: dict[str, Any]
-    key: Any  # a value whose repr changes whenever the page's content would
-
-
-@dataclass
-class SiteContext:
-    pages: list[Page]
-    assets: dict[str, bytes]  # path -> content (static files, search index)
-    counts: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class _Entry:
-    """A record with a page: the record, its original (when amended), its URL and links."""
-
-    record: Record
-    url: str
-    original: Record | None = None
 
 
 def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_TITLE) -> SiteContext:
@@ -66,12 +33,12 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
     entries = _allocate_urls(records)
     _pair_originals(entries, corpus.originals)
     by_id = {id(e.record): e for e in entries}
-    keywords = _keyword_pages(records)
+    keywords = keyword_pages(records)
     linker = Linker(records, {i: e.url for i, e in by_id.items()},
                     {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
     common = {"site_title": title}
     pages: list[Page] = []
-    faction_urls = _faction_urls(records)
+    furls = faction_urls(records)
 
     children = defaultdict(list)
     rules_by_path = {}
@@ -97,20 +64,20 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
             about = f"{r.question} {r.answer}" if isinstance(r, Faq) else f"{r.name} {r.text}"
             mentions = linker.mentions(about, r.edition, "../")
         anchors = [change_anchor.get(_change_key(c)) for c in getattr(r, "changes", ())]
-        furl = faction_urls.get(getattr(r, "faction", None))
+        furl = furls.get(getattr(r, "faction", None))
         vars_ = dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs,
                      children=kids, page_title=record_name(r), errata_anchors=anchors,
                      faction_url="../" + furl if furl else None, mentions=mentions)
         pages.append(Page(e.url, "record.html", vars_,
                           (repr(r), repr(e.original), links.resolved, crumbs, kids, anchors, furl, mentions)))
 
-    pages.extend(_list_pages(entries, keywords, linker, common, faction_urls))
-    pages.append(_errata_page(corpus.outcomes, entries, common))
-    pages.append(_home_page(entries, corpus, files, common, faction_urls))
+    pages.extend(list_pages(entries, keywords, linker, common, furls))
+    pages.append(errata_page(corpus.outcomes, entries, common))
+    pages.append(home_page(entries, corpus, files, common, furls))
     pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
 
     index = [IndexEntry(record_name(e.record), e.record.kind, getattr(e.record, "faction", None),
-                        e.record.edition, e.url, _snippet(e.record), _search_text(e.record)) for e in entries]
+                        e.record.edition, e.url, snippet(e.record), search_text(e.record)) for e in entries]
     assets = {"static/search-index.js": render_index(index).encode("utf-8")}
     counts = defaultdict(int)
     for e in entries:
@@ -133,7 +100,7 @@ def _qualifiers(r: Record) -> list[str | None]:
             Path(r.source.file).stem if r.source.file else None]
 
 
-def _allocate_urls(records: Iterable[Record]) -> list[_Entry]:
+def _allocate_urls(records: Iterable[Record]) -> list[Entry]:
     by_kind: dict[str, list[Record]] = defaultdict(list)
     for r in records:
         by_kind[r.kind].append(r)
@@ -144,7 +111,7 @@ def _allocate_urls(records: Iterable[Record]) -> list[_Entry]:
                  for i, r in enumerate(by_kind.get(kind, ()))]
         slugs = allocator.allocate(items)
         for i, r in enumerate(by_kind.get(kind, ())):
-            entries.append(_Entry(r, f"{KIND_DIRS[kind]}/{slugs[i]}.html"))
+            entries.append(Entry(r, f"{KIND_DIRS[kind]}/{slugs[i]}.html"))
     return entries
 
 
@@ -153,7 +120,7 @@ def _original_key(r: Record) -> tuple:
             r.source.file, r.source.page)
 
 
-def _pair_originals(entries: list[_Entry], originals: Iterable[Record]) -> None:
+def _pair_originals(entries: list[Entry], originals: Iterable[Record]) -> None:
     """Give every amended record its original, so pages can mark changes and show the print."""
     table: dict[tuple, list[Record]] = defaultdict(list)
     for o in originals:
@@ -175,211 +142,6 @@ def _errata_anchors(outcomes) -> dict[tuple, str]:
         e = o.erratum
         out.setdefault((e.document, e.version, e.page, e.operation, e.text), f"e{n}")
     return out
-
-
-# ---------------------------------------------------------------- lists
-def _keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datasheet]]]:
-    units: dict[str, list[Datasheet]] = defaultdict(list)
-    for r in records:
-        if isinstance(r, Datasheet):
-            for kw in {k.upper() for k in (*r.keywords, *r.faction_keywords)}:
-                units[kw].append(r)
-    slugs = SlugAllocator().allocate((kw, kw, [], kw) for kw in units)
-    return {kw: (f"keyword/{slugs[kw]}.html", units[kw]) for kw in sorted(units)}
-
-
-def _item(e: _Entry, prefix: str, *, said: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A list entry; `said` names what the list's heading already tells (faction, edition)."""
-    r = e.record
-    bits = [b for b in (getattr(r, "group", None), None if "faction" in said else getattr(r, "faction", None)) if b]
-    if r.edition and "edition" not in said:
-        bits.append(f"{r.edition}th ed.")
-    return {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
-            "amended": _amended_label(r), "kind": r.kind}
-
-
-def _amended_label(r: Record) -> str:
-    """'' for a record as printed, 'added' for one an erratum brought in, else 'amended'."""
-    changes = getattr(r, "changes", ())
-    if not changes:
-        return ""
-    return "added" if all(c.operation == "add" for c in changes) else "amended"
-
-
-def _phases(when: str | None) -> list[str]:
-    text = (when or "").lower()
-    found = [p for p in PHASES if re.search(rf"\b{p}\b", text)]
-    if not found and re.search(r"\bany phase\b|\bany\b.*\bphase\b", text):
-        return ["any"]
-    return found
-
-
-def _faction_urls(records: Iterable[Record]) -> dict[str, str]:
-    factions = sorted({f for r in records if (f := getattr(r, "faction", None))})
-    slugs = SlugAllocator().allocate((f, f, [], f) for f in factions)
-    return {f: f"faction/{slugs[f]}.html" for f in factions}
-
-
-def _list_pages(entries: list[_Entry], keywords, linker: Linker, common, faction_urls) -> list[Page]:
-    pages = []
-    by_kind: dict[str, list[_Entry]] = defaultdict(list)
-    for e in entries:
-        by_kind[e.record.kind].append(e)
-    for kind in KIND_ORDER:
-        groups: dict[str, list] = defaultdict(list)
-        order: dict[str, tuple] = {}
-        members = by_kind.get(kind, [])
-        if kind != "rule":  # rules keep document order, under their section headings
-            members = sorted(members, key=lambda e: (fold(record_name(e.record)), e.url))
-        for n, e in enumerate(members):
-            r = e.record
-            said: tuple[str, ...] = ()
-            if kind == "rule":
-                head = " \u203a ".join(filter(None, [f"{r.edition}th edition" if r.edition else "Any edition",
-                                                      *r.section]))
-                sort_key = (-(r.edition or 0), n)
-                said = ("edition",)
-            elif kind in ("stratagem", "enhancement", "detachment_rule"):
-                head = " \u203a ".join(filter(None, [r.faction or "Universal", getattr(r, "group", None)]))
-                sort_key = (head,)
-                said = ("faction",)
-            elif kind in ("note", "faq"):
-                head = " ".join(filter(None, [getattr(r, "document", None), getattr(r, "version", None)])) or "Other"
-                sort_key = (head,)
-            else:
-                head = getattr(r, "faction", None) or (f"{r.edition}th edition" if r.edition else "Other")
-                sort_key = (head,)
-            order.setdefault(head, sort_key)
-            groups[head].append(_item(e, "../", said=said))
-        grouped = sorted(groups.items(), key=lambda kv: order[kv[0]])
-        pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
-                          dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
-                          (kind, grouped)))
-
-    # factions
-    by_faction: dict[str, list[_Entry]] = defaultdict(list)
-    for e in entries:
-        f = getattr(e.record, "faction", None)
-        if f:
-            by_faction[f].append(e)
-    faction_list = []
-    for faction in sorted(by_faction):
-        items = sorted(by_faction[faction], key=lambda e: (fold(record_name(e.record)), e.url))
-        sections = []
-        for kind in KIND_ORDER:
-            rows = []
-            for e in items:
-                if e.record.kind != kind:
-                    continue
-                row = _item(e, "../", said=("faction",))
-                if isinstance(e.record, Stratagem):
-                    s = e.record
-                    row.update(phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
-                rows.append(row)
-            if rows:
-                sections.append((kind, rows))
-        url = faction_urls[faction]
-        faction_list.append({"name": faction, "url": url, "count": len(items)})
-        pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
-                                                    sections=sections), (faction, sections)))
-    pages.append(Page("faction/index.html", "factions.html",
-                      dict(common, root="../", page_title="Factions", factions=faction_list), tuple(map(repr, faction_list))))
-
-    # keywords
-    kw_list = []
-    by_id = {id(e.record): e for e in entries}
-    for kw, (url, units) in keywords.items():
-        rows = sorted((_item(by_id[id(u)], "../", said=("group",)) for u in units), key=lambda i: (fold(i["name"]), i["url"]))
-        rule = linker.rule(kw, None, None)
-        rule_link = Link("../" + rule.url, rule.title) if rule else None
-        kw_list.append({"name": kw, "url": url, "count": len(rows)})
-        pages.append(Page(url, "keyword.html", dict(common, root="../", page_title=kw, keyword=kw, units=rows,
-                                                    rule=rule_link), (kw, rows, rule_link)))
-    pages.append(Page("keyword/index.html", "keywords.html",
-                      dict(common, root="../", page_title="Keywords", keywords=kw_list), tuple(map(repr, kw_list))))
-    return pages
-
-
-def _plural(kind: str) -> str:
-    from .templating import kind_plural
-
-    return kind_plural(kind)
-
-
-# ---------------------------------------------------------------- errata and home
-def _errata_page(outcomes, entries: list[_Entry], common) -> Page:
-    wanted = {fold(o.target_name) for o in outcomes if o.applied and o.target_name}
-    by_change: dict[tuple, _Entry] = {}
-    by_name: dict[str, list[_Entry]] = defaultdict(list)
-    for e in entries:
-        for c in getattr(e.record, "changes", ()):
-            by_change.setdefault((c.document, c.version, c.page, c.operation, c.new_text), e)
-        if wanted:
-            key = fold(record_name(e.record))
-            if key in wanted:
-                by_name[key].append(e)
-    rows = []
-    for n, o in enumerate(outcomes, 1):
-        err: Erratum = o.erratum
-        target = None
-        if o.applied:
-            target = by_change.get((err.document, err.version, err.page, err.operation, err.text))
-            if target is None and o.target_name:
-                same = [e for e in by_name.get(fold(o.target_name), ())
-                        if err.edition is None or e.record.edition in (None, err.edition)]
-                target = same[0] if same else None
-        rows.append({"anchor": f"e{n}", "erratum": err, "applied": o.applied, "reason": o.reason,
-                     "target_name": o.target_name, "url": target.url if target else None})
-    applied = sum(1 for r in rows if r["applied"])
-    return Page("errata.html", "errata.html",
-                dict(common, root="", page_title="Errata", rows=rows, applied=applied),
-                tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows))
-
-
-def _home_page(entries: list[_Entry], corpus: Corpus, files, common, faction_urls) -> Page:
-    counts = defaultdict(int)
-    factions = defaultdict(int)
-    for e in entries:
-        counts[e.record.kind] += 1
-        f = getattr(e.record, "faction", None)
-        if f:
-            factions[f] += 1
-    errata = sum(1 for r in corpus.records if r.kind == "errata")
-    applied = sum(1 for o in corpus.outcomes if o.applied)
-    versions: dict[str, str] = {}
-    for r in corpus.originals:
-        v = getattr(r, "version", None)
-        if v and r.source.file not in versions:
-            versions[r.source.file] = f"{getattr(r, 'document', None) or ''} {v}".strip()
-    docs = [{"name": f.name, "title": f.title, "edition": f.edition, "format": f.format,
-             "records": f.record_count, "version": versions.get(f.name)} for f in files]
-    kinds = [{"kind": k, "count": counts.get(k, 0), "url": f"{KIND_DIRS[k]}/index.html"} for k in KIND_ORDER]
-    flist = [{"name": f, "count": factions[f], "url": faction_urls[f]} for f in sorted(factions)]
-    vars_ = dict(common, root="", page_title=common["site_title"], docs=docs, kinds=kinds, factions=flist,
-                 errata=errata, total=len(entries), errata_applied=applied)
-    return Page("index.html", "home.html", vars_, (repr(docs), repr(kinds), repr(flist), errata, applied))
-
-
-def _snippet(r: Record) -> str:
-    if isinstance(r, Datasheet):
-        return " ".join(r.keywords)
-    if isinstance(r, Stratagem):
-        return " ".join(filter(None, [r.when, r.effect]))
-    if isinstance(r, Faq):
-        return r.answer
-    return hover_text(getattr(r, "text", ""), 200)
-
-
-def _search_text(r: Record) -> str:
-    if isinstance(r, Datasheet):
-        return " ".join([*r.keywords, *r.faction_keywords, *(a.name for a in r.abilities),
-                         *(w.name for w in r.weapons)])
-    if isinstance(r, Stratagem):
-        return " ".join(filter(None, [r.group, r.category, r.target, r.effect]))
-    if isinstance(r, Faq):
-        return f"{r.question} {r.answer}"
-    return " ".join(filter(None, [getattr(r, "group", None), " ".join(getattr(r, "section", ()) or ()),
-                                  getattr(r, "text", "")]))
 
 
 # ---------------------------------------------------------------- the one call
