@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
-from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Record, Rule,
+from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
                       Stratagem, record_name)
 
 _TEXT_KINDS = (Rule, DetachmentRule, Enhancement, Stratagem)
@@ -102,7 +102,24 @@ def apply_errata(records: list[Record]) -> ApplyResult:
     index = _Index(current)
     for e in live:
         outcomes.append(_apply_one(e, current, index))
+    _drop_repeated_notes(current)
     return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+
+
+def _drop_repeated_notes(current: list[Record | None]) -> None:
+    """Keep one copy of a designer's note or FAQ answer that several files carry.
+
+    The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
+    new name); its errata are deduplicated when applied, and its notes and answers are here.
+    """
+    seen: set[tuple] = set()
+    for i, r in enumerate(current):
+        if isinstance(r, (Note, Faq)):
+            key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
+                   fold(r.text if isinstance(r, Note) else r.answer))
+            if key in seen:
+                current[i] = None
+            seen.add(key)
 
 
 def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:

@@ -293,3 +293,17 @@ def test_load_corpus_with_lettered_and_dotted_faq_versions(shared, tmp_store, tm
     assert versions == {"1.7a", "1.7.1"}
     superseded = [o for o in corpus.outcomes if o.reason and "superseded by version 1.7.1" in o.reason]
     assert superseded and all(o.erratum.version == "1.7a" for o in superseded)
+
+
+def test_a_note_carried_by_two_copies_of_a_faq_is_kept_once():
+    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.records import Faq, Note, Source
+
+    notes = [Note(name="Invented Note", source=Source(f), document="Example FAQ", version="1.0", text="Same words.")
+             for f in ("faq.pdf", "faq.txt")]
+    answers = [Faq(question="Q?", answer="A.", source=Source(f), document="Example FAQ", version="1.0")
+               for f in ("faq.pdf", "faq.txt")]
+    other = Note(name="Invented Note", source=Source("v2.pdf"), document="Example FAQ", version="2.0", text="New.")
+    result = apply_errata(notes + answers + [other])
+    kept = [(r.kind, r.source.file) for r in result.records]
+    assert kept == [("note", "faq.pdf"), ("faq", "faq.pdf"), ("note", "v2.pdf")]
