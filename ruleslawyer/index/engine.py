@@ -173,8 +173,8 @@ def compile_query(node):
             return q.Or([q.Term(name, terms[0], boost=boost) for name, boost in SCORED_FIELDS.items()])
         boost = 1 + PHRASE_BOOST * (len(terms) - 1)
         return q.Or([_phrase(q, "name", terms, SCORED_FIELDS["name"] * boost), _phrase(q, "pairs", terms, boost)])
-    if op == "any":  # synonyms: the best-matching alternative counts, not their sum
-        return q.DisjunctionMax([compile_query(n) for n in node[1:]])
+    if op == "any":  # synonyms (a DisjunctionMax would rank the same here, but cannot skip blocks)
+        return q.Or([compile_query(n) for n in node[1:]])
     if op == "and":
         return q.And([compile_query(n) for n in node[1:]])
     if op == "or":
@@ -225,6 +225,9 @@ class Index:
         query = compile_query(node)
         if filters:
             query = q.And([query, *(compile_query(f) for f in filters)])
+        # Flatten nested Or/And (one word over three fields is an Or inside the Or of words):
+        # Whoosh runs a flat Or several times faster than a tree of them.
+        query = query.normalize()
         if sort_by_name:
             results = self._searcher.search(query, limit=limit, sortedby="name_exact")
         else:
