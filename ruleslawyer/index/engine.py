@@ -222,9 +222,10 @@ class Index:
         """The best `limit` documents for query node `node`, restricted by filter nodes."""
         from whoosh import query as q
 
-        query = compile_query(node)
-        if filters:
-            query = q.And([query, *(compile_query(f) for f in filters)])
+        parts = [compile_query(f) for f in filters]
+        if node[0] != "all" or not parts:  # Whoosh's normalize() lets Every() swallow an And
+            parts.insert(0, compile_query(node))
+        query = parts[0] if len(parts) == 1 else q.And(parts)
         # Flatten nested Or/And (one word over three fields is an Or inside the Or of words):
         # Whoosh runs a flat Or several times faster than a tree of them.
         query = query.normalize()
