@@ -198,3 +198,14 @@ def test_terminal_highlighting_marks_only_the_matched_words():
     coloured = _highlight("fire overwatch now", [(5, 14)], color=True)
     assert coloured.startswith("fire \x1b[") and "overwatch" in coloured and coloured.endswith("\x1b[0m now")
     assert _highlight("fire overwatch now", [(5, 14)], color=False) == "fire overwatch now"
+
+
+def test_rule_beats_the_erratum_named_after_it(tmp_path):
+    from ruleslawyer.records import Erratum
+
+    erratum = Erratum(document="Core Book", version="1.0", page="12", target="Overwatch", source=SRC,
+                      text="Overwatch hits on unmodified 6s and costs 2 command points.", edition=9)
+    with Store(tmp_path / "s.sqlite") as st:
+        _fill(st, [erratum, *RECORDS])
+        hits = search(st, "overwatch").hits
+    assert [(h.kind, h.name) for h in hits[:2]] == [("rule", "Overwatch"), ("errata", "Overwatch")]

@@ -139,7 +139,8 @@ def make_document(record: Record) -> dict[str, Any]:
     return {
         "kind": record.kind,
         "name": name,
-        "name_exact": analysis.fold_name(name),
+        # An erratum or FAQ is named after the rule it changes: the rule keeps the exact-name bonus.
+        "name_exact": "" if isinstance(record, (Erratum, Faq)) else analysis.fold_name(name),
         "faction": faction,
         "group": group or "",
         "edition": str(record.edition) if record.edition is not None else "none",

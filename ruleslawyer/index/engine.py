@@ -24,7 +24,7 @@ from ..errors import StoreError
 from . import analysis
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
