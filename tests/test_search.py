@@ -209,3 +209,9 @@ def test_rule_beats_the_erratum_named_after_it(tmp_path):
         _fill(st, [erratum, *RECORDS])
         hits = search(st, "overwatch").hits
     assert [(h.kind, h.name) for h in hits[:2]] == [("rule", "Overwatch"), ("errata", "Overwatch")]
+
+
+@pytest.mark.parametrize("query", ["", "()", "   "])
+def test_empty_query_is_an_error(store, query):
+    with pytest.raises(QueryError, match="nothing to search for"):
+        search(store, query)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import QueryError
 from . import analysis
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
@@ -150,6 +151,8 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
     """Run `query` against an open `engine.Index` (what `search` does once the index is fresh)."""
     parsed = parsed or parse_query(query)
     filters = parsed.filters + option_filters(kind, faction, edition)
+    if not parsed.has_terms and not filters:
+        raise QueryError("nothing to search for", hint='give words, a "phrase" or a filter such as kind:stratagem')
     corrected = None
     fixes = _corrections(index, parsed)
     if fixes:
