@@ -215,3 +215,8 @@ def test_rule_beats_the_erratum_named_after_it(tmp_path):
 def test_empty_query_is_an_error(store, query):
     with pytest.raises(QueryError, match="nothing to search for"):
         search(store, query)
+
+
+def test_quoted_phrase_is_not_expanded_by_synonyms(store):
+    assert names(search(store, "ds"))[0] == "Deep Strike"
+    assert names(search(store, '"ds"')) == []

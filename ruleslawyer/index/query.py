@@ -232,7 +232,7 @@ class _Parser:
                 return None
             self.parsed.highlight_terms.update(terms)
             self.parsed.plain_words.extend(analysis.words(value))
-            return _synonym_any(terms) or ("terms", None, terms)
+            return ("terms", None, terms)  # quoted words are taken as they are: no synonyms
         nodes = self._words_node([value], exact=False)  # a word after NOT
         return (nodes[0] if len(nodes) == 1 else ("or", *nodes)) if nodes else None
 
