@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from ruleslawyer.errors import QueryError
-from ruleslawyer.index import engine
+from ruleslawyer.index import engine, lifecycle
 from ruleslawyer.index.analysis import load_synonyms, terms
 from ruleslawyer.index.query import parse_query
 from ruleslawyer.index.search import ensure_index, make_snippet, search
@@ -146,7 +146,7 @@ def test_index_is_rebuilt_when_the_store_changes(tmp_path):
         assert names(search(st, "deep strike")) == []
         _fill(st, RECORDS)
         assert names(search(st, "deep strike"))[0] == "Deep Strike"
-        current = engine.read_current(engine.index_root(st.path))
+        current = lifecycle.read_current(lifecycle.index_root(st.path))
         assert current["generation"] == st.generation and current["dir"] != first.name
 
 
@@ -164,8 +164,8 @@ def test_failed_build_leaves_the_old_index_working(tmp_path, monkeypatch):
         monkeypatch.setattr(engine, "build_index_dir", broken)
         with pytest.raises(RuntimeError):
             ensure_index(st)
-        root = engine.index_root(st.path)
-        assert engine.read_current(root)["dir"] == live.name
+        root = lifecycle.index_root(st.path)
+        assert lifecycle.read_current(root)["dir"] == live.name
         assert [p.name for p in root.glob("build-*")] == [live.name]  # the half-built one is gone
         with engine.Index(live) as index:
             assert index.doc_count == len(RECORDS)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.index import engine
+from ruleslawyer.index import lifecycle
 from ruleslawyer.store import Store
 
 from .conftest import seed_path
@@ -92,10 +92,10 @@ def test_two_ingests_at_once_keep_store_and_index_whole(shared, tmp_path):
     results = run_together(["search", "--json", "stratagem"], ["search", "--json", "stratagem"])
     assert all(code == 0 for code, _, _ in results), results
     assert json.loads(results[0][1])["hits"] == json.loads(results[1][1])["hits"] != []
-    root = engine.index_root(db)
+    root = lifecycle.index_root(db)
     assert len(list(root.glob("build-*"))) == 1  # built once, by whichever got the lock first
     with Store(db) as store:
-        assert engine.read_current(root)["generation"] == store.generation
+        assert lifecycle.read_current(root)["generation"] == store.generation
 
 
 def test_search_process_does_not_import_what_it_does_not_need(tmp_path):

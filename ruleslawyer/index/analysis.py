@@ -93,3 +93,16 @@ def load_synonyms(path: str | None = None) -> dict[tuple[str, ...], tuple[tuple[
 def fold_name(text: str) -> str:
     """Case- and punctuation-folded name ("Look Out, Sir" -> "look out sir"), for exact matches."""
     return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of `a` and `b`, or limit + 1 as soon as it must exceed `limit`."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return prev[-1]

@@ -1,30 +1,17 @@
 """The one module that knows the search engine (Whoosh): schema, building, lifecycle, running.
 
-Everything else in `index/` speaks in plain Python (query nodes from `search.py`, documents
+Everything else in `index/` speaks in plain Python (query nodes from `query.py`, documents
 from `documents.py`), so the engine could be swapped for another by rewriting this module.
 
-Lifecycle: the index lives beside the store in `<db>.index/`. Each build goes into its own
-folder `build-*`; a small JSON pointer file `CURRENT` names the live build and the store
-generation it was made from, and is swapped with `os.replace`, so a reader sees the old index or
-the new one, never a half-built one, and a failed build leaves the old one in place. Builds
-run under an exclusive `fcntl` lock on `<db>.index/lock`, so two processes that find the index
-stale build it once between them.
+Where the index lives and when it is rebuilt is `lifecycle.py`'s business.
 """
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from ..errors import StoreError
 from . import analysis
-
-# Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 3
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
@@ -40,7 +27,7 @@ VOCABULARY_FILE = "words.txt"
 
 
 def load_whoosh() -> None:
-    """Import Whoosh's core without the two imports it never uses on our path.
+    """Import Whoosh's core without three imports it never uses on our path.
 
     Start-up time of `ruleslawyer search` is mostly imports, and half of Whoosh's is three
     modules it does not need here: `whoosh.compat` imports `urllib.request` (http.client,
@@ -246,7 +233,7 @@ class Index:
         Candidates share the first letter (typos there are rare, and it keeps this fast).
         """
         found = [(w, n) for w, n in self._vocabulary().get(word[:1], ())
-                 if w != word and abs(len(w) - len(word)) <= maxdist and edit_distance(w, word, maxdist) <= maxdist]
+                 if w != word and abs(len(w) - len(word)) <= maxdist and analysis.edit_distance(w, word, maxdist) <= maxdist]
         return sorted(found, key=lambda p: (-p[1], p[0]))
 
     def _vocabulary(self) -> dict[str, list[tuple[str, int]]]:
@@ -279,19 +266,6 @@ def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
 
 
 # ---------------------------------------------------------------- building
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance of `a` and `b`, or limit + 1 as soon as it must exceed `limit`."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        if min(cur) > limit:
-            return limit + 1
-        prev = cur
-    return prev[-1]
-
-
 def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256) -> int:
     """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
 
@@ -322,89 +296,3 @@ def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int
     words = "".join(f"{w}\t{n}\n" for w, n in sorted(vocabulary.items()) if w.isalpha())
     (path / VOCABULARY_FILE).write_text(words, encoding="utf-8")
     return count
-
-
-def index_root(db_path: str | Path) -> Path:
-    """Where the index of the store at `db_path` lives: `<db>.index/` beside it."""
-    return Path(str(db_path) + ".index")
-
-
-def read_current(root: Path) -> dict | None:
-    """The live build's pointer (folder name, store generation, index version), or None."""
-    try:
-        data = json.loads((root / "CURRENT").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not (root / str(data.get("dir", ""))).is_dir():
-        return None
-    return data
-
-
-def is_fresh(current: dict | None, generation: int) -> bool:
-    return bool(current) and current.get("generation") == generation and current.get("version") == INDEX_VERSION
-
-
-@contextlib.contextmanager
-def build_lock(root: Path):
-    """Hold the exclusive build lock of the index at `root` (blocks while another build runs)."""
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / "lock", "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
-    """Build a new index from `documents` beside the live one, then swap it in atomically.
-
-    Call with the build lock held. A failure removes the half-built folder and leaves the
-    live index as it was.
-    """
-    import shutil
-    import tempfile
-
-    previous = read_current(root)
-    build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
-    try:
-        count = build_index_dir(documents, build)
-        pointer = {"dir": build.name, "generation": generation, "version": INDEX_VERSION, "documents": count}
-        tmp = root / f"CURRENT.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(pointer), encoding="utf-8")
-        os.replace(tmp, root / "CURRENT")
-    except BaseException:
-        shutil.rmtree(build, ignore_errors=True)
-        raise
-    # Keep the previous build (a reader may still have it open); older ones are garbage, and
-    # so are folders of builds that died half-way (builds only run under the lock).
-    keep = {build.name, previous["dir"] if previous else None}
-    for entry in root.glob("build-*"):
-        if entry.name not in keep:
-            shutil.rmtree(entry, ignore_errors=True)
-    return build
-
-
-def ensure_fresh(db_path: str | Path, generation: Callable[[], int],
-                 documents_for: Callable[[], Iterable[dict]]) -> Path:
-    """The folder of an index built from the store's current generation, building it if needed.
-
-    `generation()` reads the store's generation counter; `documents_for()` yields the
-    documents, and is called only when a build is needed, under the build lock, after checking
-    again that no other process built the index meanwhile. The generation is read before the
-    records, so a change made during a build makes the next search rebuild again.
-    """
-    root = index_root(db_path)
-    current = read_current(root)
-    if is_fresh(current, generation()):
-        return root / current["dir"]
-    try:
-        with build_lock(root):
-            current = read_current(root)
-            seen = generation()
-            if is_fresh(current, seen):
-                return root / current["dir"]
-            return rebuild(root, seen, documents_for())
-    except OSError as exc:
-        raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
-                         hint="check that the folder beside the store is writable") from None

@@ -61,7 +61,7 @@ class SearchResult:
 # ---------------------------------------------------------------- the index of a store
 def ensure_index(store) -> Path:
     """The folder of an up-to-date index of `store` (built or rebuilt when stale)."""
-    from . import engine
+    from . import lifecycle
 
     def documents():
         from ..library import load_corpus
@@ -69,7 +69,7 @@ def ensure_index(store) -> Path:
 
         return (make_document(r) for r in load_corpus(store).records)
 
-    return engine.ensure_fresh(store.path, lambda: store.generation, documents)
+    return lifecycle.ensure_fresh(store.path, lambda: store.generation, documents)
 
 
 def search(store, query: str, *, kind: str | None = None, faction: str | None = None,
@@ -106,7 +106,7 @@ def search_db(db: str | Path | None, query: str, **options) -> SearchResult:
 
 def _live_index(db: str | Path) -> Path:
     """The fresh index folder of the store at `db`; opens the Store only to (re)build it."""
-    from .engine import index_root, is_fresh, read_current
+    from .lifecycle import index_root, is_fresh, read_current
 
     current = read_current(index_root(db))
     generation = _stored_generation(db) if current else None
