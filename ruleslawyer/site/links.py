@@ -24,12 +24,15 @@ _TARGET_KINDS = ("rule", "detachment_rule", "enhancement")
 _CAPS_RUN = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9\-'\u2019]*(?:\s+[A-Z][A-Z0-9\-'\u2019]*)*(?![\w\-])")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Link:
     """Where a link goes (relative to the page it is on) and its hover text."""
 
     href: str
     title: str = ""
+
+    def __repr__(self) -> str:  # goes into page fingerprints: the generated one is several times slower
+        return f"Link({self.href!r}, {self.title!r})"
 
 
 def hover_text(text: str | None, limit: int = TITLE_CHARS) -> str:
@@ -137,42 +140,52 @@ class Linker:
 
     def for_record(self, record: Record, prefix: str) -> "PageLinks":
         """Every link the page of `record` needs, resolved now; hrefs start with `prefix`."""
+        return self.resolve(record, link_requests(record), prefix)
+
+    def resolve(self, record: Record, requests: Iterable[tuple[str, str]], prefix: str) -> "PageLinks":
+        """The links for `requests` (from `link_requests(record)`, maybe cached) on the page of `record`."""
         resolved: dict[tuple[str, str], Link] = {}
         edition, faction = record.edition, getattr(record, "faction", None)
-
-        def add_rule(kind: str, name: str):
-            link = self._link(False, name, edition, faction, prefix)
+        for kind, name in requests:
+            link = self._link(kind in _KEYWORD_KINDS, name, edition, faction, prefix)
             if link:
                 resolved[(kind, name)] = link
-
-        def add_keyword(kind: str, kw: str):
-            link = self._link(True, kw, edition, faction, prefix)
-            if link:
-                resolved[(kind, kw)] = link
-
-        if isinstance(record, Datasheet):
-            for a in record.abilities:
-                add_rule("ability", a.name)
-            if record.leader:
-                add_rule("ability", "Leader")
-            for w in record.weapons:
-                for kw in w.abilities:
-                    if len(kw) < 40:
-                        add_rule("weapon_keyword", _keyword_name(kw))
-            for kw in (*record.keywords, *record.faction_keywords):
-                add_keyword("keyword", kw)
-            texts = [a.text for a in record.abilities]
-        elif isinstance(record, Stratagem):
-            texts = [record.target, record.when, record.effect]
-        else:
-            texts = [getattr(record, "text", "")]
-        for text in texts:
-            for m in _CAPS_RUN.finditer(text or ""):
-                phrase = m.group(0)
-                for candidate in (phrase, *(phrase.split() if " " in phrase else ())):
-                    if len(candidate) > 2 and ("term", candidate) not in resolved:
-                        add_keyword("term", candidate)
         return PageLinks(tuple(sorted(resolved.items())))
+
+
+_KEYWORD_KINDS = ("keyword", "term")
+
+
+def link_requests(record: Record) -> tuple[tuple[str, str], ...]:
+    """The (kind, name) pairs the page of `record` may link, in order, each once.
+
+    Depends on the record alone (not on the corpus), so it can be kept between builds keyed
+    by the record's content; `Linker.resolve` turns it into links against the current corpus.
+    """
+    wanted: dict[tuple[str, str], None] = {}
+    if isinstance(record, Datasheet):
+        for a in record.abilities:
+            wanted[("ability", a.name)] = None
+        if record.leader:
+            wanted[("ability", "Leader")] = None
+        for w in record.weapons:
+            for kw in w.abilities:
+                if len(kw) < 40:
+                    wanted[("weapon_keyword", _keyword_name(kw))] = None
+        for kw in (*record.keywords, *record.faction_keywords):
+            wanted[("keyword", kw)] = None
+        texts = [a.text for a in record.abilities]
+    elif isinstance(record, Stratagem):
+        texts = [record.target, record.when, record.effect]
+    else:
+        texts = [getattr(record, "text", "")]
+    for text in texts:
+        for m in _CAPS_RUN.finditer(text or ""):
+            phrase = m.group(0)
+            for candidate in (phrase, *(phrase.split() if " " in phrase else ())):
+                if len(candidate) > 2:
+                    wanted[("term", candidate)] = None
+    return tuple(wanted)
 
 
 def _keyword_name(kw: str) -> str:

@@ -40,6 +40,7 @@ class SiteContext:
     pages: list[Page]
     assets: dict[str, bytes]  # path -> content (static files, search index)
     counts: dict[str, int] = field(default_factory=dict)
+    facts: Any = None  # facts.RecordFacts: per-record products the writer keeps for the next build
 
 
 @dataclass

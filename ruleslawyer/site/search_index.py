@@ -56,8 +56,8 @@ class IndexEntry:
     faction: str | None
     edition: int | None
     url: str  # root-relative
-    snippet: str
-    text: str  # the words to index beyond the name
+    snippet: str  # as shown: one line, at most SNIPPET_CHARS (see `index_fields`)
+    terms: str  # the folded words to match beyond the name (see `index_fields`)
 
 
 _TERM = re.compile(r"(?<![a-z0-9+])(?=[a-z0-9+]*[a-z+])[a-z0-9+]{3,}")
@@ -75,6 +75,11 @@ def terms_of(text: str, name: str) -> str:
     return " ".join(list(words)[:MAX_TERMS])
 
 
+def index_fields(name: str, snippet: str, text: str) -> tuple[str, str]:
+    """(snippet as shown, terms) of one document: what depends on the record alone, so it can be cached."""
+    return " ".join(snippet.split())[:SNIPPET_CHARS], terms_of(text, name)
+
+
 def render_index(entries: list[IndexEntry]) -> str:
     """The index as the text of a .js file (deterministic: sorted, compact, no timestamps)."""
     entries = sorted(entries, key=lambda e: (e.kind, fold(e.name), e.url))
@@ -84,7 +89,7 @@ def render_index(entries: list[IndexEntry]) -> str:
     kind_no = {k: i for i, k in enumerate(kinds)}
     faction_no = {f: i for i, f in enumerate(factions)}
     docs = [[e.name, kind_no[e.kind], faction_no.get(e.faction, -1) if e.faction else -1,
-             e.edition or 0, e.url, " ".join(e.snippet.split())[:SNIPPET_CHARS], terms_of(e.text, e.name)]
+             e.edition or 0, e.url, e.snippet, e.terms]
             for e in entries]
     payload = {"version": 1, "kinds": kinds, "factions": factions, "editions": editions, "docs": docs}
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))

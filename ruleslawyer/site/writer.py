@@ -21,6 +21,7 @@ from typing import Iterator
 
 from ..errors import RuleslawyerError
 from .build import Page, SiteContext
+from .facts import CACHE
 from .templating import STATIC, TEMPLATES, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
@@ -165,6 +166,8 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
         if out.resolve() in target.parents and target.is_file():
             target.unlink()
             report.removed += 1
+    if ctx.facts is not None and (ctx.facts.changed or not (out / CACHE).is_file()):
+        write_bytes_if_changed(out / CACHE, ctx.facts.to_bytes())
     manifest = {"version": MANIFEST_VERSION, "source": source_key, "page_count": len(ctx.pages),
                 "counts": dict(sorted(ctx.counts.items())), "pages": dict(sorted(fingerprints.items()))}
     write_bytes_if_changed(out / MANIFEST, (json.dumps(manifest, indent=0, sort_keys=True) + "\n").encode())

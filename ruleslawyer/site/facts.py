@@ -1,0 +1,84 @@
+"""What the site derives from each record alone, kept between builds keyed by the record's content.
+
+Gathering the site for 50,000 records spends most of its time on work that depends on one
+record and nothing else: the names its page may link (`links.link_requests`: a regex over its
+text) and its search-index fields (`search_index.index_fields`: folding and tokenising its
+text). A build keeps these per record in `.ruleslawyer-site-cache.json` beside the manifest,
+keyed by a hash of the record's full content (`record_fingerprint`); the next build recomputes
+them only for records whose content changed and reuses the rest. Everything that depends on
+the whole corpus (URLs, which names resolve to which page, lists, errata) is still computed
+every build from the current records, so an incremental build gives exactly the bytes of a
+full one. The cache is plain JSON (never executed), ignored when the site code changed, and
+written sorted, so the same records give the same file.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..records import Record, record_name
+from .links import link_requests
+from .pages import search_text, snippet
+from .search_index import index_fields
+
+CACHE = ".ruleslawyer-site-cache.json"
+CACHE_VERSION = 1
+
+
+def record_fingerprint(record: Record) -> str:
+    """A hash of everything in `record` (kind, fields, source, changes): equal records, equal hashes."""
+    return hashlib.sha1(f"{type(record).__name__}\x1f{record!r}".encode("utf-8")).hexdigest()
+
+
+class RecordFacts:
+    """Per-record products for one build: reused from the last build's cache where the record is unchanged."""
+
+    def __init__(self, code: str, known: dict[str, list] | None = None) -> None:
+        self.code = code
+        self.known = known or {}
+        self.used: dict[str, list] = {}
+        self.computed = 0
+
+    def get(self, record: Record, fp: str | None = None) -> list:
+        """[link requests, index snippet, index terms] of `record`."""
+        fp = fp or record_fingerprint(record)
+        facts = self.used.get(fp) or self.known.get(fp)
+        if facts is None:
+            self.computed += 1
+            facts = [[list(req) for req in link_requests(record)],
+                     *index_fields(record_name(record), snippet(record), search_text(record))]
+        self.used[fp] = facts
+        return facts
+
+    @property
+    def changed(self) -> bool:
+        """Whether the cache file would differ from the one loaded (new or dropped records)."""
+        return self.computed > 0 or len(self.used) != len(self.known)
+
+    def to_bytes(self) -> bytes:
+        data: dict[str, Any] = {"version": CACHE_VERSION, "code": self.code, "records": self.used}
+        return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def load_facts(out: str | Path) -> RecordFacts:
+    """The per-record facts cached by the last build into `out` (empty when none, stale or unreadable)."""
+    from .writer import code_hash
+
+    code = code_hash()
+    try:
+        data = json.loads((Path(out) / CACHE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return RecordFacts(code)
+    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or data.get("code") != code:
+        return RecordFacts(code)
+    records = data.get("records")
+    if not isinstance(records, dict) or not all(_well_formed(v) for v in records.values()):
+        return RecordFacts(code)
+    return RecordFacts(code, records)
+
+
+def _well_formed(facts: Any) -> bool:
+    return (isinstance(facts, list) and len(facts) == 3 and isinstance(facts[0], list)
+            and isinstance(facts[1], str) and isinstance(facts[2], str))
