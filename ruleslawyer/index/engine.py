@@ -141,8 +141,9 @@ def compile_query(node):
 
     Nodes are tuples: ("terms", field|None, (term, ...)) one word or phrase (already index
     terms) in one field or in all scored fields, ("any", node, ...) synonyms (best one counts),
-    ("and"|"or", node, ...), ("not", node), ("id", field, value) an exact filter, ("all",)
-    every document, ("exact_name", folded name), ("kind_hint", kind).
+    ("and"|"or", node, ...), ("andmaybe", required, optional), ("not", node), ("id", field,
+    value) an exact filter, ("all",) every document, ("exact_name", folded name) and
+    ("kind_hint", kind) score bonuses.
     """
     load_whoosh()
     from whoosh import query as q
@@ -166,6 +167,8 @@ def compile_query(node):
         return q.And([compile_query(n) for n in node[1:]])
     if op == "or":
         return q.Or([compile_query(n) for n in node[1:]])
+    if op == "andmaybe":  # the first must match; the second only adds to the score
+        return q.AndMaybe(compile_query(node[1]), compile_query(node[2]))
     if op == "not":
         return q.Not(compile_query(node[1]))
     if op == "id":

@@ -32,6 +32,7 @@ _KIND_ALIASES = {"strat": "stratagem", "unit": "datasheet", "erratum": "errata",
 _PHASE_ALIASES = {"moving": "movement", "move": "movement", "shoot": "shooting", "psychic": "psychic",
                   "psyker": "psychic", "melee": "fight", "assault": "fight"}
 
+_HINTS = ("exact_name", "kind_hint")  # nodes that only add to a score, never select
 # A plain word naming a kind ranks records of that kind higher (it is not a filter).
 _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhancement",
                "detach": "detachment_rule", "datasheet": "datasheet", "unit": "datasheet",
@@ -181,9 +182,9 @@ class _Parser:
             if item is not None:
                 required.append(item)
         optional.extend(self._words_node(words))
-        if explicit_and:  # every word is required; an exact name match still only ranks
-            required += [n for n in optional if n[0] != "exact_name"]
-            optional = [n for n in optional if n[0] == "exact_name"]
+        if explicit_and:  # every word is required; exact-name and kind hints still only rank
+            required += [n for n in optional if n[0] not in _HINTS]
+            optional = [n for n in optional if n[0] in _HINTS]
         negatives = [n for n in required if n[0] == "not"]
         required = [n for n in required if n[0] != "not"]
         if not required and not optional:
@@ -194,9 +195,8 @@ class _Parser:
             node = optional[0] if len(optional) == 1 else ("or", *optional)
         else:
             node = required[0] if len(required) == 1 else ("and", *required)
-            if optional:
-                # Plain words beside required parts only rank them: required AND (required OR words).
-                node = ("and", node, ("or", node, *optional))
+            if optional:  # plain words beside required parts only rank them
+                node = ("andmaybe", node, optional[0] if len(optional) == 1 else ("or", *optional))
         return ("and", node, *negatives) if negatives else node
 
     def parse_unary(self, top: bool) -> tuple | None:
