@@ -26,7 +26,7 @@ def test_incremental_rebuild_equals_a_full_build_of_the_changed_records(tmp_path
     changed.records[k] = dataclasses.replace(changed.records[k], effect="Until the end of the phase, re-roll it.")
 
     report, facts = _incremental(changed, out)
-    assert 0 < facts.computed <= 3  # only the edited records were derived afresh
+    assert 0 < len(facts.computed) <= 3  # only the edited records were derived afresh
     assert report.removed == 1 and report.rendered < report.pages // 2
 
     write_site(get_context(changed), tmp_path / "full", force=True, workers=1)
@@ -37,16 +37,17 @@ def test_facts_cache_is_reused_keyed_by_content_and_ignored_when_unreadable(tmp_
     out = tmp_path / "site"
     corpus = small_corpus()
     write_site(get_context(corpus), out, workers=1)
-    cached = json.loads((out / CACHE).read_text("utf-8"))["records"]
+    cached = {fp: v for f in sorted((out / CACHE).glob("*.json")) for fp, v in json.loads(f.read_text("utf-8"))["records"].items()}
     pages = [r for r in corpus.records if r.kind != "errata"]
     assert set(cached) == {record_fingerprint(r) for r in pages}
 
     _, facts = _incremental(corpus, out)
-    assert facts.computed == 0 and not facts.changed
+    assert not facts.computed and not facts.changed_shards()
 
-    (out / CACHE).write_text('{"version": 1, "records": [', "utf-8")
+    (out / CACHE / "0.json").write_text('{"version": 1, "records": [', "utf-8")
     report, facts = _incremental(corpus, out)
-    assert facts.computed == len(set(cached)) and report.rendered == 0
+    assert facts.computed == set(cached) and report.rendered == 0
+    assert json.loads((out / CACHE / "0.json").read_text("utf-8"))["version"] == 1  # rewritten whole
 
 
 def test_store_rebuild_after_an_faq_file_equals_a_forced_full_build(shared, tmp_store, tmp_path):

@@ -5,7 +5,9 @@ record and nothing else: the names its page may link (`links.link_requests`: a r
 text) and its search-index fields (`search_index.index_fields`: folding and tokenising its
 text). A build keeps these per record in `.ruleslawyer-site-cache.json` beside the manifest,
 keyed by a hash of the record's full content (`record_fingerprint`); the next build recomputes
-them only for records whose content changed and reuses the rest. Everything that depends on
+them only for records whose content changed and reuses the rest. The cache is split into 16
+files by the hash's first digit, so a rebuild after a small change rewrites only the one or
+two files holding the changed records, not all of it. Everything that depends on
 the whole corpus (URLs, which names resolve to which page, lists, errata) is still computed
 every build from the current records, so an incremental build gives exactly the bytes of a
 full one. The cache is plain JSON (never executed), ignored when the site code changed, and
@@ -23,7 +25,8 @@ from .links import link_requests
 from .pages import search_text, snippet
 from .search_index import index_fields
 
-CACHE = ".ruleslawyer-site-cache.json"
+CACHE = ".ruleslawyer-site-cache"  # a folder of SHARDS files beside the manifest
+SHARDS = "0123456789abcdef"
 CACHE_VERSION = 1
 
 
@@ -39,27 +42,36 @@ class RecordFacts:
         self.code = code
         self.known = known or {}
         self.used: dict[str, list] = {}
-        self.computed = 0
+        self.computed: set[str] = set()
 
     def get(self, record: Record, fp: str | None = None) -> list:
         """[link requests, index snippet, index terms] of `record`."""
         fp = fp or record_fingerprint(record)
         facts = self.used.get(fp) or self.known.get(fp)
         if facts is None:
-            self.computed += 1
+            self.computed.add(fp)
             facts = [[list(req) for req in link_requests(record)],
                      *index_fields(record_name(record), snippet(record), search_text(record))]
         self.used[fp] = facts
         return facts
 
-    @property
-    def changed(self) -> bool:
-        """Whether the cache file would differ from the one loaded (new or dropped records)."""
-        return self.computed > 0 or len(self.used) != len(self.known)
+    def changed_shards(self) -> set[str]:
+        """The cache files that would differ from the ones loaded (new or dropped records)."""
+        dropped = (fp for fp in self.known if fp not in self.used) if len(self.known) != len(self.used) - len(
+            self.computed) else ()
+        return {fp[0] for fp in (*self.computed, *dropped)}
 
-    def to_bytes(self) -> bytes:
-        data: dict[str, Any] = {"version": CACHE_VERSION, "code": self.code, "records": self.used}
+    def shard_bytes(self, shard: str) -> bytes:
+        records = {fp: v for fp, v in self.used.items() if fp[0] == shard}
+        data: dict[str, Any] = {"version": CACHE_VERSION, "code": self.code, "records": records}
         return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+    def save(self, out: Path, write) -> None:
+        """Write the shards that changed (all when `out` holds none) with `write(path, bytes)`."""
+        folder = out / CACHE
+        missing = [s for s in SHARDS if not (folder / f"{s}.json").is_file()]
+        for shard in sorted(self.changed_shards().union(missing)):
+            write(folder / f"{shard}.json", self.shard_bytes(shard))
 
 
 def load_facts(out: str | Path) -> RecordFacts:
@@ -67,16 +79,19 @@ def load_facts(out: str | Path) -> RecordFacts:
     from .writer import code_hash
 
     code = code_hash()
-    try:
-        data = json.loads((Path(out) / CACHE).read_text("utf-8"))
-    except (OSError, ValueError):
-        return RecordFacts(code)
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or data.get("code") != code:
-        return RecordFacts(code)
-    records = data.get("records")
-    if not isinstance(records, dict) or not all(_well_formed(v) for v in records.values()):
-        return RecordFacts(code)
-    return RecordFacts(code, records)
+    known: dict[str, list] = {}
+    for shard in SHARDS:
+        try:
+            data = json.loads((Path(out) / CACHE / f"{shard}.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return RecordFacts(code)
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or data.get("code") != code:
+            return RecordFacts(code)
+        records = data.get("records")
+        if not isinstance(records, dict) or not all(_well_formed(v) and fp[:1] == shard for fp, v in records.items()):
+            return RecordFacts(code)
+        known.update(records)
+    return RecordFacts(code, known)
 
 
 def _well_formed(facts: Any) -> bool:

@@ -97,6 +97,15 @@ def faction_urls(records: Iterable[Record]) -> dict[str, str]:
 
 def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_urls) -> list[Page]:
     pages = []
+    made: dict[tuple, dict[str, Any]] = {}
+
+    def item(e: Entry, said: tuple[str, ...]) -> dict[str, Any]:
+        """`_item`, made once per record and heading (the same record is listed on up to ~6 pages)."""
+        key = (id(e), "faction" in said, "edition" in said)
+        if key not in made:
+            made[key] = _item(e, "../", said=said)
+        return made[key]
+
     by_kind: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
         by_kind[e.record.kind].append(e)
@@ -125,7 +134,7 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
                 head = getattr(r, "faction", None) or (f"{r.edition}th edition" if r.edition else "Other")
                 sort_key = (head,)
             order.setdefault(head, sort_key)
-            groups[head].append(_item(e, "../", said=said))
+            groups[head].append(item(e, said))
         grouped = sorted(groups.items(), key=lambda kv: order[kv[0]])
         pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
                           dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
@@ -140,19 +149,14 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     faction_list = []
     for faction in sorted(by_faction):
         items = sorted(by_faction[faction], key=lambda e: (fold(record_name(e.record)), e.url))
-        sections = []
-        for kind in KIND_ORDER:
-            rows = []
-            for e in items:
-                if e.record.kind != kind:
-                    continue
-                row = _item(e, "../", said=("faction",))
-                if isinstance(e.record, Stratagem):
-                    s = e.record
-                    row.update(phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
-                rows.append(row)
-            if rows:
-                sections.append((kind, rows))
+        rows_by_kind: dict[str, list] = defaultdict(list)
+        for e in items:
+            row = item(e, ("faction",))
+            if isinstance(e.record, Stratagem):
+                s = e.record
+                row = dict(row, phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
+            rows_by_kind[e.record.kind].append(row)
+        sections = [(kind, rows_by_kind[kind]) for kind in KIND_ORDER if rows_by_kind.get(kind)]
         url = faction_urls[faction]
         faction_list.append({"name": faction, "url": url, "count": len(items)})
         pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
@@ -164,7 +168,7 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     kw_list = []
     by_id = {id(e.record): e for e in entries}
     for kw, (url, units) in keywords.items():
-        rows = sorted((_item(by_id[id(u)], "../", said=("group",)) for u in units), key=lambda i: (fold(i["name"]), i["url"]))
+        rows = sorted((item(by_id[id(u)], ("group",)) for u in units), key=lambda i: (fold(i["name"]), i["url"]))
         rule = linker.rule(kw, None, None)
         rule_link = Link("../" + rule.url, rule.title) if rule else None
         kw_list.append({"name": kw, "url": url, "count": len(rows)})
