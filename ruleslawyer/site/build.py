@@ -86,7 +86,7 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     for e in entries:
         r = e.record
         e_facts = facts.get(r, fps[id(r)])
-        links = linker.resolve(r, map(tuple, e_facts[0]), "../")
+        links = linker.resolve(r, e_facts[0], "../")
         crumbs, kids = [], []
         if r.kind == "rule":
             for i, name in enumerate(r.section):

@@ -144,13 +144,13 @@ class Linker:
 
     def resolve(self, record: Record, requests: Iterable[tuple[str, str]], prefix: str) -> "PageLinks":
         """The links for `requests` (from `link_requests(record)`, maybe cached) on the page of `record`."""
-        resolved: dict[tuple[str, str], Link] = {}
+        resolved = []
         edition, faction = record.edition, getattr(record, "faction", None)
-        for kind, name in requests:
+        for kind, name in requests:  # each (kind, name) once
             link = self._link(kind in _KEYWORD_KINDS, name, edition, faction, prefix)
             if link:
-                resolved[(kind, name)] = link
-        return PageLinks(tuple(sorted(resolved.items())))
+                resolved.append((kind, name, link.href, link.title))
+        return PageLinks(tuple(sorted(resolved)))
 
 
 _KEYWORD_KINDS = ("keyword", "term")
@@ -197,25 +197,26 @@ class PageLinks:
     """The links of one page, as the partials ask for them (`links.ability(name)` ...).
 
     Built for every page while gathering but read only for pages that get rendered, so the
-    lookup tables are made on first use.
+    lookup tables (and Link objects) are made on first use; `resolved` holds plain
+    (kind, name, href, title) tuples, whose repr (the page fingerprint) is fast.
     """
 
     __slots__ = ("resolved", "_map", "_terms")
 
-    def __init__(self, resolved: tuple[tuple[tuple[str, str], Link], ...]):
+    def __init__(self, resolved: tuple[tuple[str, str, str, str], ...]):
         self.resolved = resolved
         self._map = None
         self._terms = None
 
     def _lookup(self, kind: str, name: str) -> Link | None:
         if self._map is None:
-            self._map = dict(self.resolved)
+            self._map = {(k, n): Link(href, title) for k, n, href, title in self.resolved}
         return self._map.get((kind, name))
 
     @property
     def terms(self) -> dict[str, Link]:
         if self._terms is None:
-            self._terms = {name: link for (kind, name), link in self.resolved if kind == "term"}
+            self._terms = {n: Link(href, title) for k, n, href, title in self.resolved if k == "term"}
         return self._terms
 
     def ability(self, name: str) -> Link | None:

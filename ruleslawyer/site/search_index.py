@@ -32,7 +32,7 @@ def fold(text: str) -> str:
     return _fold(text)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 17)
 def _fold_short(text: str) -> str:  # names: folded over and over
     return _fold(text)
 

@@ -27,7 +27,11 @@ _LETTERS = str.maketrans({"æ": "ae", "Æ": "ae", "ø": "o", "Ø": "o", "œ": "o
                           "đ": "d", "Đ": "d", "ł": "l", "Ł": "l", "þ": "th", "Þ": "th", "ð": "d"})
 
 
-@lru_cache(maxsize=1 << 16)
+_APOSTROPHES = re.compile(r"['\u2019`]")
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@lru_cache(maxsize=1 << 17)
 def slugify(text: str | None, *, fallback: str = "page") -> str:
     """`text` as a lowercase ASCII slug of letters, digits and single hyphens (never empty)."""
     s = text or ""
@@ -35,8 +39,8 @@ def slugify(text: str | None, *, fallback: str = "page") -> str:
         s = unicodedata.normalize("NFKD", s.translate(_LETTERS))
         s = "".join(c for c in s if not unicodedata.combining(c))
     s = s.lower()
-    s = re.sub(r"['\u2019`]", "", s)
-    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    s = _APOSTROPHES.sub("", s)
+    s = _NON_SLUG.sub("-", s).strip("-")
     if len(s) > MAX_LEN:
         s = s[:MAX_LEN].rstrip("-")
     if not s:
