@@ -14,6 +14,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping, Union
 
 
@@ -289,6 +290,17 @@ def to_dict(record: Record, *, include_changes: bool = False) -> dict[str, Any]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    """The resolved field types of a dataclass (resolving them is slow: once per class)."""
+    return typing.get_type_hints(cls)
+
+
+@lru_cache(maxsize=None)
+def _init_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 def _build(tp: Any, value: Any) -> Any:
     """Rebuild a typed value from its JSON form, following the dataclass annotations."""
     if value is None:
@@ -304,8 +316,7 @@ def _build(tp: Any, value: Any) -> Any:
         stats = {k: v for k, v in value.items() if k not in ("name", "models")}
         return Profile(name=value.get("name", ""), stats=stats, models=value.get("models"))
     if dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        names = {f.name for f in dataclasses.fields(tp) if f.init}
+        hints, names = _hints(tp), _init_names(tp)
         return tp(**{k: _build(hints[k], v) for k, v in value.items() if k in names})
     return value
 
@@ -313,8 +324,7 @@ def _build(tp: Any, value: Any) -> Any:
 def from_dict(data: Mapping[str, Any]) -> Record:
     """Rebuild a record from `to_dict` output (unknown keys are ignored)."""
     cls = RECORD_TYPES[data["kind"]]
-    hints = typing.get_type_hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}
+    hints, names = _hints(cls), _init_names(cls)
     kwargs = {}
     for key, value in data.items():
         if key not in names:
