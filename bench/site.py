@@ -8,6 +8,12 @@ under 10% of the full build.
 
     .venv/bin/python bench/site.py               # seeds + 50,000 synthetic records
     .venv/bin/python bench/site.py --records 5000 --workers 1
+    .venv/bin/python bench/site.py --store       # also `site build` itself: a store of the synthetic corpus
+
+With --store the synthetic records are also put in a temporary store (one stored file per
+source file) and `build_site` (what `ruleslawyer site build` calls) is timed: a full build, a
+rebuild with nothing changed, and a rebuild after one stored file was replaced with one record
+edited. Unlike the rows above these include reading the store and applying errata (load_corpus).
 """
 from __future__ import annotations
 
@@ -193,11 +199,48 @@ def seeds_corpus(shared: Path) -> tuple[Corpus, float]:
     return corpus, t_load
 
 
+def bench_store(corpus: Corpus, workers: int) -> dict:
+    """`build_site` on a store holding `corpus`'s originals, one stored file per source file."""
+    import hashlib
+    from collections import defaultdict
+
+    from ruleslawyer.site.build import build_site
+    from ruleslawyer.store import Store
+
+    by_file = defaultdict(list)
+    for r in corpus.originals:
+        by_file[r.source.file].append(r)
+    tmp = Path(tempfile.mkdtemp(prefix="ruleslawyer-site-store-"))
+
+    def put(store, path, records):
+        digest = hashlib.sha256(repr(records).encode()).hexdigest()
+        store.replace_file(path=path, name=path, sha256=digest, format="text", size=1, records=records)
+
+    try:
+        with Store(tmp / "store.sqlite") as store:
+            for path, records in sorted(by_file.items()):
+                put(store, path, records)
+            t_load, _ = timed(lambda: load_corpus(store))
+            t_full, full = timed(lambda: build_site(store, tmp / "site", workers=workers))
+            t_noop, noop = timed(lambda: build_site(store, tmp / "site", workers=workers))
+            path = sorted(by_file)[len(by_file) // 2]
+            records = list(by_file[path])
+            k = next(i for i, r in enumerate(records) if isinstance(r, Rule) and r.text)
+            records[k] = dataclasses.replace(records[k], text=records[k].text + " Then roll one more D6.")
+            put(store, path, records)
+            t_one, one = timed(lambda: build_site(store, tmp / "site", workers=workers))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"load": t_load, "full": t_full, "noop": t_noop, "noop_rendered": noop.rendered, "one": t_one,
+            "one_rendered": one.rendered, "one_written": one.written, "pages": full.pages}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=50_000)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--store", action="store_true", help="also time build_site on a store of the synthetic corpus")
     args = ap.parse_args(argv)
     rows = []
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
@@ -210,6 +253,12 @@ def main(argv=None) -> None:
     print(f"synthetic: {len(synth.records)} records generated in {t_make:.1f}s", flush=True)
     rows.append(bench(f"synthetic {args.records:,}", synth, args.workers))
     print(rows[-1], flush=True)
+    if args.store:
+        st = bench_store(synth, args.workers)
+        print(f"store ({args.records:,} synthetic records): load_corpus {st['load']:.2f}s; build_site full "
+              f"{st['full']:.2f}s ({st['pages']:,} pages); no-op {st['noop']:.2f}s ({st['noop_rendered']} rendered); "
+              f"one file replaced {st['one']:.2f}s ({st['one_rendered']} rendered, {st['one_written']} written) "
+              f"= {st['one'] / st['full']:.1%} of full", flush=True)
     print(f"\n{os.cpu_count()} CPUs, {args.workers} render workers; "
           f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("wall seconds (CPU seconds, render workers included)")
