@@ -1,6 +1,11 @@
-"""Search benchmark: a 50,000-record synthetic corpus, index build, warm and cold query times.
+"""Search benchmark: a 50,000-record synthetic corpus or a real export, index build, warm and cold query times.
 
 Usage: .venv/bin/python bench/search.py [--records 50000] [--queries 500] [--shared ../shared]
+       .venv/bin/python bench/search.py --real ../shared/realdata/wahadumper__wahadumper [--keep DIR]
+
+With `--real FOLDER` the corpus is whatever `ingest_paths` makes of FOLDER (e.g. the 10th
+edition Wahapedia export) and the queries are drawn at run time from those records' names
+and texts (phrases are runs of consecutive words of a real text) instead of the synthetic ones.
 
 The corpus is generated at run time from the vocabulary of the seed documents' gold records
 (names, factions, groups, keywords, and a word-bigram model of their rules text), with the
@@ -23,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,14 +42,27 @@ KIND_SHARE = {"rule": 0.42, "datasheet": 0.18, "stratagem": 0.18, "enhancement":
 
 # ---------------------------------------------------------------- vocabulary from the gold records
 class Vocabulary:
-    def __init__(self, gold_files: list[Path], rng: random.Random):
+    """Words of a set of record dicts (records.md shape), for synthetic records and queries.
+
+    `real` draws queries the way a player would ask about these very records: plain queries
+    are half words of a record's name, phrases are consecutive words of a real text, and
+    factions are only the records' own.
+    """
+
+    def __init__(self, records: list[dict], rng: random.Random, *, real: bool = False):
         self.rng = rng
-        self.records = [json.loads(line) for f in gold_files for line in f.read_text(encoding="utf-8").splitlines() if line]
+        self.real = real
+        self.records = records
         self.by_kind = defaultdict(list)
         for r in self.records:
             self.by_kind[r["kind"]].append(r)
         self.name_words = sorted({w for r in self.records for w in (r.get("name") or "").split() if w.isalpha()})
-        self.factions = sorted({r["faction"] for r in self.records if r.get("faction")}) + ["Aeldari", "Orks", "Tyranids", "Adeptus Custodes", "Death Guard", "T'au Empire"]
+        self.factions = sorted({r["faction"] for r in self.records if r.get("faction")})
+        if not real:
+            self.factions += ["Aeldari", "Orks", "Tyranids", "Adeptus Custodes", "Death Guard", "T'au Empire"]
+        self.kinds = sorted({r["kind"] for r in self.records})
+        self.names = sorted({r["name"] for r in self.records if r.get("name")})
+        self.texts = []  # real texts long enough to take a phrase from
         self.groups = sorted({r["group"] for r in self.records if r.get("group")})
         self.keywords = sorted({k for r in self.records for k in r.get("keywords", []) + r.get("faction_keywords", [])})
         self.weapons = sorted({w["name"] for r in self.records for w in r.get("weapons", [])})
@@ -54,10 +72,52 @@ class Vocabulary:
             for field in ("text", "effect", "when", "target"):
                 words = (r.get(field) or "").split()
                 if len(words) > 3:
+                    self.texts.append(words)
                     self.sentence_starts.append(words[0])
                     for a, b in zip(words, words[1:]):
                         self.bigrams[a].append(b)
         self.text_words = sorted({w.strip('.,;:()"').lower() for ws in self.bigrams.values() for w in ws if w.isalpha() and len(w) > 3})
+
+    @classmethod
+    def from_gold(cls, gold_files: list[Path], rng: random.Random) -> "Vocabulary":
+        return cls([json.loads(line) for f in gold_files for line in f.read_text(encoding="utf-8").splitlines() if line], rng)
+
+    def phrase_words(self, n: int) -> list[str]:
+        """n words for a phrase query: a run of a real text, or a bigram chain (synthetic)."""
+        if not self.real:
+            return self.text(n).split()
+        while True:
+            words = [w.strip('.,;:()"\u2019\u2018') for w in self.rng.choice(self.texts)]
+            start = self.rng.randrange(0, len(words) - n + 1)
+            run = words[start:start + n]
+            if all(w.isalpha() for w in run):  # no numbers, dice or dashes inside a phrase
+                return run
+
+    def real_fielded(self) -> tuple[str, str, str]:
+        """A fielded query about one real record: its kind, its faction's first word and a
+        word of its own name or text (so it has at least one hit, as a player's would)."""
+        rng = self.rng
+        candidates = [r for r in self.records if r.get("faction") and r["kind"] in ("stratagem", "datasheet", "enhancement", "detachment_rule")]
+        while True:
+            r = rng.choice(candidates)
+            texts = [r.get(f) or "" for f in ("name", "text", "effect", "when", "target")]
+            texts += [a.get("text") or "" for a in r.get("abilities", [])]
+            words = [w.strip('.,;:()"').lower() for t in texts for w in t.split()]
+            words = [w for w in words if w.isalpha() and len(w) > 3]
+            if words:
+                break
+        kind = "detachment" if r["kind"] == "detachment_rule" else r["kind"]
+        faction = r["faction"].split()[0].lower()
+        word = rng.choice(words)
+        return ("fielded", f"kind:{kind} faction:{faction} {word}", f"kind:{r['kind']} AND faction:{faction} AND {word}")
+
+    def plain_words(self) -> list[str]:
+        """1-3 words of a plain query: from the text, or (real mode, half the time) a name."""
+        if self.real and self.rng.random() < 0.5:
+            name_words = [w for w in self.rng.choice(self.names).split() if w.isalpha()]
+            if name_words:
+                return name_words[:3]
+        return self.rng.sample(self.text_words, self.rng.randint(1, 3))
 
     def text(self, n_words: int) -> str:
         out = [self.rng.choice(self.sentence_starts)]
@@ -102,19 +162,22 @@ class Vocabulary:
         while len(out) < n:
             t = kinds[len(out) % len(kinds)]
             if t == "plain":
-                words = rng.sample(self.text_words, rng.randint(1, 3))
+                words = self.plain_words()
                 if rng.random() < 0.3:
                     words = ["how", "does"] + words
                 q = " ".join(words)
                 out.append((t, q, q))
+            elif t == "fielded" and self.real:
+                out.append(self.real_fielded())
             elif t == "fielded":
-                kind = rng.choice(["stratagem", "rule", "datasheet", "enhancement"])
+                kind = rng.choice([k for k in ["stratagem", "rule", "datasheet", "enhancement"]
+                                   if not self.real or k in self.kinds])
                 faction = rng.choice(self.factions).split()[0].lower()
                 word = rng.choice(self.text_words)
                 q = f"kind:{kind} faction:{faction} {word}"
                 out.append((t, q, f"kind:{kind} AND faction:{faction} AND {word}"))
             elif t == "phrase":
-                words = self.text(rng.randint(2, 3)).split()
+                words = self.phrase_words(rng.randint(2, 3))
                 phrase = " ".join(w.strip('.,;:()"\u2019\u2018') for w in words)
                 q = f'"{phrase}"'
                 out.append((t, q, q))
@@ -146,6 +209,29 @@ def timed_process(argv: list[str], env: dict, runs: int) -> float:
     return statistics.median(times)
 
 
+def timed_build(store) -> tuple[float, float, float, float, Path]:
+    """Build the live index of `store` through the real lifecycle (`ensure_index`), timed; then
+    time `load_corpus` and `make_document` again alone, so the rest is Whoosh writing.
+
+    Returns (total, load_corpus, make documents, Whoosh writing) in seconds and the index folder.
+    """
+    from ruleslawyer.index.documents import make_document
+    from ruleslawyer.index.search import ensure_index
+    from ruleslawyer.library import load_corpus
+
+    t0 = time.perf_counter()
+    index_dir = ensure_index(store)
+    lifecycle_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    corpus = load_corpus(store)
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for r in corpus.records:
+        make_document(r)
+    docs_s = time.perf_counter() - t0
+    return lifecycle_s, load_s, docs_s, lifecycle_s - load_s - docs_s, index_dir
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=50000)
@@ -153,51 +239,64 @@ def main() -> None:
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--cold-runs", type=int, default=15)
     ap.add_argument("--seed", type=int, default=40)
+    ap.add_argument("--real", type=Path, metavar="FOLDER",
+                    help="Benchmark on what `ingest_paths` makes of FOLDER (a real export) instead of synthetic records.")
     ap.add_argument("--keep", type=Path, help="Build the store and index in this folder and keep them; "
                     "a later run with the same folder reuses them (no build figures then).")
     args = ap.parse_args()
 
     from ruleslawyer.index import engine
-    from ruleslawyer.index.documents import make_document
     from ruleslawyer.index.search import search_index, ensure_index
     from ruleslawyer.library import load_corpus
     from ruleslawyer.store import Store
 
     rng = random.Random(args.seed)
-    vocab = Vocabulary(sorted((args.shared / "gold").glob("*.jsonl")), rng)
     work = args.keep or Path(tempfile.mkdtemp(prefix="rl-bench-search-"))
     db = work / "store.sqlite"
     reuse = args.keep is not None and db.exists()
     gen_s = lifecycle_s = load_s = docs_s = build_s = 0.0
     try:
-        if not reuse:
-            work.mkdir(parents=True, exist_ok=True)
-            t0 = time.perf_counter()
-            records = [from_dict(vocab.record(n)) for n in range(args.records)]
-            gen_s = time.perf_counter() - t0
-        else:
-            for n in range(args.records):  # same random stream as the build, so the same queries
-                vocab.record(n)
+        if args.real:
+            from ruleslawyer.ingest.pipeline import ingest_paths
+            from ruleslawyer.records import to_dict
 
-        # The store the CLI reads, and its index built through the real lifecycle.
-        with Store(db) as store:
+            work.mkdir(parents=True, exist_ok=True)
+            with Store(db) as store:
+                if not reuse:
+                    t0 = time.perf_counter()
+                    report = ingest_paths(store, [args.real])
+                    gen_s = time.perf_counter() - t0
+                    failed = [r for r in report.results if r.status == "failed"]
+                    if failed:
+                        sys.exit(f"ingest of {args.real} failed: {failed[0].error}")
+                    lifecycle_s, load_s, docs_s, build_s, index_dir = timed_build(store)
+                else:
+                    index_dir = ensure_index(store)
+                real_records = load_corpus(store).records
+            vocab = Vocabulary([to_dict(r) for r in real_records], rng, real=True)
+            corpus_line = (f"corpus: {len(real_records)} records ingested from {args.real} by ingest_paths "
+                           f"(ingest {gen_s:.1f} s; kinds {dict(Counter(r.kind for r in real_records))}), "
+                           f"{args.queries} queries drawn from their names and texts")
+        else:
+            vocab = Vocabulary.from_gold(sorted((args.shared / "gold").glob("*.jsonl")), rng)
+            corpus_line = None
             if not reuse:
-                for start in range(0, len(records), 5000):
-                    store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
-                                       format="text", size=0, records=records[start:start + 5000])
+                work.mkdir(parents=True, exist_ok=True)
                 t0 = time.perf_counter()
-                index_dir = ensure_index(store)
-                lifecycle_s = time.perf_counter() - t0
-                t0 = time.perf_counter()
-                corpus = load_corpus(store)
-                load_s = time.perf_counter() - t0
-                t0 = time.perf_counter()
-                for r in corpus.records:
-                    make_document(r)
-                docs_s = time.perf_counter() - t0
-                build_s = lifecycle_s - load_s - docs_s
+                records = [from_dict(vocab.record(n)) for n in range(args.records)]
+                gen_s = time.perf_counter() - t0
             else:
-                index_dir = ensure_index(store)
+                for n in range(args.records):  # same random stream as the build, so the same queries
+                    vocab.record(n)
+            # The store the CLI reads, and its index built through the real lifecycle.
+            with Store(db) as store:
+                if not reuse:
+                    for start in range(0, len(records), 5000):
+                        store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
+                                           format="text", size=0, records=records[start:start + 5000])
+                    lifecycle_s, load_s, docs_s, build_s, index_dir = timed_build(store)
+                else:
+                    index_dir = ensure_index(store)
         size_mb = dir_size(index_dir) / 1e6
 
         queries = vocab.queries(args.queries)
@@ -243,7 +342,7 @@ def main() -> None:
     all_bare = [v for vs in bare.values() for v in vs]
     if reuse:
         print(f"(store and index reused from {work}: build figures are those of the run that made them)")
-    print(f"corpus: {args.records} synthetic records from {len(vocab.records)} gold records "
+    print(corpus_line or f"corpus: {args.records} synthetic records from {len(vocab.records)} gold records "
           f"(generated in {gen_s:.1f} s), {args.queries} queries")
     print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
           f" + make documents {docs_s:.1f} s + Whoosh writing {build_s:.1f} s; size {size_mb:.1f} MB")
