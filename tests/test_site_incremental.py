@@ -64,3 +64,35 @@ def test_store_rebuild_after_an_faq_file_equals_a_forced_full_build(shared, tmp_
     full = build_site(tmp_store, tmp_path / "full", force=True, workers=1)
     assert 0 < again.rendered < full.rendered
     assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "full")
+
+
+def test_list_rows_edited_rerender_their_lists_and_equal_a_full_build(tmp_path):
+    out = tmp_path / "site"
+    write_site(get_context(small_corpus()), out, workers=1)
+    changed = small_corpus()
+    k = next(i for i, r in enumerate(changed.records) if r.kind == "stratagem" and r.faction == "Necrons")
+    # the phase and the detachment show in the faction page's and the stratagem list's rows
+    changed.records[k] = dataclasses.replace(changed.records[k], when="Your Shooting phase.", group="Other Dynasty")
+
+    report, _ = _incremental(changed, out)
+    assert report.rendered >= 3  # the stratagem's page, the stratagem list, the faction page
+
+    write_site(get_context(changed), tmp_path / "full", force=True, workers=1)
+    assert tree_bytes(out) == tree_bytes(tmp_path / "full")
+    faction = next((out / "faction").glob("necrons*.html")).read_text("utf-8")
+    assert 'data-phases="shooting"' in faction and 'data-phases="movement" data-category="Strategic Ploy"' not in faction
+
+
+def test_deleted_pages_are_rendered_again_though_nothing_changed(tmp_path):
+    out = tmp_path / "site"
+    corpus = small_corpus()
+    write_site(get_context(corpus), out, workers=1)
+    gone = [out / "index.html", next((out / "stratagem").glob("*.html")), out / "faction" / "index.html"]
+    for page in gone:
+        page.unlink()
+
+    report, _ = _incremental(corpus, out)
+    assert report.rendered == len(gone) and all(p.is_file() for p in gone)
+
+    write_site(get_context(corpus), tmp_path / "full", force=True, workers=1)
+    assert tree_bytes(out) == tree_bytes(tmp_path / "full")

@@ -198,7 +198,8 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     key = _store_key(store, files)
     report = None if force else unchanged_site(out, key)
     if report is None:
-        corpus = load_corpus(store)
+        with gc_paused():  # reading makes millions of objects and no cycles (see gc_paused)
+            corpus = load_corpus(store)
         ctx = get_context(corpus, files, facts=None if force else load_facts(out))
         report = write_site(ctx, out, force=force, workers=workers, source_key=key)
     report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing

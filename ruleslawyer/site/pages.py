@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -82,10 +83,20 @@ def _amended_label(r: Record) -> str:
 
 
 def _phases(when: str | None) -> list[str]:
-    text = (when or "").lower()
-    found = [p for p in PHASES if re.search(rf"\b{p}\b", text)]
-    if not found and re.search(r"\bany phase\b|\bany\b.*\bphase\b", text):
-        return ["any"]
+    return list(_phases_of(when or ""))
+
+
+_PHASE_WORDS = tuple((p, re.compile(rf"\b{p}\b")) for p in PHASES)
+_ANY_PHASE = re.compile(r"\bany phase\b|\bany\b.*\bphase\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def _phases_of(when: str) -> tuple[str, ...]:
+    """The phases a "when" text names; memoised (few distinct texts over thousands of stratagems)."""
+    text = when.lower()
+    found = tuple(p for p, word in _PHASE_WORDS if word.search(text))
+    if not found and _ANY_PHASE.search(text):
+        return ("any",)
     return found
 
 
@@ -105,6 +116,18 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
         if key not in made:
             made[key] = _item(e, "../", said=said)
         return made[key]
+
+    shown: dict[int, str] = {}  # id(row) -> repr(row): a row is on up to ~6 pages, repr it once
+
+    def rows_key(rows: list[dict[str, Any]]) -> str:
+        """What a run of list rows shows, for a page's key (one string: cheap to fingerprint)."""
+        out = []
+        for row in rows:
+            text = shown.get(id(row))
+            if text is None:
+                text = shown[id(row)] = repr(row)
+            out.append(text)
+        return "\x1e".join(out)
 
     by_kind: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
@@ -138,7 +161,7 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
         grouped = sorted(groups.items(), key=lambda kv: order[kv[0]])
         pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
                           dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
-                          (kind, grouped)))
+                          (kind, tuple((head, rows_key(rows)) for head, rows in grouped))))
 
     # factions
     by_faction: dict[str, list[Entry]] = defaultdict(list)
@@ -160,7 +183,8 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
         url = faction_urls[faction]
         faction_list.append({"name": faction, "url": url, "count": len(items)})
         pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
-                                                    sections=sections), (faction, sections)))
+                                                    sections=sections),
+                          (faction, tuple((kind, rows_key(rows)) for kind, rows in sections))))
     pages.append(Page("faction/index.html", "factions.html",
                       dict(common, root="../", page_title="Factions", factions=faction_list), tuple(map(repr, faction_list))))
 
@@ -173,7 +197,7 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
         rule_link = Link("../" + rule.url, rule.title) if rule else None
         kw_list.append({"name": kw, "url": url, "count": len(rows)})
         pages.append(Page(url, "keyword.html", dict(common, root="../", page_title=kw, keyword=kw, units=rows,
-                                                    rule=rule_link), (kw, rows, rule_link)))
+                                                    rule=rule_link), (kw, rows_key(rows), rule_link)))
     pages.append(Page("keyword/index.html", "keywords.html",
                       dict(common, root="../", page_title="Keywords", keywords=kw_list), tuple(map(repr, kw_list))))
     return pages
