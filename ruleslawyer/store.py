@@ -47,6 +47,20 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+def _while_locked(step, seconds: float = 60.0) -> None:
+    """Run `step`, retrying while SQLite says the database is locked (up to `seconds`)."""
+    deadline = time.monotonic() + seconds
+    delay = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 def default_db_path() -> Path:
     """`$RULESLAWYER_DB`, else `store.sqlite` in the per-user data directory."""
     env = os.environ.get("RULESLAWYER_DB")
@@ -81,18 +95,38 @@ class Store:
             # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE) so two
             # ingest processes queue for the write lock instead of failing half-way.
             self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA busy_timeout=60000")
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer ruleslawyer (schema {version})")
-            self.conn.executescript(_SCHEMA)
-            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            _while_locked(self._prepare)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create the store: {exc.strerror or exc}") from None
+
+    def _prepare(self) -> None:
+        """Switch to WAL and create the schema, each only if not done yet.
+
+        Changing the journal mode or the schema needs a lock that SQLite does not always wait
+        for (a second process opening a new store at the same moment gets "database is
+        locked" at once), so these steps are skipped when done and retried when locked.
+        """
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            self.conn.execute("PRAGMA journal_mode=WAL")
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: made by a newer ruleslawyer (schema {version})")
+        if version < SCHEMA_VERSION:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
 
     def __enter__(self) -> "Store":
         return self

@@ -96,3 +96,41 @@ def test_store_uses_wal_for_concurrent_readers(tmp_path):
         mode = store.conn.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     sqlite3.connect(tmp_path / "s.sqlite").close()
+
+
+def _open_and_write(path: str, n: int, start_at: float, results) -> None:
+    import time
+
+    from ruleslawyer.records import Rule, Source
+    from ruleslawyer.store import Store
+
+    while time.time() < start_at:  # every process opens the new store at the same instant
+        pass
+    try:
+        with Store(path) as store:
+            store.replace_file(path=f"f{n}", name=f"f{n}", sha256=str(n), format="text", size=1,
+                               records=[Rule(name=f"R{n}", source=Source(f"f{n}"))])
+        results.put("ok")
+    except Exception as exc:  # reported back to the test, which shows it
+        results.put(repr(exc))
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path):
+    """Regression: processes creating the same new store at once got "database is locked"
+    (the old code failed about one round in three of this test)."""
+    import multiprocessing
+    import time
+
+    ctx = multiprocessing.get_context("fork")
+    for round_ in range(8):
+        db = str(tmp_path / f"race{round_}.sqlite")
+        results = ctx.Queue()
+        start_at = time.time() + 0.5
+        procs = [ctx.Process(target=_open_and_write, args=(db, n, start_at, results)) for n in range(6)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=120)
+        assert [results.get(timeout=5) for _ in procs] == ["ok"] * 6
+        with Store(db) as store:
+            assert sorted(r.name for r in store.records()) == [f"R{n}" for n in range(6)]
