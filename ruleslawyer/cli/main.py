@@ -6,11 +6,9 @@ are left for real bugs.
 """
 from __future__ import annotations
 
-import importlib
-
 import click
 
-from .. import __version__
+from .. import __version__, lazy
 from ..errors import AmbiguousNameError, NotFoundError, RuleslawyerError
 
 # command name -> "module:attribute"
@@ -58,20 +56,11 @@ def _where(record) -> str:
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
-        return sorted(name for name in COMMANDS if self.get_command(ctx, name) is not None)
+        return sorted(COMMANDS)
 
     def get_command(self, ctx, name):
         spec = COMMANDS.get(name)
-        if spec is None:
-            return None
-        module_name, attr = spec.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:  # a command whose module is not written yet
-                return None
-            raise
-        return getattr(module, attr)
+        return lazy.load(spec) if spec else None
 
     def invoke(self, ctx):
         try:

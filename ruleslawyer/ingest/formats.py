@@ -7,10 +7,10 @@ ties, so a PDF named `.txt` or an HTML page named `.pdf` still loads, and a bina
 from __future__ import annotations
 
 import hashlib
-import importlib
 import re
 from pathlib import Path
 
+from .. import lazy
 from ..errors import LoadError
 from .document import Document, DocumentOrigin
 
@@ -59,8 +59,7 @@ def origin_for(path: str | Path, data: bytes, fmt: str) -> DocumentOrigin:
 def load_bytes(data: bytes, path: str | Path, fmt: str | None = None) -> Document:
     """Load already-read bytes into a Document, sniffing the format unless given."""
     fmt = fmt or sniff_format(data, path)
-    module_name, func_name = LOADERS[fmt].split(":")
-    loader = getattr(importlib.import_module(module_name), func_name)
+    loader = lazy.load(LOADERS[fmt])
     origin = origin_for(path, data, fmt)
     try:
         return loader(data, origin)

@@ -7,11 +7,11 @@ same Document; a parser that consumes blocks marks them in `ctx.claimed`, so lat
 """
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Iterable
 
+from .. import lazy
 from ..records import Record, Source
 from .document import Document
 
@@ -80,23 +80,13 @@ def guess_edition(doc: Document) -> int | None:
     return None
 
 
-def _load_parser(spec: str) -> Callable | None:
-    module_name, func_name = spec.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:  # that family has no parser yet
-            return None
-        raise
-    return getattr(module, func_name)
+def parse_document(doc: Document, ctx: ParseContext | None = None) -> list[Record]:
+    """Every record the family parsers find in `doc`, in the order they found them.
 
-
-def parse_document(doc: Document) -> list[Record]:
-    """Every record the family parsers find in `doc`, in the order they found them."""
-    ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+    `ctx` may be given by a caller that also needs the edition guess (the pipeline stores it).
+    """
+    ctx = ctx or ParseContext(doc=doc, edition=guess_edition(doc))
     records: list[Record] = []
     for spec in FAMILY_PARSERS:
-        parser = _load_parser(spec)
-        if parser is not None:
-            records.extend(parser(doc, ctx))
+        records.extend(lazy.load(spec)(doc, ctx))
     return records

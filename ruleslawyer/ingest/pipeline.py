@@ -6,20 +6,20 @@ fails is reported with its name and reason and changes nothing; the rest of the 
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .. import lazy
 from ..errors import LoadError, RuleslawyerError
 from ..store import Store
-from .formats import SUFFIXES, load_bytes, read_file, sniff_format
-from .parsing import guess_edition, parse_document
+from .formats import SUFFIXES, load_bytes, read_file
+from .parsing import ParseContext, guess_edition, parse_document
 
 # Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
 # folder is walked file by file. Each entry is "module:detect" where detect(path) returns a
-# StructuredSource or None; a module not written yet is skipped.
+# StructuredSource or None.
 STRUCTURED_SOURCES: tuple[str, ...] = (
     "ruleslawyer.ingest.wahapedia:detect",
     "ruleslawyer.ingest.battlescribe:detect",
@@ -59,18 +59,13 @@ class IngestReport:
 
     @property
     def kinds(self) -> Counter:
-        total: Counter = Counter()
-        for r in self.results:
-            total.update(r.kinds)
-        return total
+        """Records by kind over the files read."""
+        return sum((Counter(r.kinds) for r in self.results), Counter())
 
     @property
     def factions(self) -> Counter:
         """Records by faction over the files read (records without a faction left out)."""
-        total: Counter = Counter()
-        for r in self.results:
-            total.update(r.factions)
-        return total
+        return sum((Counter(r.factions) for r in self.results), Counter())
 
 
 def _factions(records) -> dict[str, int]:
@@ -80,18 +75,6 @@ def _factions(records) -> dict[str, int]:
 ProgressCallback = Callable[[int, int, str], None]
 
 
-def _structured_detectors() -> list[Callable]:
-    out = []
-    for spec in STRUCTURED_SOURCES:
-        module_name, func = spec.split(":")
-        try:
-            out.append(getattr(importlib.import_module(module_name), func))
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-    return out
-
-
 def gather(paths: Iterable[str | Path]) -> list[object]:
     """Expand paths into what to ingest: files (as Paths) and structured sources, in order.
 
@@ -99,7 +82,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
     taken (a named file is taken whatever its suffix, and sniffed). Hidden entries are skipped.
     Missing paths are returned as they are, so the reader reports them with the rest.
     """
-    detectors = _structured_detectors()
+    detectors = [lazy.load(spec) for spec in STRUCTURED_SOURCES]
     items: list[object] = []
     seen: set[str] = set()
 
@@ -160,8 +143,9 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
-        doc = load_bytes(data, path, sniff_format(data, path))
-        records = parse_document(doc)
+        doc = load_bytes(data, path)
+        ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+        records = parse_document(doc, ctx)
     except RuleslawyerError as exc:
         return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}",
                           hint=exc.hint)
@@ -170,7 +154,7 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
-                       records=records, title=doc.title, edition=guess_edition(doc))
+                       records=records, title=doc.title, edition=ctx.edition)
     return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=_factions(records))
 
 

@@ -5,9 +5,9 @@ WHEN/TARGET/EFFECT, rules, errata, tables) and falls back to a generic field lis
 """
 from __future__ import annotations
 
-import importlib
 import textwrap
 
+from .. import lazy
 from ..records import Record, record_name, to_dict
 
 # kind -> "module:function(record, width) -> str"
@@ -24,24 +24,11 @@ FORMATTERS = {
 }
 
 
-def _formatter(kind: str):
-    spec = FORMATTERS.get(kind)
-    if not spec:
-        return None
-    module_name, func = spec.split(":")
-    try:
-        return getattr(importlib.import_module(module_name), func)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            return None
-        raise
-
-
 def format_record(record: Record, width: int = 80) -> str:
     """The terminal view of any record."""
-    formatter = _formatter(record.kind)
-    if formatter is not None:
-        return formatter(record, width)
+    spec = FORMATTERS.get(record.kind)
+    if spec is not None:
+        return lazy.load(spec)(record, width)
     return format_generic(record, width)
 
 
