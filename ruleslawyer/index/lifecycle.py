@@ -20,7 +20,7 @@ from ..errors import StoreError
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 
 
 def index_root(db_path: str | Path) -> Path:
