@@ -13,7 +13,8 @@ kinds in the proportions of the seeds. Prints, side by side:
 - index build time and size;
 - warm latency p50/p95 over mixed queries (plain, fielded, phrase, fuzzy) through
   `ruleslawyer.index.search.search_index` and through a bare Whoosh searcher (QueryParser +
-  search + stored fields) on the same index;
+  search + stored fields) on the same index (the index keeps positions in names only, so a bare
+  phrase is the name phrase or every word pair in the `pairs` field, as ours);
 - the cold wall time of a whole `ruleslawyer search` process next to `python -c "import whoosh"`.
 """
 from __future__ import annotations
@@ -180,13 +181,23 @@ class Vocabulary:
                 words = self.phrase_words(rng.randint(2, 3))
                 phrase = " ".join(w.strip('.,;:()"\u2019\u2018') for w in words)
                 q = f'"{phrase}"'
-                out.append((t, q, q))
+                out.append((t, q, bare_phrase(phrase)))
             else:
                 word = rng.choice([w for w in self.text_words if len(w) >= 6])
                 i = rng.randrange(1, len(word) - 1)
                 typo = word[:i] + word[i + 1:]
                 out.append((t, typo, f"{typo}~1"))
         return out
+
+
+def bare_phrase(phrase: str) -> str:
+    """A phrase as bare Whoosh can run it on this index: positions are kept in names only, so
+    in the text it is every word pair of the phrase in the `pairs` field (as ours does)."""
+    from ruleslawyer.index.analysis import terms
+
+    stems = terms(phrase)
+    pairs = " AND ".join(f"pairs:{a}|{b}" for a, b in zip(stems, stems[1:]))
+    return f'name:"{phrase}" OR ({pairs})' if pairs else f'"{phrase}"'
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -329,6 +340,9 @@ def main() -> None:
         import_ms = timed_process([sys.executable, "-c", "import whoosh"], env, args.cold_runs)
         python_ms = timed_process([sys.executable, "-c", "pass"], env, args.cold_runs)
         modules_ms = timed_process([sys.executable, "-c", "import whoosh.index, whoosh.searching, whoosh.query"], env, args.cold_runs)
+        # The floor of any search that opens a Whoosh index: the module `open_dir` lives in.
+        floor_ms = timed_process([sys.executable, "-c", "import whoosh.index"], env, args.cold_runs)
+        click_ms = timed_process([sys.executable, "-c", "import click"], env, args.cold_runs)
         bare_script = ("from whoosh.index import open_dir; from whoosh.qparser import QueryParser; "
                        f"ix = open_dir({str(index_dir)!r}); s = ix.searcher(); "
                        "print([h['name'] for h in s.search(QueryParser('text', ix.schema).parse('reanimation protocols'))])")
@@ -360,6 +374,8 @@ def main() -> None:
     print(f"cold process (median of {args.cold_runs}): `ruleslawyer search` {cli_ms:.0f} ms "
           f"(fielded {cli_fielded_ms:.0f} ms); `python -c 'import whoosh'` {import_ms:.0f} ms "
           f"(ratio {cli_ms / import_ms:.2f}); `python -c pass` {python_ms:.0f} ms; "
+          f"`import whoosh.index` alone {floor_ms:.0f} ms (ratio to `import whoosh` {floor_ms / import_ms:.2f}); "
+          f"`import click` {click_ms:.0f} ms; "
           f"import whoosh.index+searching+query {modules_ms:.0f} ms; a bare Whoosh search script "
           f"(open_dir, QueryParser, search) {bare_cold_ms:.0f} ms (ratio {cli_ms / bare_cold_ms:.2f}); "
           f"`ruleslawyer --help` {help_ms:.0f} ms")

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from ruleslawyer.index import engine
+from ruleslawyer.index import engine, evaluate
 from ruleslawyer.index.evaluate import best_of
 from ruleslawyer.index.query import parse_query
 from ruleslawyer.index.search import ensure_index, option_filters
@@ -59,6 +59,15 @@ def test_same_hits_and_scores_as_whoosh_on_made_up_records(made_up_index, text):
     _compare(made_up_index, text)
 
 
+@pytest.mark.parametrize("skip_ratio", [0, 10**9])
+def test_scoring_a_few_documents_by_skipping_gives_the_same_scores(made_up_index, monkeypatch, skip_ratio):
+    """Parts of an And score the documents left either from whole posting lists (ratio 0)
+    or by skipping to each (a huge ratio); both must give Whoosh's scores."""
+    monkeypatch.setattr(evaluate, "SKIP_RATIO", skip_ratio)
+    for text in SHAPES:
+        _compare(made_up_index, text)
+
+
 def test_query_shapes_are_evaluated_here_not_handed_back(made_up_index):
     """Every shape above runs term at a time (None would mean Whoosh ran it after all)."""
     for text in SHAPES:
@@ -81,6 +90,12 @@ def test_same_hits_and_scores_as_whoosh_on_the_seeds(shared, tmp_path):
             for text in SHAPES:
                 _compare(index, text)
             _compare(index, "reanimation", kind="rule", edition=10)
+            evaluate.SKIP_RATIO, saved = 10**9, evaluate.SKIP_RATIO
+            try:
+                for text in SHAPES:
+                    _compare(index, text)
+            finally:
+                evaluate.SKIP_RATIO = saved
 
 
 def test_best_of_breaks_ties_by_lower_document_number():

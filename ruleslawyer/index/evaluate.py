@@ -20,7 +20,14 @@ keeps them stable; where they are missing the generic (slower) matcher path is u
 from __future__ import annotations
 
 import heapq
+from itertools import accumulate
+from operator import add, truediv
 from typing import Callable
+
+
+# A part of an And scores the documents its siblings left by skipping to each of them when
+# they are this many times fewer than its postings (a skip costs about a block's decoding).
+SKIP_RATIO = 16
 
 
 class _Unsupported(Exception):
@@ -52,40 +59,35 @@ class TermAtATime:
             return None
         return best_of(scores, limit)
 
-    def scores(self, query) -> dict[int, float]:
-        """docnum -> score of every document `query` matches (raises _Unsupported)."""
+    def scores(self, query, within: set[int] | dict | None = None) -> dict[int, float]:
+        """docnum -> score of every document `query` matches (raises _Unsupported).
+
+        With `within`, only those documents are wanted: an And passes what its most selective
+        part matched to the others, which then score those documents alone (skipping through
+        their postings when they are few) instead of their whole posting lists.
+        """
         from whoosh import query as q
 
         kind = type(query)
         if kind is q.Term:
-            return self._term(query)
+            return self._term(query, within)
         if query is q.NullQuery:
             return {}
         if kind is q.Or:
             if query.minmatch or query.scale:
                 raise _Unsupported
-            parts = [self.scores(sub) for sub in query.subqueries]
-            found = _union(parts)
+            found = _union([self.scores(sub, within) for sub in query.subqueries])
         elif kind is q.And:
-            positive = [sub for sub in query.subqueries if type(sub) is not q.Not]
-            if not positive:
-                raise _Unsupported
-            found = _intersection([self.scores(sub) for sub in positive])
-            negative = [sub for sub in query.subqueries if type(sub) is q.Not]
-            for sub in negative:
-                if found:
-                    for docnum in self.scores(sub.query):
-                        found.pop(docnum, None)
-            if negative:  # Whoosh's And matches a Not through an inverse matcher scoring 1.0
-                found = {d: s + len(negative) for d, s in found.items()}
+            found = self._and(query, within)
         elif kind is q.AndMaybe:
-            found = self.scores(query.a)
+            found = self.scores(query.a, within)
             if found:
-                optional = self.scores(query.b)
+                optional = self.scores(query.b, found)
                 get = optional.get
                 found = {d: s + get(d, 0.0) for d, s in found.items()}
         elif kind is q.Phrase:
-            return self._by_matcher(query)
+            found = self._by_matcher(query)
+            return found if within is None else {d: s for d, s in found.items() if d in within}
         else:
             raise _Unsupported
         boost = getattr(query, "boost", 1.0)
@@ -93,8 +95,32 @@ class TermAtATime:
             found = {d: s * boost for d, s in found.items()}
         return found
 
+    def _and(self, query, within) -> dict[int, float]:
+        """Whoosh's And: documents every positive part matches, scored by the sum, minus the
+        documents of Not parts (each Not adds 1.0, as Whoosh's inverse matcher scores)."""
+        from whoosh import query as q
+
+        positive = [sub for sub in query.subqueries if type(sub) is not q.Not]
+        negative = [sub.query for sub in query.subqueries if type(sub) is q.Not]
+        if not positive:
+            raise _Unsupported
+        positive.sort(key=lambda sub: sub.estimate_size(self._reader))
+        found = self.scores(positive[0], within)
+        for sub in positive[1:]:
+            if not found:
+                return {}
+            part = self.scores(sub, found)
+            found = {d: s + part[d] for d, s in found.items() if d in part}
+        for sub in negative:
+            if found:
+                for docnum in self.scores(sub, found):
+                    found.pop(docnum, None)
+        if negative:
+            found = {d: s + len(negative) for d, s in found.items()}
+        return found
+
     # ------------------------------------------------------------ leaves
-    def _term(self, query) -> dict[int, float]:
+    def _term(self, query, within=None) -> dict[int, float]:
         from whoosh.scoring import BM25FScorer, WeightScorer
 
         searcher, field = self._searcher, query.fieldname
@@ -104,10 +130,16 @@ class TermAtATime:
             btext = searcher.schema[field].to_bytes(query.text)
         except ValueError:
             return {}
-        if (field, btext) not in self._reader:
+        reader = self._reader
+        if (field, btext) not in reader:
             return {}
+        if within is not None and len(within) * SKIP_RATIO < reader.doc_frequency(field, btext):
+            return self._term_at(query, sorted(within))
         scorer = searcher.weighting.scorer(searcher, field, btext)
-        ids, weights = _postings(self._reader.postings(field, btext))
+        ids, weights = _postings(reader.postings(field, btext))
+        if within is not None:
+            kept = [i for i, d in enumerate(ids) if d in within]
+            ids, weights = [ids[i] for i in kept], [weights[i] for i in kept]
         boost = query.boost
         if type(scorer) is WeightScorer:
             return {d: w * boost for d, w in zip(ids, weights)}
@@ -115,12 +147,27 @@ class TermAtATime:
             raise _Unsupported
         # bm25 = idf * tf * (K1 + 1) / (tf + K1 * ((1 - B) + B * length / avgfl)); the length
         # is one of 256 byte-coded values, so the denominator's second half is a table.
-        denominator = self._denominator_table(field, scorer)
-        lengths = self._length_bytes(field)
-        factor = scorer.idf * (scorer.K1 + 1)
-        if boost == 1.0:
-            return {d: factor * w / (w + denominator[lengths[d]]) for d, w in zip(ids, weights)}
-        return {d: factor * w / (w + denominator[lengths[d]]) * boost for d, w in zip(ids, weights)}
+        # The loops run inside map() (C), not as Python bytecode: this is the hot path of a
+        # query of common words (tens of thousands of postings).
+        per_doc = self._per_doc_denominators(field, scorer)
+        tf_ratio = map(truediv, weights, map(add, weights, map(per_doc.__getitem__, ids)))
+        return dict(zip(ids, map((scorer.idf * (scorer.K1 + 1) * boost).__mul__, tf_ratio)))
+
+    def _term_at(self, query, docnums: list[int]) -> dict[int, float]:
+        """Scores of a term in a few documents: Whoosh's matcher skips to each (whole blocks
+        are passed over unread) and scores it."""
+        matcher = query.matcher(self._searcher)
+        found = {}
+        for docnum in docnums:
+            if not matcher.is_active():
+                break
+            if matcher.id() < docnum:
+                matcher.skip_to(docnum)
+                if not matcher.is_active():
+                    break
+            if matcher.id() == docnum:
+                found[docnum] = matcher.score()
+        return found
 
     def _by_matcher(self, query) -> dict[int, float]:
         """Scores from Whoosh's own matcher (phrases over positions: short posting lists)."""
@@ -138,13 +185,16 @@ class TermAtATime:
             self._lengths[field] = _read_length_column(self._reader, field)
         return self._lengths[field]
 
-    def _denominator_table(self, field: str, scorer) -> list[float]:
+    def _per_doc_denominators(self, field: str, scorer) -> list[float]:
+        """K1 * ((1 - B) + B * length / avgfl) of every document: the length part of BM25's
+        denominator, the same for every word of a field (a length is one of 256 byte codes)."""
         key = (field, scorer.B, scorer.K1, scorer.avgfl)
         if key not in self._denominators:
             from whoosh.util.numeric import byte_to_length
 
             k1, b, avgfl = scorer.K1, scorer.B, scorer.avgfl
-            self._denominators[key] = [k1 * ((1 - b) + b * byte_to_length(n) / avgfl) for n in range(256)]
+            table = [k1 * ((1 - b) + b * byte_to_length(n) / avgfl) for n in range(256)]
+            self._denominators[key] = list(map(table.__getitem__, self._length_bytes(field)))
         return self._denominators[key]
 
 
@@ -171,7 +221,7 @@ def _union(parts: list[dict[int, float]]) -> dict[int, float]:
     parts = sorted((p for p in parts if p), key=len, reverse=True)
     if not parts:
         return {}
-    total = dict(parts[0])
+    total = parts[0]  # every part is a fresh dict of this query: add into the largest
     get = total.get
     for part in parts[1:]:
         for docnum, score in part.items():
@@ -184,7 +234,7 @@ def _intersection(parts: list[dict[int, float]]) -> dict[int, float]:
     parts = sorted(parts, key=len)
     if not parts or not parts[0]:
         return {}
-    total = dict(parts[0])
+    total = parts[0]
     for part in parts[1:]:
         total = {d: s + part[d] for d, s in total.items() if d in part}
         if not total:
@@ -205,9 +255,12 @@ def _postings(matcher) -> tuple[list[int], list[float]]:
     read_block: Callable | None = getattr(matcher, "_read_ids", None)
     if read_block is not None and hasattr(matcher, "_read_weights") and hasattr(matcher, "_lastblock"):
         while True:
-            matcher._read_ids()
+            if matcher._data is None:
+                matcher._read_data()
+            block_ids = matcher._data[0]
+            # Ids are stored as gaps; Whoosh sums them in a generator, accumulate() in C.
+            ids.extend(block_ids if matcher._byteids else accumulate(block_ids))
             matcher._read_weights()
-            ids.extend(matcher._ids)
             weights.extend(matcher._weights)
             if matcher._lastblock:
                 return ids, weights
