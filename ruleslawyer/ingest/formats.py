@@ -49,18 +49,23 @@ def sniff_format(data: bytes, path: str | Path) -> str:
     return TEXT
 
 
-def origin_for(path: str | Path, data: bytes, fmt: str) -> DocumentOrigin:
-    """The DocumentOrigin of `data` read from `path`: name, format and sha256."""
+def origin_for(path: str | Path, data: bytes, fmt: str, sha256: str | None = None) -> DocumentOrigin:
+    """The DocumentOrigin of `data` read from `path`: name, format and sha256 (computed
+    unless the caller already has it)."""
     p = Path(path)
-    return DocumentOrigin(path=str(p), name=p.name, format=fmt, sha256=hashlib.sha256(data).hexdigest(),
+    return DocumentOrigin(path=str(p), name=p.name, format=fmt, sha256=sha256 or hashlib.sha256(data).hexdigest(),
                           size=len(data))
 
 
-def load_bytes(data: bytes, path: str | Path, fmt: str | None = None) -> Document:
-    """Load already-read bytes into a Document, sniffing the format unless given."""
+def load_bytes(data: bytes, path: str | Path, fmt: str | None = None, *, sha256: str | None = None) -> Document:
+    """Load already-read bytes into a Document, sniffing the format unless given.
+
+    `sha256` is the content hash when the caller computed it already (ingest does, to skip
+    unchanged files before loading).
+    """
     fmt = fmt or sniff_format(data, path)
     loader = lazy.load(LOADERS[fmt])
-    origin = origin_for(path, data, fmt)
+    origin = origin_for(path, data, fmt, sha256)
     try:
         return loader(data, origin)
     except LoadError:

@@ -143,7 +143,7 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
-        doc = load_bytes(data, path)
+        doc = load_bytes(data, path, sha256=sha)
         ctx = ParseContext(doc=doc, edition=guess_edition(doc))
         records = parse_document(doc, ctx)
     except RuleslawyerError as exc:
