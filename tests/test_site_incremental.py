@@ -5,7 +5,7 @@ import dataclasses
 import json
 
 from ruleslawyer.site.build import build_site, get_context
-from ruleslawyer.site.facts import CACHE, load_facts, record_fingerprint
+from ruleslawyer.site.facts import CACHE, CACHE_VERSION, load_facts, record_fingerprint
 from ruleslawyer.site.writer import write_site
 from tests.test_site import small_corpus, tree_bytes
 
@@ -49,7 +49,7 @@ def test_facts_cache_is_reused_keyed_by_content_and_ignored_when_unreadable(tmp_
     (out / CACHE / "0.json").write_text('{"version": 1, "records": [', "utf-8")
     report, facts = _incremental(corpus, out)
     assert facts.computed == set(cached) and report.rendered == 0
-    assert json.loads((out / CACHE / "0.json").read_text("utf-8"))["version"] == 1  # rewritten whole
+    assert json.loads((out / CACHE / "0.json").read_text("utf-8"))["version"] == CACHE_VERSION  # rewritten whole
 
 
 def test_store_rebuild_after_an_faq_file_equals_a_forced_full_build(shared, tmp_store, tmp_path):

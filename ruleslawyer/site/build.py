@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -23,7 +24,7 @@ from ..records import Faq, Record, record_name
 from .facts import RecordFacts, record_fingerprint
 from .links import Linker
 from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page,  # noqa: F401
-                    keyword_pages, list_pages)
+                    keyword_pages)
 from .search_index import IndexEntry, render_index
 from .slugs import SlugAllocator
 
@@ -55,20 +56,27 @@ def gc_paused():
         yield
     finally:
         if was_enabled:
+            # The collections right after enabling would scan every object made while paused,
+            # and again when they reach the middle generation (0.2-1.2 s per rebuild of 50,000
+            # records, freeing nothing): what exists now is long-lived and acyclic, so move it
+            # out of the collector's sight. Objects freed by reference counting still are.
+            gc.freeze()
             gc.enable()
 
 
 def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts | None) -> SiteContext:
+    from .memory import GatherMemory, links_token, list_state, make_list_pages
     from .writer import code_hash
 
     facts = facts if facts is not None else RecordFacts(code_hash())
+    memory = GatherMemory(facts.code, facts.previous)
     records = [r for r in corpus.records if r.kind in KIND_DIRS]
     entries = _allocate_urls(records)
     _pair_originals(entries, corpus.originals)
-    by_id = {id(e.record): e for e in entries}
     keywords = keyword_pages(records)
-    linker = Linker(records, {i: e.url for i, e in by_id.items()},
+    linker = Linker(records, {id(e.record): e.url for e in entries},
                     {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
+    memory.start(linker)
     common = {"site_title": title}
     pages: list[Page] = []
     furls = faction_urls(records)
@@ -82,11 +90,19 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
             rules_by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
     change_anchor = _errata_anchors(corpus.outcomes)
 
-    fps = {id(e.record): record_fingerprint(e.record) for e in entries}
+    listed: list[str] = []  # each entry's list projection and URL, in order: the list pages' input
+    index: list[IndexEntry] = []
     for e in entries:
         r = e.record
-        e_facts = facts.get(r, fps[id(r)])
-        links = linker.resolve(r, e_facts[0], "../")
+        fp = record_fingerprint(r)
+        requests, snip, terms, listing, deps = facts.get(r, fp)
+        listed += (listing, e.url)
+        index.append(IndexEntry(record_name(r), r.kind, getattr(r, "faction", None), r.edition, e.url, snip, terms))
+        links = None
+        token = memory.links_token(fp, deps)
+        if token is None:  # new, edited, or a name it links changed: resolve (and hash) its links now
+            links = linker.resolve(r, json.loads(requests), "../")
+            token = memory.keep_token(fp, links_token(links))
         crumbs, kids = [], []
         if r.kind == "rule":
             for i, name in enumerate(r.section):
@@ -100,25 +116,34 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
             mentions = linker.mentions(about, r.edition, "../")
         anchors = [change_anchor.get(_change_key(c)) for c in getattr(r, "changes", ())]
         furl = furls.get(getattr(r, "faction", None))
-        vars_ = dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs,
-                     children=kids, page_title=record_name(r), errata_anchors=anchors,
-                     faction_url="../" + furl if furl else None, mentions=mentions)
-        pages.append(Page(e.url, "record.html", vars_,
-                          (fps[id(r)], e.original and record_fingerprint(e.original), links.resolved, crumbs, kids,
-                           anchors, furl, mentions)))
+        # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
+        pages.append(Page(e.url, "record.html",
+                          functools.partial(_record_vars, common, linker, e, requests, links, crumbs, kids, anchors,
+                                            furl, mentions),
+                          (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl,
+                           mentions)))
 
-    pages.extend(list_pages(entries, keywords, linker, common, furls))
+    pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
+                                   make_list_pages(entries, keywords, linker, common, furls)))
     pages.append(errata_page(corpus.outcomes, entries, common))
     pages.append(home_page(entries, corpus, files, common, furls))
     pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
 
-    index = [IndexEntry(record_name(e.record), e.record.kind, getattr(e.record, "faction", None),
-                        e.record.edition, e.url, *facts.get(e.record, fps[id(e.record)])[1:]) for e in entries]
     assets = {"static/search-index.js": render_index(index).encode("utf-8")}
     counts = defaultdict(int)
     for e in entries:
         counts[e.record.kind] += 1
-    return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts)
+    return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
+
+
+def _record_vars(common, linker: Linker, e: Entry, requests, links, crumbs, kids, anchors, furl, mentions) -> dict:
+    """A record page's template variables; its links are resolved here when gathering did not need them."""
+    r = e.record
+    if links is None:
+        links = linker.resolve(r, json.loads(requests), "../")
+    return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
+                page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
+                mentions=mentions)
 
 
 # ---------------------------------------------------------------- URLs and originals

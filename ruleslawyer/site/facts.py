@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from ..records import Record, record_name
-from .links import link_requests
-from .pages import search_text, snippet
+from .links import link_deps, link_requests
+from .pages import list_projection, search_text, snippet
 from .search_index import index_fields
 
 CACHE = ".ruleslawyer-site-cache"  # a folder of SHARDS files beside the manifest
 SHARDS = "0123456789abcdef"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+DEPS_SEP = "\x1f"
 
 
 def record_fingerprint(record: Record) -> str:
@@ -38,20 +39,29 @@ def record_fingerprint(record: Record) -> str:
 class RecordFacts:
     """Per-record products for one build: reused from the last build's cache where the record is unchanged."""
 
-    def __init__(self, code: str, known: dict[str, list] | None = None) -> None:
+    def __init__(self, code: str, known: dict[str, list] | None = None, previous: dict | None = None) -> None:
         self.code = code
         self.known = known or {}
+        self.previous = previous  # what the last build kept of its corpus-wide products (memory.py)
         self.used: dict[str, list] = {}
         self.computed: set[str] = set()
 
     def get(self, record: Record, fp: str | None = None) -> list:
-        """[link requests, index snippet, index terms] of `record`."""
+        """[link requests (JSON), index snippet, index terms, list projection, link deps] of `record`.
+
+        Link deps are one string joined with DEPS_SEP (see `deps_of`).
+        """
         fp = fp or record_fingerprint(record)
         facts = self.used.get(fp) or self.known.get(fp)
         if facts is None:
             self.computed.add(fp)
-            facts = [[list(req) for req in link_requests(record)],
-                     *index_fields(record_name(record), snippet(record), search_text(record))]
+            requests = link_requests(record)
+            deps = link_deps(requests)
+            # Kept as strings: parsing hundreds of thousands of small JSON lists was most of
+            # the loading; requests are decoded only for pages whose links are resolved.
+            facts = [json.dumps(requests, ensure_ascii=False),
+                     *index_fields(record_name(record), snippet(record), search_text(record)),
+                     list_projection(record), DEPS_SEP.join(deps) if not any(DEPS_SEP in d for d in deps) else deps]
         self.used[fp] = facts
         return facts
 
@@ -100,9 +110,16 @@ def _load_facts(out: Path) -> RecordFacts:
         if not isinstance(records, dict) or not all(_well_formed(v) and fp[:1] == shard for fp, v in records.items()):
             return RecordFacts(code)
         known.update(records)
-    return RecordFacts(code, known)
+    from .memory import load_memory
+
+    return RecordFacts(code, known, load_memory(out, code))
 
 
 def _well_formed(facts: Any) -> bool:
-    return (isinstance(facts, list) and len(facts) == 3 and isinstance(facts[0], list)
-            and isinstance(facts[1], str) and isinstance(facts[2], str))
+    return (isinstance(facts, list) and len(facts) == 5 and all(isinstance(f, str) for f in facts[:4])
+            and isinstance(facts[4], (str, list)))
+
+
+def deps_of(deps: str | list[str]) -> list[str]:
+    """The link deps of a record's facts as a list (kept joined, unless a dep holds the separator)."""
+    return deps.split(DEPS_SEP) if isinstance(deps, str) else deps

@@ -67,6 +67,7 @@ class Linker:
         self.by_name: dict[str, list[Target]] = {}
         self._memo: dict[tuple, Target | None] = {}
         self._links: dict[tuple, Link | None] = {}
+        self._first_words: set[str] | None = None
         for record in records:
             if record.kind not in _TARGET_KINDS or id(record) not in urls:
                 continue
@@ -79,6 +80,20 @@ class Linker:
             for suffix in (" weapons", " weapon", "s"):
                 if key.endswith(suffix) and len(key) > len(suffix) + 2:
                     self.by_name.setdefault("~" + key[: -len(suffix)], []).append(target)
+
+    def digests(self) -> dict[str, str]:
+        """What each name and keyword resolves against, hashed: `link_deps` keys -> digest.
+
+        A page's links depend only on the entries its requests look up (see `link_deps`), so
+        a page whose record and looked-up entries are unchanged has the links it had.
+        """
+        import hashlib
+
+        out = {key: hashlib.sha1(repr([(t.url, t.title, t.edition, t.faction, t.rank) for t in targets])
+                                 .encode("utf-8")).hexdigest()
+               for key, targets in self.by_name.items()}
+        out.update(("#" + kw, f"{url}\x1f{count}") for kw, (url, count) in self.keywords.items())
+        return out
 
     def rule(self, name: str, edition: int | None, faction: str | None) -> Target | None:
         """The rule called `name` for a record of this edition and faction, or None.
@@ -110,9 +125,15 @@ class Linker:
         turn every answer into a list of links.
         """
         words = fold(text).split()
+        if self._first_words is None:
+            self._first_words = {key.split(" ", 1)[0] for key in self.by_name}
+        # Only a run starting with the first word of some name can be a name (same result, fewer joins).
+        starts = [i for i, w in enumerate(words) if w in self._first_words]
         found: dict[str, tuple[str, Link]] = {}
         for n in (4, 3, 2, 1):
-            for i in range(len(words) - n + 1):
+            for i in starts:
+                if i > len(words) - n:
+                    break
                 key = " ".join(words[i:i + n])
                 if key in found or (n == 1 and len(key) < 5) or key not in self.by_name:
                     continue
@@ -186,6 +207,21 @@ def link_requests(record: Record) -> tuple[tuple[str, str], ...]:
                 if len(candidate) > 2:
                     wanted[("term", candidate)] = None
     return tuple(wanted)
+
+
+def link_deps(requests: Iterable[tuple[str, str]]) -> list[str]:
+    """The `Linker.digests` keys whose entries decide the links of `requests` (sorted, each once).
+
+    `Linker.rule` looks a name up as its folded form, then "~" + it; `_link` also looks a
+    keyword or term up in the keyword pages ("#" + upper case).
+    """
+    deps = set()
+    for kind, name in requests:
+        key = fold(name)
+        deps.update((key, "~" + key))
+        if kind in _KEYWORD_KINDS:
+            deps.add("#" + name.upper())
+    return sorted(deps)
 
 
 def _keyword_name(kw: str) -> str:

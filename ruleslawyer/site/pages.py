@@ -9,7 +9,7 @@ import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..library import Corpus
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
@@ -28,12 +28,23 @@ PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "mora
 
 @dataclass
 class Page:
-    """One output page: where it goes, which template, its variables, what it depends on."""
+    """One output page: where it goes, which template, its variables, what it depends on.
+
+    `vars` may be a function making them: most pages of a rebuild are not rendered, so their
+    variables (and the links they need resolved) are made only for the pages that are.
+    `fingerprint`, when set, is the writer's fingerprint of this page, known without `key`
+    because the page's inputs are proven unchanged since the build that computed it.
+    """
 
     path: str
     template: str
-    vars: dict[str, Any]
+    vars: dict[str, Any] | Callable[[], dict[str, Any]]
     key: Any  # a value whose repr changes whenever the page's content would
+    fingerprint: str | None = None
+
+    def variables(self) -> dict[str, Any]:
+        """The template variables (made now when `vars` is a function)."""
+        return self.vars() if callable(self.vars) else self.vars
 
 
 @dataclass
@@ -42,6 +53,7 @@ class SiteContext:
     assets: dict[str, bytes]  # path -> content (static files, search index)
     counts: dict[str, int] = field(default_factory=dict)
     facts: Any = None  # facts.RecordFacts: per-record products the writer keeps for the next build
+    memory: Any = None  # memory.GatherMemory: corpus-wide products the writer keeps for the next build
 
 
 @dataclass
@@ -54,6 +66,27 @@ class Entry:
 
 
 # ---------------------------------------------------------------- lists
+# Record fields no list page reads (list rows, headings, order, keyword and faction pages):
+# everything else of a record is its list projection, so a field added later counts by default.
+_NOT_LISTED = frozenset({"source", "text", "effect", "target", "restrictions", "restriction", "fluff", "summary",
+                         "step", "footnote", "profiles", "weapons", "abilities", "wargear_options", "composition",
+                         "leader", "damaged", "role", "invulnerable_save", "power", "points", "base", "answer",
+                         "columns", "rows", "row_header", "column_header", "highlight"})
+
+
+def list_projection(r: Record) -> str:
+    """A hash of what the list, faction and keyword pages show of `r` (its row, heading, order key).
+
+    Depends on the record alone (cached per record with its other facts); with the records'
+    URLs and order it decides whether the list pages of the last build still hold.
+    """
+    import dataclasses
+    import hashlib
+
+    shown = [(f.name, getattr(r, f.name)) for f in dataclasses.fields(r) if f.name not in _NOT_LISTED]
+    return hashlib.sha1(f"{type(r).__name__}\x1f{shown!r}".encode("utf-8")).hexdigest()
+
+
 def keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datasheet]]]:
     units: dict[str, list[Datasheet]] = defaultdict(list)
     for r in records:

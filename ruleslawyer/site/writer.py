@@ -58,6 +58,12 @@ def code_hash() -> str:
 
 
 def fingerprint(page: Page, salt: str) -> str:
+    """A hash of the site code (`salt`), the page's template, path and key: equal hashes, equal pages.
+
+    A page gathered with its fingerprint already known (see memory.py) keeps it.
+    """
+    if page.fingerprint is not None:
+        return page.fingerprint
     return hashlib.sha1(f"{salt}\x1f{page.template}\x1f{page.path}\x1f{page.key!r}".encode("utf-8")).hexdigest()
 
 
@@ -69,7 +75,7 @@ def render_all(ctx: SiteContext, env=None) -> Iterator[tuple[str, bytes]]:
 
 
 def render_page(env, page: Page) -> bytes:
-    return env.get_template(page.template).render(page.vars).encode("utf-8")
+    return env.get_template(page.template).render(page.variables()).encode("utf-8")
 
 
 def _check_out(out: Path) -> dict:
@@ -197,6 +203,8 @@ def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str,
             report.removed += 1
     if ctx.facts is not None:
         ctx.facts.save(out, write_bytes_if_changed)
+    if ctx.memory is not None:
+        ctx.memory.save(out, write_bytes_if_changed, fingerprints)
     manifest = {"version": MANIFEST_VERSION, "source": source_key, "page_count": len(ctx.pages),
                 "counts": dict(sorted(ctx.counts.items())), "pages": dict(sorted(fingerprints.items()))}
     # No indent: json's fast C encoder is used only without one (59,618 pages: 0.35 s -> 0.05 s).

@@ -1,0 +1,146 @@
+"""What the last build derived from the whole corpus, kept to prove pages unchanged without remaking them.
+
+A rebuild after one changed file would otherwise resolve every page's links and rebuild every
+list page just to find that their fingerprints did not move. Two products depend on the whole
+corpus but, page by page, on a small and known part of it:
+
+- A record page's links depend on its record (its link requests, edition and faction) and on
+  the linker entries those requests look up (`links.link_deps`). The build keeps a hash of
+  each page's links (its "links token", which stands for the links in the page's key) per
+  record content hash, and a digest of every linker entry (`Linker.digests`). A record whose
+  content is unchanged and whose looked-up entries all have the digests they had keeps its
+  token: its links are the ones the last build resolved, so they are not resolved again
+  unless the page is rendered.
+- The list, faction and keyword pages depend on each record's list projection
+  (`pages.list_projection`: every field a list shows or sorts by), the records' URLs and
+  order, the rule each keyword page links and the site title. When a hash of all of that
+  ("list state") equals the last build's, every list page is the page the last build wrote,
+  with the fingerprint it had: the pages are listed with those fingerprints and their
+  variables are made only if one of them must be rendered (its file was deleted).
+
+Everything kept here is a function of the current build's inputs alone (never merged with older
+builds), so an incremental build writes the same file as a full one. The file is plain JSON,
+ignored when the site code changed or when it is unreadable.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from .facts import deps_of
+from .links import Linker, PageLinks
+from .pages import Page, list_pages
+
+MEMORY = ".ruleslawyer-site-memory.json"  # beside the manifest
+MEMORY_VERSION = 1
+
+
+def links_token(links: PageLinks) -> str:
+    """A hash of a page's resolved links (hrefs and hover texts): stands for them in the page key."""
+    return hashlib.sha1(repr(links.resolved).encode("utf-8")).hexdigest()
+
+
+class GatherMemory:
+    """The corpus-wide products of one build, and what the previous build kept of its own."""
+
+    def __init__(self, code: str, previous: dict[str, Any] | None = None) -> None:
+        self.code = code
+        previous = previous or {}
+        self._old_tokens: dict[str, str] = previous.get("tokens", {})
+        self._old_digests: dict[str, str] = previous.get("linker", {})
+        self._old_lists: dict[str, Any] | None = previous.get("lists")
+        self.changed: set[str] = set()
+        self.reused = 0  # records whose links token held, so their links were not resolved
+        self.digests: dict[str, str] = {}
+        self.tokens: dict[str, str] = {}  # record content hash -> links token, this build
+        self.list_state: str | None = None
+        self.list_templates: dict[str, str] = {}  # list page path -> template, this build
+
+    def start(self, linker: Linker) -> None:
+        """Note the linker entries whose digest differs from the last build's."""
+        self.digests = linker.digests()
+        old, new = self._old_digests, self.digests
+        if self._old_tokens:
+            self.changed = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+
+    def links_token(self, fp: str, deps: str | list[str]) -> str | None:
+        """The last build's links token for a record with content hash `fp`, if it still holds, else None.
+
+        `deps` are the record's link deps as its facts keep them (`facts.deps_of`).
+        """
+        token = self._old_tokens.get(fp)
+        if token is not None and (not self.changed or self.changed.isdisjoint(deps_of(deps))):
+            self.reused += 1
+            self.tokens[fp] = token
+            return token
+        return None
+
+    def keep_token(self, fp: str, token: str) -> str:
+        self.tokens[fp] = token
+        return token
+
+    def list_pages(self, state: str, make: Callable[[], list[Page]]) -> list[Page]:
+        """The list pages for list state `state`: the last build's (fingerprints known, variables
+        made on demand) when its state was the same, else `make()`."""
+        self.list_state = state
+        old = self._old_lists
+        if old and old.get("state") == state:
+            made: dict[str, dict[str, Any]] = {}
+            pages = [Page(path, template, functools.partial(_list_vars, made, make, path), None, fingerprint=fp)
+                     for path, (template, fp) in old["pages"].items()]
+        else:
+            pages = make()
+        self.list_templates = {p.path: p.template for p in pages}
+        return pages
+
+    def save(self, out: Path, write, fingerprints: dict[str, str]) -> None:
+        """Write what this build derived with `write(path, bytes)` (only when it changed)."""
+        lists = {"state": self.list_state,
+                 "pages": {p: [t, fingerprints[p]] for p, t in sorted(self.list_templates.items())}}
+        data = {"version": MEMORY_VERSION, "code": self.code, "linker": self.digests, "tokens": self.tokens,
+                "lists": lists}
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        write(out / MEMORY, (text + "\n").encode("utf-8"))
+
+
+def _list_vars(made: dict[str, dict[str, Any]], make: Callable[[], list[Page]], path: str) -> dict[str, Any]:
+    """One list page's variables: all list pages are made on the first call (they are made together)."""
+    if not made:
+        made.update((p.path, p.variables()) for p in make())
+    return made[path]
+
+
+def list_state(title: str, listed: list[str], keywords: dict[str, tuple[str, list]], linker: Linker) -> str:
+    """A hash of every input of `pages.list_pages`: `listed` holds each entry's list projection
+    and URL in entry order; the keyword pages also show the rule of their keyword."""
+    rules = []
+    for kw in keywords:
+        t = linker.rule(kw, None, None)
+        rules.append((kw, t.url, t.title) if t else (kw,))
+    h = hashlib.sha1(repr((title, rules)).encode("utf-8"))
+    h.update("\x1f".join(listed).encode("utf-8"))
+    return h.hexdigest()
+
+
+def make_list_pages(entries, keywords, linker, common, furls) -> Callable[[], list[Page]]:
+    """`pages.list_pages` with these arguments, to call later (or never)."""
+    return functools.partial(list_pages, entries, keywords, linker, common, furls)
+
+
+def load_memory(out: Path, code: str) -> dict[str, Any] | None:
+    """What the last build into `out` kept (None when missing, unreadable or from other site code)."""
+    try:
+        data = json.loads((out / MEMORY).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != MEMORY_VERSION or data.get("code") != code:
+        return None
+    tokens, digests, lists = data.get("tokens"), data.get("linker"), data.get("lists")
+    if not (isinstance(tokens, dict) and isinstance(digests, dict) and isinstance(lists, dict)
+            and isinstance(lists.get("pages"), dict)
+            and all(isinstance(v, list) and len(v) == 2 for v in lists["pages"].values())):
+        return None
+    return data

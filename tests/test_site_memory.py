@@ -1,0 +1,126 @@
+"""Rebuilds that reuse the last build's corpus-wide products (memory.py) give exactly a full build's bytes."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from ruleslawyer.records import Datasheet, Rule
+from ruleslawyer.site.build import get_context
+from ruleslawyer.site.facts import load_facts
+from ruleslawyer.site.links import Linker, link_deps, link_requests
+from ruleslawyer.site.memory import MEMORY
+from ruleslawyer.site.pages import keyword_pages
+from ruleslawyer.site.writer import write_site
+from tests.test_site import SRC, small_corpus, tree_bytes
+
+
+def _rebuild(corpus, out):
+    ctx = get_context(corpus, facts=load_facts(out))
+    return ctx, write_site(ctx, out, workers=1)
+
+
+def _same_as_full(corpus, out, tmp_path):
+    write_site(get_context(corpus), tmp_path / "full", force=True, workers=1)
+    assert tree_bytes(out) == tree_bytes(tmp_path / "full")
+
+
+def _replace(corpus, called, **changes):
+    k = next(i for i, r in enumerate(corpus.records) if getattr(r, "name", None) == called)
+    corpus.records[k] = dataclasses.replace(corpus.records[k], **changes)
+
+
+def test_link_deps_name_every_linker_entry_a_page_looks_up():
+    corpus = small_corpus()
+    # "Characters" answers for CHARACTER through its "~character" entry
+    records = [r for r in corpus.records if r.kind != "errata"] + [Rule("Characters", SRC, edition=10, text="C.")]
+    keywords = keyword_pages(records)
+    urls = {id(r): f"x/{n}.html" for n, r in enumerate(records)}
+    linker = Linker(records, urls, {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
+    for r in records:
+        requests = link_requests(r)
+        deps = set(link_deps(requests))
+        # A linker that knows only the entries named in deps resolves the page's links the same.
+        narrow = copy.copy(linker)
+        narrow._memo, narrow._links = {}, {}
+        narrow.by_name = {k: v for k, v in linker.by_name.items() if k in deps}
+        narrow.keywords = {k: v for k, v in linker.keywords.items() if "#" + k in deps}
+        assert narrow.resolve(r, requests, "../").resolved == linker.resolve(r, requests, "../").resolved, r.name
+
+
+def test_a_text_edit_reuses_list_pages_and_other_pages_links(tmp_path):
+    out = tmp_path / "site"
+    write_site(get_context(small_corpus()), out, workers=1)
+    changed = small_corpus()
+    _replace(changed, "../../etc/passwd", text="A hostile name, edited.")  # no page links this rule
+    (out / "keyword" / "index.html").unlink()  # a list page to make again from its inputs
+
+    ctx, report = _rebuild(changed, out)
+    lists = [p for p in ctx.pages if p.template in ("list.html", "faction.html", "keyword.html", "keywords.html")]
+    assert lists and all(p.fingerprint is not None for p in lists)  # known from the last build
+    assert report.rendered == 2  # the edited rule's page and the deleted list page
+    assert ctx.memory.reused == len([p for p in ctx.pages if p.template == "record.html"]) - 1
+    _same_as_full(changed, out, tmp_path)
+
+
+def test_renamed_and_added_records_relink_pages_and_equal_a_full_build(tmp_path):
+    out = tmp_path / "site"
+    write_site(get_context(small_corpus()), out, workers=1)
+    before = next((out / "datasheet").glob("chronomancer*.html")).read_text("utf-8")
+    changed = small_corpus()
+    # The Chronomancer's ability no longer names a rule; INFANTRY gains a unit (its keyword
+    # page and every "INFANTRY" link's hover text change); Blast is edited (its hover text).
+    _replace(changed, "Reanimation Protocols", name="Reanimation Rites")
+    _replace(changed, "Blast", text="Add 3 to the Attacks.")
+    changed.records.append(Datasheet("Warrior", SRC, edition=10, faction="Necrons", keywords=("INFANTRY",)))
+    changed.records.append(Rule("Characters", SRC, edition=10, text="Now CHARACTER links here."))
+
+    ctx, report = _rebuild(changed, out)
+    assert 0 < report.rendered < len(list(out.rglob("*.html"))) and ctx.memory.reused > 0
+    _same_as_full(changed, out, tmp_path)
+    after = next((out / "datasheet").glob("chronomancer*.html")).read_text("utf-8")
+    assert after != before and "Add 3 to the Attacks." in after
+
+
+def test_keyword_dropped_and_rule_added_equal_a_full_build(tmp_path):
+    out = tmp_path / "site"
+    write_site(get_context(small_corpus()), out, workers=1)
+    changed = small_corpus()
+    _replace(changed, "Chronomancer", keywords=("INFANTRY", "CHARACTER"))  # CRYPTEK's page goes
+    changed.records.append(Rule("Cryptek", SRC, edition=10, text="A new rule the keyword now finds."))
+
+    _, report = _rebuild(changed, out)
+    assert report.removed >= 1
+    _same_as_full(changed, out, tmp_path)
+
+
+def test_unreadable_or_foreign_memory_is_ignored(tmp_path):
+    out = tmp_path / "site"
+    corpus = small_corpus()
+    write_site(get_context(corpus), out, workers=1)
+    for text in ('{"version": 1, "tokens": [', '{"version": 1, "code": "other", "tokens": {}, "linker": {}}'):
+        (out / MEMORY).write_text(text, "utf-8")
+        ctx, report = _rebuild(corpus, out)
+        assert report.rendered == 0 and all(p.fingerprint is None for p in ctx.pages)
+        _same_as_full(corpus, out, tmp_path)
+
+
+def test_each_listed_field_edited_alone_equals_a_full_build(tmp_path):
+    # One field at a time, so that a field left out of pages.list_projection shows as stale lists.
+    edits = [("Protocol of the Sudden Storm", {"group": "Other Dynasty"}),
+             ("Protocol of the Sudden Storm", {"cp": 2}),
+             ("Protocol of the Sudden Storm", {"category": "Battle Tactic"}),
+             ("Protocol of the Sudden Storm", {"when": "Your Shooting phase."}),
+             ("Protocol of the Sudden Storm", {"faction": "Aeldari"}),
+             ("Chronomancer", {"faction_keywords": ("DYNASTY",)}),
+             ("Chronomancer", {"edition": 9}),
+             ("Leader", {"section": ("Core Concepts",)}),
+             ("Blast and Multiple Dice Rolls", {"version": "1.8"})]
+    for n, (called, change) in enumerate(edits):
+        out = tmp_path / f"site{n}"
+        write_site(get_context(small_corpus()), out, workers=1)
+        changed = small_corpus()
+        _replace(changed, called, **change)
+        ctx, _ = _rebuild(changed, out)
+        assert all(p.fingerprint is None for p in ctx.pages), change  # the list state moved
+        write_site(get_context(changed), tmp_path / f"full{n}", force=True, workers=1)
+        assert tree_bytes(out) == tree_bytes(tmp_path / f"full{n}"), change
