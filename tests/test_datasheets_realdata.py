@@ -6,6 +6,8 @@ loaders (ingest/pdf.py, ingest/html.py) as much as the datasheet parser.
 """
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 from pathlib import Path
 
@@ -114,3 +116,12 @@ def test_armageddon_orks_pdf_every_card(sheets):
     assert set(found) == {"Warboss", "Bigboss", "Bannernob", "Painboy", "Weirdboy", "Boyz", "Gretchin", "Wartrakk",
                           "Big Mek Dakkarig"}
     assert found["Gretchin"].invulnerable_save is None and found["Wartrakk"].invulnerable_save == "6+"
+
+
+def test_armageddon_orks_keywords_keep_their_first_letter(sheets):
+    """The keyword line's space glyphs overlap the first letter of the next font's run; the
+    loader once ordered them after it ("I NFANTRY", "V EHICLE")."""
+    found = sheets(ORKS)
+    assert found["Painboy"].keywords[0] == "INFANTRY"
+    assert found["Big Mek Dakkarig"].keywords[0] == "VEHICLE"
+    assert not [k for s in found.values() for k in s.keywords if re.match(r"[A-Z] [A-Z]", k)]

@@ -432,3 +432,20 @@ def test_real_datasheet_keywords_box_is_not_a_footer(shared):
     doc = real_doc(shared, "Overcharged-Plasma__warhammer-pdfs/imperial_armour_necrons_Mcu6QBdzRs8yWqCW.pdf")
     pages = {b.page for b in doc.blocks if b.text.startswith("FACTION KEYWORDS")}
     assert len(pages) >= 5
+
+
+def test_space_glyph_overlapping_the_next_letter_stays_before_it():
+    """Fixture from the Armageddon Orks PDF: "KEYWORDS:" then three space glyphs, drawn a
+    hair right of the left edge of the "I" that starts the next run (another font, 1.8 pt
+    lower). Ordered by left edge the space fell inside the word: "I NFANTRY"."""
+    from ruleslawyer.ingest.pdf_layout import Char, build_fragments, chars_text
+
+    def char(text, x0, x1, top, size):
+        return Char(text, x0, x1, top, top + size, size, False, False, None)
+
+    label = [char(t, 40.0 + 3.2 * i, 42.9 + 3.2 * i, 334.05, 6.5) for i, t in enumerate("KEYWORDS:")]
+    spaces = [char(" ", 66.69, 67.83, 334.05, 6.5), char(" ", 67.83, 68.97, 334.05, 6.5),
+              char(" ", 67.83, 68.97, 334.05, 6.5)]
+    word = [char(t, 67.77 + 3.07 * i, 70.96 + 3.07 * i, 335.83, 6.0) for i, t in enumerate("INFANTRY;")]
+    fragments = build_fragments(label + spaces + word)
+    assert [chars_text(f.chars) for f in fragments] == ["KEYWORDS: INFANTRY;"]

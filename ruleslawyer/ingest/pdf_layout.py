@@ -259,8 +259,11 @@ def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
                 out.append(cur)
                 cur = f
         out.append(cur)
+    # Left to right by each glyph's middle, not its left edge: a space glyph drawn overlapping
+    # the next letter ("KEYWORDS: " then "INFANTRY" in another font) starts right of that
+    # letter's left edge, and sorting by x0 made it "I NFANTRY".
     for f in out:
-        f.chars.sort(key=lambda c: c.x0)
+        f.chars.sort(key=lambda c: c.x0 + c.x1)
     return out
 
 
