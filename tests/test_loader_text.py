@@ -81,3 +81,15 @@ def test_seed_000_tables_and_bold(shared):
 def test_utf16_text_with_bom_loads():
     doc = load_bytes("\ufeffSHOOTING PHASE\nPick a unit.\n".encode("utf-16-le"), "notes.txt")
     assert [b.text for b in doc.blocks] == ["SHOOTING PHASE", "Pick a unit."]
+
+
+@pytest.mark.parametrize("text, title", [
+    ("Reference Sheet\n\nVersion 1.2\n\nMOVING PHASE\n\nUnits move 6\".\n", "Reference Sheet"),
+    ("# Core Rules\n\nSome text.\n", "Core Rules"),
+    ("A long opening sentence that says what this sheet is about, and goes on for a while.\n\n"
+     "MOVEMENT\n\nText.\n", "MOVEMENT"),
+    ("Units move 6 inches.\n\nSHOOTING\n\nText.\n", "SHOOTING"),
+    ("- a bullet first\n\nText.\n", None),
+])
+def test_document_title_is_a_short_first_line_else_the_first_heading(text, title):
+    assert load_bytes(text.encode(), "sheet.txt").title == title

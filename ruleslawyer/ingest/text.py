@@ -136,7 +136,12 @@ def load_text(data: bytes, origin: DocumentOrigin) -> Document:
 
 
 def _title(blocks: list[Block]) -> str | None:
-    for b in blocks[:10]:
-        if b.kind == HEADING and b.text.strip():
-            return b.text.strip()
-    return None
+    """The document's title: its first line when that is short and not a sentence ("Reference
+    Sheet" above "Version 1.2", "Necrons – Chronomancer"), else its first heading."""
+    lines = [b for b in blocks[:10] if b.text.strip()]
+    if lines:
+        first = lines[0].text.strip()
+        if lines[0].kind == HEADING or (len(first) <= 80 and any(c.isalpha() for c in first)
+                                         and first[-1] not in ".:;,!?" and lines[0].kind != LIST_ITEM):
+            return first
+    return next((b.text.strip() for b in lines if b.kind == HEADING), None)
