@@ -117,3 +117,23 @@ def test_real_page_wound_roll_table(shared):
     assert wound["columns"] == ["D6 RESULT REQUIRED"] and len(wound["rows"]) == 5
     # The rows state the five S-vs-T cases, most favourable first.
     assert [_condition_key(r["label"]) for r in wound["rows"]] == ["twice", "greater", "equal", "lower", "half"]
+
+
+def test_prose_columns_and_picture_labels_are_not_tables():
+    """Shapes from the 9th edition primer PDF (wording made up): two columns of running text
+    cut into a one-row grid; labels scattered over a picture under a mostly blank header;
+    text layers printed over each other ("Melee Melee"). A real chart beside them stays."""
+    from ruleslawyer.ingest.document import TABLE, Block, heading
+
+    prose = Block(TABLE, rows=(("Pick a power.", "Each power can be picked only once per"),
+                               ("turn as you like\ufffd", "You may not pick the same power more than")))
+    picture = Block(TABLE, rows=(("No. Name", "", "", "", "", "3", "5 power"),
+                                 ("Unit", "M", "WS", "BS", "S", "T", "W")))
+    layered = Block(TABLE, rows=(("Weapon", "Range", "Type"), ("Chainsword", "Melee Melee", "Melee"),
+                                 ("Pistol", '12"', "Pistol 1")))
+    chart = Block(TABLE, rows=(("Size", "Points", "Duration"), ("Patrol", "500", "Up to 1 hour"),
+                               ("Strike Force", "2000", "Up to 3 hours")))
+    doc = _blocks_doc(heading("Powers"), prose, heading("Datasheet"), picture, heading("Weapons"), layered,
+                      heading("Battle Sizes"), chart)
+    tables = [r for r in parse_document(doc) if r.kind == "table"]
+    assert [t.name for t in tables] == ["Battle Sizes"]

@@ -268,12 +268,37 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
         return False
     if grid.has_header and all(_wordy(col) for col in zip(header, *data)):
         return False  # every column holds sentence fragments: running text, not a chart
+    if len(data) <= 3 and _mostly_fragments(header + [c for r in data for c in r]):
+        return False  # two columns of prose side by side, cut into a small grid
+    if len(data) == 1 and sum(1 for h in header[1:] if not h) * 2 > len(header) - 1:
+        return False  # one row under a mostly blank header: labels scattered over a picture
+    if any(_DOUBLED_WORD.search(c) for c in cells + header):
+        return False  # "Melee Melee", "Pistol Pistol": text of several layers printed over each other
     if len({h.upper() for h in header} & _PROFILE_HEADS) >= 3:
         return False
     labels = [r[0] for r in data]
     if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
         return False
     return True
+
+
+_DOUBLED_WORD = re.compile(r"\b([A-Za-z]{3,})\s+\1\b")
+# Words a line of running text can stop on mid-sentence; a table cell does not end on them.
+_DANGLING = frozenset("a an the of to in on at by for from with than that and or if before after against "
+                      "more not has have is are be".split())
+
+
+def _mostly_fragments(cells: list[str]) -> bool:
+    """True when at least half the filled cells are pieces of sentences: starting in lower case,
+    ending on a word like "the" or "than", or on a broken full stop (U+FFFD)."""
+    filled = [c for c in cells if c]
+
+    def fragment(cell: str) -> bool:
+        words = cell.split()
+        return (len(words) >= 2 and cell[0].islower()) or cell.endswith("\ufffd") or (
+            len(words) >= 4 and words[-1].lower() in _DANGLING)
+
+    return bool(filled) and sum(map(fragment, filled)) * 2 >= len(filled)
 
 
 def _wordy(column: tuple[str, ...]) -> bool:
