@@ -97,8 +97,8 @@ def test_unreadable_or_foreign_memory_is_ignored(tmp_path):
     out = tmp_path / "site"
     corpus = small_corpus()
     write_site(get_context(corpus), out, workers=1)
-    for text in ('{"version": 1, "tokens": [', '{"version": 1, "code": "other", "tokens": {}, "linker": {}}'):
-        (out / MEMORY).write_text(text, "utf-8")
+    for name, text in (("tokens-3.json", '{"version": 1, "data": ['), ("lists.json", '{"version": 1, "code": "x"}')):
+        (out / MEMORY / name).write_text(text, "utf-8")
         ctx, report = _rebuild(corpus, out)
         assert report.rendered == 0 and all(p.fingerprint is None for p in ctx.pages)
         _same_as_full(corpus, out, tmp_path)
@@ -124,3 +124,20 @@ def test_each_listed_field_edited_alone_equals_a_full_build(tmp_path):
         assert all(p.fingerprint is None for p in ctx.pages), change  # the list state moved
         write_site(get_context(changed), tmp_path / f"full{n}", force=True, workers=1)
         assert tree_bytes(out) == tree_bytes(tmp_path / f"full{n}"), change
+
+
+def test_search_index_fast_writer_gives_json_dumps_bytes():
+    import json
+
+    from ruleslawyer.site.search_index import IndexEntry, fold, render_index
+
+    entries = [IndexEntry('Odd "name" </script> \u2028 caf\u00e9', "rule", "Necrons", 10, "rule/a.html", "s\\n\n", "t"),
+               IndexEntry("Plain", "datasheet", None, None, "datasheet/p.html", "", ""),
+               IndexEntry("Ninth", "rule", "Orks", 9, "rule/n.html", "x" * 10, "a <!-- b")]
+    ordered = sorted(entries, key=lambda e: (e.kind, fold(e.name), e.url))
+    payload = {"version": 1, "kinds": ["datasheet", "rule"], "factions": ["Necrons", "Orks"], "editions": [9, 10],
+               "docs": [[e.name, ["datasheet", "rule"].index(e.kind), ["Necrons", "Orks"].index(e.faction)
+                         if e.faction else -1, e.edition or 0, e.url, e.snippet, e.terms] for e in ordered]}
+    expected = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    expected = expected.replace("</", "<\\/").replace("<!--", "<\\!--")
+    assert render_index(entries) == "window.RULESLAWYER_INDEX = " + expected + ";\n"

@@ -77,10 +77,7 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     linker = Linker(records, {id(e.record): e.url for e in entries},
                     {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
     memory.start(linker)
-    common = {"site_title": title}
-    pages: list[Page] = []
     furls = faction_urls(records)
-
     children = defaultdict(list)
     rules_by_path = {}
     for e in entries:
@@ -89,6 +86,8 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
             children[(r.source.file, r.edition, tuple(r.section))].append(e)
             rules_by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
     change_anchor = _errata_anchors(corpus.outcomes)
+    common = {"site_title": title}
+    pages: list[Page] = []
 
     listed: list[str] = []  # each entry's list projection and URL, in order: the list pages' input
     index: list[IndexEntry] = []
@@ -183,14 +182,16 @@ def _original_key(r: Record) -> tuple:
 
 def _pair_originals(entries: list[Entry], originals: Iterable[Record]) -> None:
     """Give every amended record its original, so pages can mark changes and show the print."""
+    amended = [e for e in entries if getattr(e.record, "changes", ())]
+    names = {record_name(e.record) for e in amended}
     table: dict[tuple, list[Record]] = defaultdict(list)
     for o in originals:
-        table[_original_key(o)].append(o)
-    for e in entries:
-        if getattr(e.record, "changes", ()):
-            found = table.get(_original_key(e.record))
-            if found:
-                e.original = found[0]
+        if record_name(o) in names:  # only these can match an amended record's key (a fraction of all)
+            table[_original_key(o)].append(o)
+    for e in amended:
+        found = table.get(_original_key(e.record))
+        if found:
+            e.original = found[0]
 
 
 def _change_key(change) -> tuple:

@@ -116,8 +116,9 @@ def _load_facts(out: Path) -> RecordFacts:
 
 
 def _well_formed(facts: Any) -> bool:
-    return (isinstance(facts, list) and len(facts) == 5 and all(isinstance(f, str) for f in facts[:4])
-            and isinstance(facts[4], (str, list)))
+    # Checked for every cached record on every rebuild: plain type tests, no generator.
+    return (type(facts) is list and len(facts) == 5 and type(facts[0]) is str and type(facts[1]) is str
+            and type(facts[2]) is str and type(facts[3]) is str and type(facts[4]) in (str, list))
 
 
 def deps_of(deps: str | list[str]) -> list[str]:

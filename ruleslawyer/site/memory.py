@@ -20,7 +20,7 @@ corpus but, page by page, on a small and known part of it:
 
 Everything kept here is a function of the current build's inputs alone (never merged with older
 builds), so an incremental build writes the same file as a full one. The file is plain JSON,
-ignored when the site code changed or when it is unreadable.
+ignored when the site code changed or when any of it is unreadable.
 """
 from __future__ import annotations
 
@@ -34,8 +34,9 @@ from .facts import deps_of
 from .links import Linker, PageLinks
 from .pages import Page, list_pages
 
-MEMORY = ".ruleslawyer-site-memory.json"  # beside the manifest
+MEMORY = ".ruleslawyer-site-memory"  # a folder beside the manifest
 MEMORY_VERSION = 1
+SHARDS = "0123456789abcdef"
 
 
 def links_token(links: PageLinks) -> str:
@@ -52,6 +53,7 @@ class GatherMemory:
         self._old_tokens: dict[str, str] = previous.get("tokens", {})
         self._old_digests: dict[str, str] = previous.get("linker", {})
         self._old_lists: dict[str, Any] | None = previous.get("lists")
+        self._old_files: dict[str, Any] = previous.get("files", {})
         self.changed: set[str] = set()
         self.reused = 0  # records whose links token held, so their links were not resolved
         self.digests: dict[str, str] = {}
@@ -97,13 +99,34 @@ class GatherMemory:
         return pages
 
     def save(self, out: Path, write, fingerprints: dict[str, str]) -> None:
-        """Write what this build derived with `write(path, bytes)` (only when it changed)."""
+        """Write what this build derived with `write(path, bytes)`, only the files whose content changed.
+
+        Tokens and linker digests are split over 16 files each, so that a small change rewrites
+        a few small files, not megabytes.
+        """
         lists = {"state": self.list_state,
                  "pages": {p: [t, fingerprints[p]] for p, t in sorted(self.list_templates.items())}}
-        data = {"version": MEMORY_VERSION, "code": self.code, "linker": self.digests, "tokens": self.tokens,
-                "lists": lists}
-        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        write(out / MEMORY, (text + "\n").encode("utf-8"))
+        files: dict[str, dict[str, Any]] = {"lists.json": lists}
+        for section, items, shard_of in (("tokens", self.tokens, _token_shard), ("linker", self.digests, _key_shard)):
+            shards: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
+            for key, value in items.items():
+                shards[shard_of(key)][key] = value
+            files.update((f"{section}-{s}.json", shard) for s, shard in shards.items())
+        folder = out / MEMORY
+        for name, data in sorted(files.items()):
+            if self._old_files.get(name) == data and (folder / name).is_file():
+                continue
+            text = json.dumps({"version": MEMORY_VERSION, "code": self.code, "data": data}, ensure_ascii=False,
+                              sort_keys=True, separators=(",", ":"))
+            write(folder / name, (text + "\n").encode("utf-8"))
+
+
+def _token_shard(fp: str) -> str:
+    return fp[:1]
+
+
+def _key_shard(key: str) -> str:
+    return SHARDS[len(key) % 16]  # stable across processes, unlike hash()
 
 
 def _list_vars(made: dict[str, dict[str, Any]], make: Callable[[], list[Page]], path: str) -> dict[str, Any]:
@@ -132,15 +155,25 @@ def make_list_pages(entries, keywords, linker, common, furls) -> Callable[[], li
 
 def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     """What the last build into `out` kept (None when missing, unreadable or from other site code)."""
-    try:
-        data = json.loads((out / MEMORY).read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != MEMORY_VERSION or data.get("code") != code:
-        return None
-    tokens, digests, lists = data.get("tokens"), data.get("linker"), data.get("lists")
-    if not (isinstance(tokens, dict) and isinstance(digests, dict) and isinstance(lists, dict)
-            and isinstance(lists.get("pages"), dict)
+    folder = out / MEMORY
+    files: dict[str, Any] = {}
+    for name in ("lists.json", *(f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS)):
+        try:
+            data = json.loads((folder / name).read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("version") != MEMORY_VERSION or data.get("code") != code:
+            return None
+        if not isinstance(data.get("data"), dict):
+            return None
+        files[name] = data["data"]
+    lists = files["lists.json"]
+    if not (isinstance(lists.get("pages"), dict)
             and all(isinstance(v, list) and len(v) == 2 for v in lists["pages"].values())):
         return None
-    return data
+    tokens: dict[str, str] = {}
+    digests: dict[str, str] = {}
+    for s in SHARDS:
+        tokens.update(files[f"tokens-{s}.json"])
+        digests.update(files[f"linker-{s}.json"])
+    return {"tokens": tokens, "linker": digests, "lists": lists, "files": files}
