@@ -220,3 +220,14 @@ def test_empty_query_is_an_error(store, query):
 def test_quoted_phrase_is_not_expanded_by_synonyms(store):
     assert names(search(store, "ds"))[0] == "Deep Strike"
     assert names(search(store, '"ds"')) == []
+
+
+def test_index_parts_are_separate_files_read_on_demand(store):
+    """A compound segment (*.seg) is copied whole into memory when opened; the build writes
+    one file per part, and text postings carry no positions (phrases use word pairs)."""
+    path = ensure_index(store)
+    assert not list(path.glob("*.seg")) and list(path.glob("*.pst")) and list(path.glob("*.trm"))
+    with engine.Index(path) as index:
+        schema = index._ix.schema
+        assert not schema["text"].format.supports("positions")
+        assert schema["name"].format.supports("positions")
