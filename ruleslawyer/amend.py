@@ -23,6 +23,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from .amend_datasheet import KeywordEditError, datasheet_part, edit_keywords, keyword_target
 from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
 from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
@@ -214,6 +215,18 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         return _add_rule(e, current, index)
     if not e.target:
         return Outcome(e, False, None, "the entry names no target")
+    unit = keyword_target(e)
+    if unit is not None:
+        outcome = _apply_keywords(e, unit, current, index)
+        if outcome is not None:
+            return outcome
+    part = datasheet_part(e)
+    if part is not None:  # "Chaos Terminator Squad, Invulnerable Save": never a rule of that name
+        unit, section = part
+        if not index.datasheets.get(name_key(unit)):
+            return Outcome(e, False, e.target, "target not in the corpus")
+        return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied "
+                       "(abilities and keywords are applied)", "datasheet")
     target = _find_target(e, index)
     if target is None:
         return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")
@@ -248,6 +261,29 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
                                   else record.summary + tuple(e.bullets))
         current[i] = dataclasses.replace(record, **updates)
     return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
+
+
+def _apply_keywords(e: Erratum, unit: str, current: list[Record | None], index: _Index) -> Outcome | None:
+    """An entry on a unit's keywords section, applied to that datasheet; None when the corpus
+    has no datasheet of that name and edition."""
+    found = [i for i in index.datasheets.get(name_key(unit), [])
+             if current[i] is not None and _same_edition(current[i], e.edition)]
+    if not found:
+        return None
+    i = found[0]
+    sheet = current[i]
+    name = f"{record_name(sheet)}: keywords"
+    if _already(sheet, e):
+        return Outcome(e, True, name, None, sheet.kind, "already applied")
+    try:
+        keywords = edit_keywords(sheet.keywords, e)
+    except KeywordEditError as exc:
+        return Outcome(e, False, name, str(exc), sheet.kind)
+    if keywords == sheet.keywords:  # a current printing already carries the change
+        return Outcome(e, True, name, None, sheet.kind, "the datasheet already reads so")
+    change = _change(e, ", ".join(sheet.keywords), ", ".join(keywords), location="keywords")
+    current[i] = dataclasses.replace(sheet, keywords=keywords, changes=sheet.changes + (change,))
+    return Outcome(e, True, name, None, sheet.kind)
 
 
 def _text_field(record: Record, e: Erratum) -> str:
@@ -337,32 +373,3 @@ def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcom
     current.append(rule)
     index.add(len(current) - 1)
     return Outcome(e, True, e.title, None, "rule", "new rule")
-
-
-def select_outcomes(outcomes: list[Outcome], document: str | None = None,
-                    unapplied: bool = False) -> list[Outcome]:
-    """The outcomes of one FAQ document (matched by a case-insensitive part of its name), or of
-    all; with `unapplied`, only the entries that did not apply. Raises NotFoundError naming the
-    documents there are when `document` matches none."""
-    from .errors import NotFoundError
-
-    chosen = outcomes
-    if document:
-        want = fold(document)
-        chosen = [o for o in outcomes if want in fold(o.erratum.document or "")]
-        if not chosen:
-            documents = sorted({o.erratum.document or "?" for o in outcomes})
-            raise NotFoundError(f"no errata from a document named {document!r}", suggestions=documents,
-                                hint="ingest the FAQ first" if not documents else None)
-    if unapplied:
-        chosen = [o for o in chosen if not o.applied]
-    return chosen
-
-
-def outcome_dict(outcome: Outcome) -> dict:
-    """JSON form of an outcome: the entry (records.md shape) and what happened to it."""
-    from .records import to_dict
-
-    return {"erratum": to_dict(outcome.erratum), "applied": outcome.applied,
-            "target": outcome.target_name, "target_kind": outcome.target_kind,
-            "reason": outcome.reason, "detail": outcome.detail}

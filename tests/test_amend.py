@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.amend import apply_errata, name_key, select_outcomes, version_key
+from ruleslawyer.amend import apply_errata, name_key, version_key
+from ruleslawyer.amend_report import select_outcomes
 from ruleslawyer.amend_text import Place, parse_location, split_sentences
 from ruleslawyer.errors import NotFoundError
 from ruleslawyer.ingest.formats import load_file
@@ -307,3 +308,51 @@ def test_a_note_carried_by_two_copies_of_a_faq_is_kept_once():
     result = apply_errata(notes + answers + [other])
     kept = [(r.kind, r.source.file) for r in result.records]
     assert kept == [("note", "faq.pdf"), ("faq", "faq.pdf"), ("note", "v2.pdf")]
+
+
+# ---------------------------------------------------------------- datasheet parts
+def _squad(**kw):
+    return Datasheet(name="Gloom Wardens", source=SRC, edition=10, keywords=("INFANTRY", "RETINUE", "GLOOM WARDENS"),
+                     **kw)
+
+
+def test_keywords_section_append_delete_and_replace():
+    add = erratum("Gloom Wardens, Keywords section", "Regiment", operation="append", edition=10)
+    result = apply_errata([_squad(), add])
+    sheet = only(result, "Gloom Wardens")
+    assert sheet.keywords == ("INFANTRY", "RETINUE", "GLOOM WARDENS", "REGIMENT")
+    assert (sheet.changes[0].old_text, sheet.changes[0].location) == ("INFANTRY, RETINUE, GLOOM WARDENS", "keywords")
+    assert result.outcomes[0].applied and result.outcomes[0].target_name == "Gloom Wardens: keywords"
+
+    drop = erratum("Gloom Wardens, Keywords section", "Delete this keyword.", operation="delete",
+                   location="'Retinue'", edition=10)
+    assert only(apply_errata([_squad(), drop]), "Gloom Wardens").keywords == ("INFANTRY", "GLOOM WARDENS")
+
+    new = erratum("Gloom Wardens, Keywords", "Infantry, Grenades, Gloom Wardens", edition=10)
+    assert only(apply_errata([_squad(), new]), "Gloom Wardens").keywords == ("INFANTRY", "GRENADES", "GLOOM WARDENS")
+
+
+def test_keywords_entry_already_printed_or_unreadable_changes_nothing():
+    again = erratum("Gloom Wardens, Keywords section", "Infantry", operation="append", edition=10)
+    result = apply_errata([_squad(), again])
+    assert only(result, "Gloom Wardens").changes == () and result.outcomes[0].applied
+    assert result.outcomes[0].detail == "the datasheet already reads so"
+    run_on = erratum("Gloom Wardens, Keywords section", "Regiment\nSPACE MARINES\nFlamer [IGNORES COVER]\t12\"\tD6",
+                     operation="append", edition=10)
+    result = apply_errata([_squad(), run_on])
+    assert only(result, "Gloom Wardens").changes == () and not result.outcomes[0].applied
+    assert "not a list of keywords" in result.outcomes[0].reason
+    missing = erratum("Gloom Wardens, Keywords section", "x", operation="delete", location="'Psyker'", edition=10)
+    assert "PSYKER" in apply_errata([_squad(), missing]).outcomes[0].reason
+
+
+def test_other_datasheet_parts_never_land_on_a_rule_of_that_name():
+    """'Unit, Invulnerable Save' once replaced the core rule 'Invulnerable Saves' with '4+'."""
+    core = rule("Invulnerable Saves", "Some models have an invulnerable save.", edition=10)
+    entry = erratum("Gloom Wardens, Invulnerable Save", "4+", edition=10)
+    result = apply_errata([core, entry])
+    assert only(result, "Invulnerable Saves").text == core.text
+    assert result.outcomes[0].reason == "target not in the corpus"
+    result = apply_errata([core, _squad(), entry])
+    assert only(result, "Invulnerable Saves").text == core.text
+    assert not result.outcomes[0].applied and "invulnerable save" in result.outcomes[0].reason

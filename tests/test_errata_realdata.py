@@ -98,3 +98,28 @@ def test_faq_section_inside_a_faction_page(shared):
     kinds = {r["kind"] for r in recs}
     assert {"stratagem", "rule", "faq"} <= kinds
     assert not any(r["kind"] == "errata" for r in recs)
+
+
+def test_index_card_errata_with_a_wahapedia_datasheet(shared, tmp_path):
+    """The index-card errata and the Kasrkin page ingested together: the keywords entry finds
+    the datasheet (the page already prints REGIMENT), and the Chaos Terminator Squad's
+    invulnerable save entry leaves the core rule 'Invulnerable Saves' on that page alone."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.library import load_corpus
+    from ruleslawyer.store import Store
+
+    cards, page = shared / "realdata" / INDEX_CARDS, shared / "realdata/AndrewDeWitt__GrimLog/astra-militarum_Kasrkin.html"
+    if not cards.exists() or not page.exists():
+        pytest.skip("the index-card errata or the Kasrkin page is not in ../shared")
+    with Store(tmp_path / "s.sqlite") as store:
+        ingest_paths(store, [cards, page])
+        corpus = load_corpus(store)
+    by_target = {o.erratum.target: o for o in corpus.outcomes}
+    kasrkin = by_target["Kasrkin, Keywords section"]
+    assert kasrkin.applied and kasrkin.target_name == "Kasrkin: keywords"
+    (sheet,) = [r for r in corpus.records if r.kind == "datasheet" and r.name == "Kasrkin"]
+    assert "REGIMENT" in sheet.keywords
+    terminators = by_target["Chaos Terminator Squad, Invulnerable Save"]
+    assert not terminators.applied
+    (saves,) = [r for r in corpus.records if r.kind == "rule" and r.name == "Invulnerable Saves"]
+    assert not saves.changes and "4+" != saves.text

@@ -19,7 +19,7 @@ def errata(app, document, unapplied, as_json):
 
     Example: ruleslawyer errata --document "core book" --unapplied
     """
-    from ..amend import outcome_dict, select_outcomes
+    from ..amend_report import outcome_dict, select_outcomes
     from ..library import load_corpus
     from ..termview.errata import format_outcome
 

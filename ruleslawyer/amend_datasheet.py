@@ -1,0 +1,84 @@
+"""Errata aimed at a datasheet rather than rules text.
+
+`keyword_target(e)` says whether an erratum names a unit's keywords section ("Kasrkin,
+Keywords section: add 'Regiment'") and `edit_keywords(keywords, e)` returns the new keyword
+tuple, or raises KeywordEditError with the reason it cannot be applied; `datasheet_part(e)`
+recognises entries on other parts of a datasheet (wargear options, invulnerable save), which
+are reported, not applied. `amend.py` makes the amended copies and their Changes.
+"""
+from __future__ import annotations
+
+import re
+
+from .records import Erratum
+
+_KEYWORD_PARTS = {"keywords", "keywords section", "keyword", "keywords line"}
+# A keyword is a few words of letters ("REGIMENT", "BATTLE SISTER", "T'AU EMPIRE").
+_KEYWORD = re.compile(r"[A-Za-z][A-Za-z'’\- ]{0,38}")
+_QUOTED = re.compile(r"['‘’\"“”]([^'‘’\"“”]+)['‘’\"“”]")
+
+
+# Parts of a datasheet that are not rules text: an entry naming one never targets a rule.
+_DATASHEET_PARTS = {"invulnerable save", "wargear options", "unit composition", "ranged weapons", "melee weapons",
+                    "transport", "transport section", "leader", "leader section", "damaged", "damaged section",
+                    "faction keywords", "points", "profile", "profiles", "characteristics", "wargear"}
+
+
+class KeywordEditError(ValueError):
+    """An erratum on a keywords section whose new keywords cannot be read."""
+
+
+def keyword_target(e: Erratum) -> str | None:
+    """The unit name when `e` targets that unit's keywords section ("Castellan, Keywords
+    section"), else None."""
+    parts = [p.strip() for p in (e.target or "").split(",") if p.strip()]
+    if len(parts) == 2 and parts[1].lower() in _KEYWORD_PARTS:
+        return parts[0]
+    return None
+
+
+def datasheet_part(e: Erratum) -> tuple[str, str] | None:
+    """(unit, part) when the target names a part of a datasheet other than its abilities and
+    keywords ("Knight-Centura, Wargear Options", "Chaos Terminator Squad, Invulnerable Save")."""
+    parts = [p.strip() for p in (e.target or "").split(",")]
+    if len(parts) >= 2 and parts[0] and parts[1].lower() in _DATASHEET_PARTS:
+        return parts[0], parts[1]
+    return None
+
+
+def edit_keywords(keywords: tuple[str, ...], e: Erratum) -> tuple[str, ...]:
+    """The keywords after `e`: append adds the entry's keywords, delete removes the quoted (or
+    listed) ones, replace sets the list. Names compare case-insensitively; new keywords are
+    written in capitals, as datasheets print them."""
+    operation = "append" if e.operation == "add" else e.operation
+    if operation == "delete":
+        named = _QUOTED.findall(e.location or "") or _keyword_list(e.text)
+        gone = {_fold(k) for k in named}
+        missing = gone - {_fold(k) for k in keywords}
+        if missing:
+            raise KeywordEditError(f"keyword not on the datasheet: {', '.join(sorted(missing)).upper()}")
+        return tuple(k for k in keywords if _fold(k) not in gone)
+    new = _keyword_list(e.text)
+    if operation == "append":
+        have = {_fold(k) for k in keywords}
+        return keywords + tuple(k for k in new if _fold(k) not in have)
+    if operation == "replace":
+        return new
+    raise KeywordEditError(f"cannot {operation} a keywords section")
+
+
+def _keyword_list(text: str | None) -> tuple[str, ...]:
+    """Keywords from an entry's text: one per line or comma-separated, each a few words.
+
+    Anything else (a sentence, a weapon profile: an entry whose text ran on into the next
+    section of the FAQ) is refused rather than read as keywords.
+    """
+    items = [p.strip().strip(".'‘’\"“”").strip() for line in (text or "").splitlines() for p in line.split(",")]
+    items = [i for i in items if i]
+    if not items or len(items) > 6 or not all(_KEYWORD.fullmatch(i) and len(i.split()) <= 4 for i in items):
+        raise KeywordEditError("the entry's text is not a list of keywords")
+    return tuple(i.upper() for i in items)
+
+
+def _fold(keyword: str) -> str:
+    return re.sub(r"\s+", " ", keyword.replace("’", "'")).strip().casefold()
