@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -96,11 +95,12 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
         fp = record_fingerprint(r)
         requests, snip, terms, listing, deps = facts.get(r, fp)
         listed += (listing, e.url)
-        index.append(IndexEntry(record_name(r), r.kind, getattr(r, "faction", None), r.edition, e.url, snip, terms))
+        faction = getattr(r, "faction", None)
+        index.append(IndexEntry(record_name(r), r.kind, faction, r.edition, e.url, snip, terms))
         links = None
         token = memory.links_token(fp, deps)
         if token is None:  # new, edited, or a name it links changed: resolve (and hash) its links now
-            links = linker.resolve(r, json.loads(requests), "../")
+            links = linker.resolve(r, facts.requests(fp, requests), "../")
             token = memory.keep_token(fp, links_token(links))
         crumbs, kids = [], []
         if r.kind == "rule":
@@ -113,11 +113,12 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
         if isinstance(r, Faq) or r.kind == "note":
             about = f"{r.question} {r.answer}" if isinstance(r, Faq) else f"{r.name} {r.text}"
             mentions = linker.mentions(about, r.edition, "../")
-        anchors = [change_anchor.get(_change_key(c)) for c in getattr(r, "changes", ())]
-        furl = furls.get(getattr(r, "faction", None))
+        changes = getattr(r, "changes", ())
+        anchors = [change_anchor.get(_change_key(c)) for c in changes] if changes else []
+        furl = furls.get(faction)
         # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
         pages.append(Page(e.url, "record.html",
-                          functools.partial(_record_vars, common, linker, e, requests, links, crumbs, kids, anchors,
+                          functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids, anchors,
                                             furl, mentions),
                           (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl,
                            mentions)))
@@ -135,11 +136,12 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
 
 
-def _record_vars(common, linker: Linker, e: Entry, requests, links, crumbs, kids, anchors, furl, mentions) -> dict:
+def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,
+                 anchors, furl, mentions) -> dict:
     """A record page's template variables; its links are resolved here when gathering did not need them."""
     r = e.record
     if links is None:
-        links = linker.resolve(r, json.loads(requests), "../")
+        links = linker.resolve(r, facts.requests(fp, requests), "../")
     return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
                 page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
                 mentions=mentions)

@@ -80,11 +80,21 @@ def list_projection(r: Record) -> str:
     Depends on the record alone (cached per record with its other facts); with the records'
     URLs and order it decides whether the list pages of the last build still hold.
     """
-    import dataclasses
     import hashlib
 
-    shown = [(f.name, getattr(r, f.name)) for f in dataclasses.fields(r) if f.name not in _NOT_LISTED]
-    return hashlib.sha1(f"{type(r).__name__}\x1f{shown!r}".encode("utf-8")).hexdigest()
+    names, values = _listed_fields(type(r))
+    return hashlib.sha1(f"{type(r).__name__}\x1f{names}\x1f{values(r)!r}".encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _listed_fields(cls: type) -> tuple[str, Callable[[Record], tuple]]:
+    """The names of `cls`'s listed fields, and a getter of their values as one tuple."""
+    import dataclasses
+    import operator
+
+    names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _NOT_LISTED)
+    getter = operator.attrgetter(*names)
+    return ",".join(names), (lambda r: getter(r)) if len(names) > 1 else (lambda r: (getter(r),))
 
 
 def keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datasheet]]]:
