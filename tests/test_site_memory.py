@@ -141,3 +141,26 @@ def test_search_index_fast_writer_gives_json_dumps_bytes():
     expected = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     expected = expected.replace("</", "<\\/").replace("<!--", "<\\!--")
     assert render_index(entries) == "window.RULESLAWYER_INDEX = " + expected + ";\n"
+
+
+def test_record_fingerprint_follows_every_nested_field():
+    from ruleslawyer.records import Ability, Weapon
+    from ruleslawyer.site.facts import record_fingerprint
+
+    chrono = next(r for r in small_corpus().records if getattr(r, "name", None) == "Chronomancer")
+    again = next(r for r in small_corpus().records if getattr(r, "name", None) == "Chronomancer")
+    assert chrono is not again and record_fingerprint(chrono) == record_fingerprint(again)
+    weapon = dataclasses.replace(chrono.weapons[0], abilities=("blast", "torrent"))
+    variants = [dataclasses.replace(chrono, weapons=(weapon, *chrono.weapons[1:])),
+                dataclasses.replace(chrono, abilities=(*chrono.abilities, Ability("Extra"))),
+                dataclasses.replace(chrono, source=dataclasses.replace(chrono.source, page=2)),
+                dataclasses.replace(chrono, profiles=(dataclasses.replace(chrono.profiles[0],
+                                                                          stats={"M": '6"'}),)),
+                dataclasses.replace(chrono, edition=None), dataclasses.replace(chrono, keywords=("INFANTRY",)),
+                Rule("Chronomancer", chrono.source, edition=10)]
+    prints = {record_fingerprint(r) for r in [chrono, *variants]}
+    assert len(prints) == len(variants) + 1
+    # A value marshal cannot write (here a Weapon where a string is expected) still hashes, by repr.
+    odd = dataclasses.replace(chrono, keywords=(Weapon("Gun"),))
+    assert record_fingerprint(odd) == record_fingerprint(dataclasses.replace(chrono, keywords=(Weapon("Gun"),)))
+    assert record_fingerprint(odd) not in prints
