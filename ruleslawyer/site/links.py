@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
 from ..records import Datasheet, Record, Stratagem
 from .search_index import fold
@@ -44,8 +44,7 @@ def hover_text(text: str | None, limit: int = TITLE_CHARS) -> str:
     return cut + "\u2026"
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):  # a tuple: one per rule, made every build (a frozen dataclass is slower)
     url: str  # root-relative
     title: str
     edition: int | None
@@ -89,8 +88,9 @@ class Linker:
         """
         import hashlib
 
-        out = {key: hashlib.sha1(repr([(t.url, t.title, t.edition, t.faction, t.rank) for t in targets])
-                                 .encode("utf-8")).hexdigest()
+        # The repr of the list of plain (url, title, edition, faction, rank) tuples, built in C.
+        as_tuple = tuple.__repr__
+        out = {key: hashlib.sha1(f"[{', '.join(map(as_tuple, targets))}]".encode("utf-8")).hexdigest()
                for key, targets in self.by_name.items()}
         out.update(("#" + kw, f"{url}\x1f{count}") for kw, (url, count) in self.keywords.items())
         return out

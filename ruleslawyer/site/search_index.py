@@ -80,15 +80,20 @@ def index_fields(name: str, snippet: str, text: str) -> tuple[str, str]:
     return " ".join(snippet.split())[:SNIPPET_CHARS], terms_of(text, name)
 
 
+def _order(e: IndexEntry) -> tuple[str, str, str]:
+    name = e.name  # fold(), without its own call: this runs for every document of every build
+    return e.kind, _fold_short(name) if len(name) < 200 else _fold(name), e.url
+
+
 def render_index(entries: list[IndexEntry]) -> str:
     """The index as the text of a .js file (deterministic: sorted, compact, no timestamps)."""
-    entries = sorted(entries, key=lambda e: (e.kind, fold(e.name), e.url))
+    entries = sorted(entries, key=_order)
     kinds = sorted({e.kind for e in entries})
-    factions = sorted({e.faction for e in entries if e.faction})
+    factions = sorted({e.faction for e in entries} - {None, ""})
     editions = sorted({e.edition for e in entries if e.edition})
     kind_no = {k: i for i, k in enumerate(kinds)}
     faction_no = {f: i for i, f in enumerate(factions)}
-    if all(type(e.edition or 0) is int for e in entries):
+    if all(type(e or 0) is int for e in {e.edition for e in entries}):
         body = _fast_body(entries, kinds, factions, editions, kind_no, faction_no)
     else:
         docs = [[e.name, kind_no[e.kind], faction_no.get(e.faction, -1) if e.faction else -1,

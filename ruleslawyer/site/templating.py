@@ -39,8 +39,9 @@ KIND_LABELS = {
 def make_env(extra_paths: Iterable[str | Path] = ()):
     """A Jinja Environment over `site/templates` (plus `extra_paths`), autoescape on everywhere.
 
-    Templates are cached compiled in memory; `StrictUndefined` makes a misspelt variable an
-    error instead of an empty string, so a renamed field cannot silently blank a page.
+    Templates are cached compiled in memory and, between processes, in Jinja's bytecode cache;
+    `StrictUndefined` makes a misspelt variable an error instead of an empty string, so a
+    renamed field cannot silently blank a page.
     """
     import jinja2
 
@@ -54,6 +55,10 @@ def make_env(extra_paths: Iterable[str | Path] = ()):
         keep_trailing_newline=True,
         auto_reload=False,
         cache_size=-1,
+        # Compiled templates kept between processes (Jinja's own cache in the temp folder,
+        # checked against each template's source): a rebuild that renders one page no longer
+        # compiles the seven templates it uses (0.1-0.2 s).
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),
     )
     env.filters["rich"] = rich
     env.filters["edition_label"] = edition_label
