@@ -46,10 +46,10 @@ def test_facts_cache_is_reused_keyed_by_content_and_ignored_when_unreadable(tmp_
     _, facts = _incremental(corpus, out)
     assert not facts.computed and not facts.changed_shards()
 
-    (out / CACHE / "0.json").write_text('{"version": 1, "records": [', "utf-8")
+    (out / CACHE / "00.json").write_text('{"version": 1, "records": [', "utf-8")
     report, facts = _incremental(corpus, out)
     assert facts.computed == set(cached) and report.rendered == 0
-    assert json.loads((out / CACHE / "0.json").read_text("utf-8"))["version"] == CACHE_VERSION  # rewritten whole
+    assert json.loads((out / CACHE / "00.json").read_text("utf-8"))["version"] == CACHE_VERSION  # rewritten whole
 
 
 def test_store_rebuild_after_an_faq_file_equals_a_forced_full_build(shared, tmp_store, tmp_path):

@@ -5,8 +5,8 @@ record and nothing else: the names its page may link (`links.link_requests`: a r
 text) and its search-index fields (`search_index.index_fields`: folding and tokenising its
 text). A build keeps these per record in `.ruleslawyer-site-cache.json` beside the manifest,
 keyed by a hash of the record's full content (`record_fingerprint`); the next build recomputes
-them only for records whose content changed and reuses the rest. The cache is split into 16
-files by the hash's first digit, so a rebuild after a small change rewrites only the one or
+them only for records whose content changed and reuses the rest. The cache is split into 256
+files by the hash's first two digits, so a rebuild after a small change rewrites only the one or
 two files holding the changed records, not all of it. Everything that depends on
 the whole corpus (URLs, which names resolve to which page, lists, errata) is still computed
 every build from the current records, so an incremental build gives exactly the bytes of a
@@ -29,7 +29,7 @@ from .pages import list_projection, search_text, snippet
 from .search_index import index_fields
 
 CACHE = ".ruleslawyer-site-cache"  # a folder of SHARDS files beside the manifest
-SHARDS = "0123456789abcdef"
+SHARDS = tuple(f"{n:02x}" for n in range(256))  # by the first two digits of the record hash
 CACHE_VERSION = 2
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # one encoder for 50,000 calls
 DEPS_SEP = "\x1f"
@@ -126,10 +126,12 @@ class RecordFacts:
         """The cache files that would differ from the ones loaded (new or dropped records)."""
         dropped = (fp for fp in self.known if fp not in self.used) if len(self.known) != len(self.used) - len(
             self.computed) else ()
-        return {fp[0] for fp in (*self.computed, *dropped)}
+        return {fp[:2] for fp in (*self.computed, *dropped)}
 
-    def shard_bytes(self, shard: str) -> bytes:
-        records = {fp: v for fp, v in self.used.items() if fp[0] == shard}
+    def shard_bytes(self, shard: str, records: dict[str, list] | None = None) -> bytes:
+        """One cache file: the facts of the records whose hash starts with `shard` (or `records`)."""
+        if records is None:
+            records = {fp: v for fp, v in self.used.items() if fp[:2] == shard}
         data: dict[str, Any] = {"version": CACHE_VERSION, "code": self.code, "records": records}
         return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
@@ -138,8 +140,11 @@ class RecordFacts:
         folder = out / CACHE
         # Without a loaded cache a shard on disk may be unreadable, even one holding no record now.
         missing = [s for s in SHARDS if not self.known or not (folder / f"{s}.json").is_file()]
+        groups: dict[str, dict[str, list]] = {s: {} for s in SHARDS}
+        for fp, v in self.used.items():
+            groups[fp[:2]][fp] = v
         for shard in sorted(self.changed_shards().union(missing)):
-            write(folder / f"{shard}.json", self.shard_bytes(shard))
+            write(folder / f"{shard}.json", self.shard_bytes(shard, groups[shard]))
 
 
 def load_facts(out: str | Path) -> RecordFacts:
@@ -165,7 +170,7 @@ def _load_facts(out: Path) -> RecordFacts:
         if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or data.get("code") != code:
             return RecordFacts(code)
         records = data.get("records")
-        if not isinstance(records, dict) or not all(_well_formed(v) and fp[:1] == shard for fp, v in records.items()):
+        if not isinstance(records, dict) or not all(_well_formed(v) and fp[:2] == shard for fp, v in records.items()):
             return RecordFacts(code)
         known.update(records)
     from .memory import load_memory
