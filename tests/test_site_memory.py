@@ -164,3 +164,25 @@ def test_record_fingerprint_follows_every_nested_field():
     odd = dataclasses.replace(chrono, keywords=(Weapon("Gun"),))
     assert record_fingerprint(odd) == record_fingerprint(dataclasses.replace(chrono, keywords=(Weapon("Gun"),)))
     assert record_fingerprint(odd) not in prints
+
+
+def _reference_tuples(value):
+    """What facts._as_tuples must give, written the plain way: every dataclass, however nested in tuples."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__qualname__, *(_reference_tuples(getattr(value, f.name))
+                                             for f in dataclasses.fields(value)))
+    if type(value) is tuple:
+        return tuple(map(_reference_tuples, value))
+    return value
+
+
+def test_compiled_record_converters_give_the_plain_conversion():
+    from ruleslawyer.records import Leader, UnitCost, Weapon
+    from ruleslawyer.site.facts import _as_tuples
+
+    records = small_corpus().records
+    chrono = next(r for r in records if getattr(r, "name", None) == "Chronomancer")
+    records += [dataclasses.replace(chrono, leader=Leader(("Warriors",)), points=(UnitCost("1", 65),)),
+                dataclasses.replace(chrono, weapons=(Weapon("Gun"), "not a weapon"), points=None)]
+    for r in records:
+        assert _as_tuples(r) == _reference_tuples(r), r

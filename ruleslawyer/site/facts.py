@@ -70,16 +70,46 @@ def _converter(cls: type) -> Callable[[Any], tuple]:
     """A function (cls instance) -> (class name, *field values), compiled once per class.
 
     Generated source, like dataclasses' own __repr__: one tuple display reading every field
-    directly. Fields whose annotation names a dataclass go through `_as_tuples`; any other
-    value is left for marshal (which refuses what it cannot write, see record_fingerprint).
+    directly. A field annotated with one dataclass (or a tuple of one) calls that class's
+    converter directly when the value has that type; anything else goes through `_as_tuples`,
+    which gives the same result more slowly. Other values are left for marshal (which refuses
+    what it cannot write, see record_fingerprint).
     """
     hints = typing.get_type_hints(cls)
-    parts = [f"_as_tuples(o.{f.name})" if _names_dataclass(hints.get(f.name)) else f"o.{f.name}"
-             for f in dataclasses.fields(cls)]
     namespace: dict[str, Any] = {"_as_tuples": _as_tuples}
-    exec(f"def convert(o):\n    return ({cls.__qualname__!r}, {', '.join(parts)})\n", namespace)
+    lines, parts = [], []
+    for n, f in enumerate(dataclasses.fields(cls)):
+        hint = hints.get(f.name)
+        if not _names_dataclass(hint):
+            parts.append(f"o.{f.name}")
+            continue
+        lines.append(f"    v{n} = o.{f.name}")
+        inner = _one_dataclass(hint)
+        if inner is None:
+            parts.append(f"_as_tuples(v{n})")
+            continue
+        namespace[f"C{n}"], namespace[f"T{n}"] = _TO_TUPLES.get(inner) or _converter(inner), inner
+        one = f"(C{n}(x) if type(x) is T{n} else _as_tuples(x))"
+        if typing.get_origin(hint) is tuple or tuple in map(typing.get_origin, typing.get_args(hint)):
+            parts.append(f"(((tuple([{one} for x in v{n}]) if v{n} else v{n}) if type(v{n}) is tuple "
+                         f"else _as_tuples(v{n})))")
+        else:
+            parts.append(f"(C{n}(v{n}) if type(v{n}) is T{n} else _as_tuples(v{n}))")
+    body = "\n".join([*lines, f"    return ({cls.__qualname__!r}, {', '.join(parts)})"])
+    exec(f"def convert(o):\n{body}\n", namespace)
     _TO_TUPLES[cls] = namespace["convert"]
     return namespace["convert"]
+
+
+def _one_dataclass(tp: Any) -> type | None:
+    """The one dataclass `tp` names (X, X | None, tuple[X, ...], tuple[X, ...] | None), else None."""
+    found = [a for a in _flat_args(tp) if dataclasses.is_dataclass(a)]
+    return found[0] if len(found) == 1 else None
+
+
+def _flat_args(tp: Any) -> list:
+    args = typing.get_args(tp)
+    return [tp] if not args else [x for a in args for x in _flat_args(a)]
 
 
 def _names_dataclass(tp: Any) -> bool:
