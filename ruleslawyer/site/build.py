@@ -169,9 +169,8 @@ def _allocate_urls(records: Iterable[Record]) -> list[Entry]:
     entries = []
     for kind in KIND_ORDER:
         allocator = SlugAllocator()
-        items = [(i, record_name(r), functools.partial(_qualifiers, r), functools.partial(_identity, r))
-                 for i, r in enumerate(by_kind.get(kind, ()))]
-        slugs = allocator.allocate(items)
+        items = [(i, record_name(r), r, r) for i, r in enumerate(by_kind.get(kind, ()))]
+        slugs = allocator.allocate(items, qualifiers_of=_qualifiers, identity_of=_identity)
         for i, r in enumerate(by_kind.get(kind, ())):
             entries.append(Entry(r, f"{KIND_DIRS[kind]}/{slugs[i]}.html"))
     return entries

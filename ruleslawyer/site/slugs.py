@@ -14,7 +14,7 @@ import hashlib
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 MAX_LEN = 80
 # Windows device names: harmless on Linux, but a site may be copied anywhere.
@@ -68,8 +68,14 @@ class SlugAllocator:
         self.taken: set[str] = set()
         self.by_key: dict[Hashable, str] = {}
 
-    def allocate(self, items: Iterable[tuple[Hashable, str, object, object]]) -> dict[Hashable, str]:
-        """Assign slugs; `qualifiers` and `identity` may be callables, called only on a collision."""
+    def allocate(self, items: Iterable[tuple[Hashable, str, object, object]], *,
+                 qualifiers_of: Callable[[Any], Sequence[str | None]] | None = None,
+                 identity_of: Callable[[Any], str] | None = None) -> dict[Hashable, str]:
+        """Assign slugs; `qualifiers` and `identity` may be callables, called only on a collision.
+
+        With `qualifiers_of` / `identity_of`, an item's `qualifiers` / `identity` is the argument
+        to pass them instead (on a collision): no callable per item to make.
+        """
         bases = [(slugify(name), key, qualifiers, identity) for key, name, qualifiers, identity in items]
         counts: dict[str, int] = {}
         for base, *_ in bases:
@@ -83,7 +89,8 @@ class SlugAllocator:
                 self.taken.add(base)
                 self.by_key[key] = base
             else:
-                clashing.append((base, _value(identity), key, _value(qualifiers)))
+                clashing.append((base, identity_of(identity) if identity_of else _value(identity), key,
+                                 qualifiers_of(qualifiers) if qualifiers_of else _value(qualifiers)))
         for base, identity, key, qualifiers in sorted(clashing, key=lambda t: (t[0], t[1])):
             slug = self._qualified(base, qualifiers, identity, plain)
             self.taken.add(slug)
