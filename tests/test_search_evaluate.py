@@ -98,6 +98,31 @@ def test_same_hits_and_scores_as_whoosh_on_the_seeds(shared, tmp_path):
                 evaluate.SKIP_RATIO = saved
 
 
+def test_pruning_keeps_the_top_hits_and_skips_documents(shared, tmp_path):
+    """MaxScore pruning of plain queries returns the hits and scores of the full evaluation,
+    and leaves out documents that cannot reach the top (on most of the relevance set)."""
+    from whoosh import query as q
+
+    from ruleslawyer.ingest.pipeline import ingest_paths
+
+    with Store(tmp_path / "store.sqlite") as store:
+        ingest_paths(store, [shared / "seeds"])
+        with engine.Index(ensure_index(store)) as index:
+            pruned_some = 0
+            for text, *_ in RELEVANCE_SET:
+                parsed = parse_query(text)
+                query = index.whoosh_query(parsed.node, parsed.filters)
+                if type(query) is not q.Or or not all(type(s) is q.Term for s in query.subqueries):
+                    continue
+                full = index._evaluator.scores(query)
+                pruned = index._evaluator._pruned_or(query.subqueries, 3)
+                mine, theirs = best_of(pruned, 3), best_of(full, 3)  # sums added in another order
+                assert [d for _, d in mine] == [d for _, d in theirs], text
+                assert all(math.isclose(a, b, rel_tol=1e-9) for (a, _), (b, _) in zip(mine, theirs)), text
+                pruned_some += len(pruned) < len(full)
+            assert pruned_some >= len(RELEVANCE_SET) // 2
+
+
 def test_best_of_breaks_ties_by_lower_document_number():
     scores = {7: 1.0, 3: 2.0, 5: 1.0, 9: 0.5, 1: 1.0}
     assert best_of(scores, 3) == [(2.0, 3), (1.0, 1), (1.0, 5)]

@@ -30,6 +30,8 @@ from typing import Callable
 # fewer than the blocks (128 postings each); measured on 50,000 records, 16 to 2048 were
 # within noise of each other and of never skipping.
 SKIP_RATIO = 512
+# Prune an Or of terms (MaxScore); a switch for tests that compare with and without.
+PRUNE = True
 
 
 class _Unsupported(Exception):
@@ -55,11 +57,79 @@ class TermAtATime:
         """
         if not self.usable:
             return None
+        from whoosh import query as q
+
         try:
-            scores = self.scores(query)
+            if PRUNE and type(query) is q.Or and all(type(sub) is q.Term for sub in query.subqueries) \
+                    and not (query.minmatch or query.scale) and query.boost == 1.0:
+                scores = self._pruned_or(query.subqueries, limit)
+            else:
+                scores = self.scores(query)
         except _Unsupported:
             return None
         return best_of(scores, limit)
+
+    def _pruned_or(self, terms, limit: int) -> dict[int, float]:
+        """An Or of terms, without scoring documents that cannot reach the best `limit`.
+
+        MaxScore, a term at a time: terms go in order of the most they can add to a document
+        (rare words and name matches first, common words of the text last). Once the
+        `limit`-th best sum so far beats everything the remaining terms could add together,
+        no document they alone match can enter the top: the remaining terms then only score
+        the documents that can still reach it. Exact: the returned documents include the top
+        `limit` with their full scores.
+        """
+        bounds = sorted(((self._upper_bound(t), i, t) for i, t in enumerate(terms)), key=lambda b: (-b[0], b[1]))
+        # What the terms after each one could add at most (summed afresh, not by subtraction,
+        # so the last is exactly 0 and a document at the cut-off is never dropped by rounding).
+        after = [sum(b for b, _, _ in bounds[n + 1:]) for n in range(len(bounds))]
+        total: dict[int, float] = {}
+        candidates: set[int] | None = None
+        cutoff = 0.0
+        for (bound, _, term), remaining in zip(bounds, after):
+            if candidates is None:
+                part = self._term(term)
+                if not total:
+                    total = part
+                else:
+                    get = total.get
+                    for d, sc in part.items():
+                        total[d] = get(d, 0.0) + sc
+                if len(total) < limit:
+                    continue
+            elif candidates:
+                for d, sc in self._term(term, candidates).items():
+                    total[d] += sc
+            if candidates is None:
+                cutoff = heapq.nlargest(limit, total.values())[-1]
+            if remaining < cutoff:
+                pool = total if candidates is None else candidates
+                candidates = {d for d in pool if total[d] + remaining >= cutoff}
+        return total if candidates is None else {d: total[d] for d in candidates}
+
+    def _upper_bound(self, term) -> float:
+        """The most `term` adds to any document's score (above by a hair, never below)."""
+        from whoosh.scoring import BM25FScorer, WeightScorer
+
+        searcher, field = self._searcher, term.fieldname
+        if field not in searcher.schema:
+            return 0.0
+        try:
+            btext = searcher.schema[field].to_bytes(term.text)
+        except ValueError:
+            return 0.0
+        if (field, btext) not in self._reader:
+            return 0.0
+        info = self._reader.term_info(field, btext)
+        scorer = searcher.weighting.scorer(searcher, field, btext)
+        weight = info.max_weight()
+        if type(scorer) is WeightScorer:
+            return weight * term.boost * (1 + 1e-9)
+        if not isinstance(scorer, BM25FScorer):
+            raise _Unsupported
+        # Shortest length and highest weight need not be one document's, so this bounds it.
+        length_part = scorer.K1 * ((1 - scorer.B) + scorer.B * info.min_length() / scorer.avgfl)
+        return scorer.idf * (scorer.K1 + 1) * weight / (weight + length_part) * term.boost * (1 + 1e-9)
 
     def scores(self, query, within: set[int] | dict | None = None) -> dict[int, float]:
         """docnum -> score of every document `query` matches (raises _Unsupported).
