@@ -186,3 +186,30 @@ def test_compiled_record_converters_give_the_plain_conversion():
                 dataclasses.replace(chrono, weapons=(Weapon("Gun"), "not a weapon"), points=None)]
     for r in records:
         assert _as_tuples(r) == _reference_tuples(r), r
+
+
+def test_index_written_by_kind_equals_render_index_and_reuses_unchanged_kinds():
+    from ruleslawyer.site.index_parts import index_bytes
+    from ruleslawyer.site.search_index import IndexEntry, render_index
+
+    entries = [IndexEntry(f"Name {n} </b> <!-- caf\u00e9", kind, faction, edition, f"{kind}/{n}.html", f"s{n}", "t u")
+               for n, (kind, faction, edition) in enumerate([("rule", "Orks", 10), ("datasheet", None, 9),
+                                                             ("rule", "", None), ("stratagem", "Necrons", 10),
+                                                             ("datasheet", "Orks", 10), ("rule", None, 9)])]
+    fps = [f"{n:040x}" for n in range(len(entries))]
+    data, layout = index_bytes(entries, fps)
+    assert data == render_index(entries).encode("utf-8")
+
+    edited = list(entries)
+    edited[2] = edited[2]._replace(snippet="edited", terms="new words")
+    new_fps = fps[:2] + ["f" * 40] + fps[3:]
+    again, new_layout = index_bytes(edited, new_fps, (data, layout))
+    assert again == render_index(edited).encode("utf-8")
+    same = [old[1] == new[1] for old, new in zip(layout["chunks"], new_layout["chunks"])]
+    assert same == [True, False, True]  # datasheet, rule, stratagem: only the rules' run is written again
+    # A file that is not the one the layout describes is not reused.
+    tampered = data.replace(b"s1", b"s9")
+    assert index_bytes(edited, new_fps, (tampered, layout))[0] == again
+    # Editions that are not numbers take the general writer.
+    odd = [entries[0]._replace(edition="10th")]
+    assert index_bytes(odd, fps[:1])[0] == render_index(odd).encode("utf-8")

@@ -24,7 +24,7 @@ from .facts import RecordFacts, record_fingerprint
 from .links import Linker
 from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page,  # noqa: F401
                     keyword_pages)
-from .search_index import IndexEntry, render_index
+from .search_index import IndexEntry
 from .slugs import SlugAllocator
 
 SITE_TITLE = "Rules Lawyer"
@@ -64,6 +64,7 @@ def gc_paused():
 
 
 def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts | None) -> SiteContext:
+    from .index_parts import INDEX_PATH, index_bytes
     from .memory import GatherMemory, links_token, list_state, make_list_pages
     from .writer import code_hash
 
@@ -90,6 +91,7 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
 
     listed: list[str] = []  # each entry's list projection and URL, in order: the list pages' input
     index: list[IndexEntry] = []
+    index_fps: list[str] = []  # the record hash behind each index entry
     for e in entries:
         r = e.record
         fp = record_fingerprint(r)
@@ -97,6 +99,7 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
         listed += (listing, e.url)
         faction = getattr(r, "faction", None)
         index.append(IndexEntry(record_name(r), r.kind, faction, r.edition, e.url, snip, terms))
+        index_fps.append(fp)
         links = None
         token = memory.links_token(fp, deps)
         if token is None:  # new, edited, or a name it links changed: resolve (and hash) its links now
@@ -129,7 +132,9 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     pages.append(home_page(entries, corpus, files, common, furls))
     pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
 
-    assets = {"static/search-index.js": render_index(index).encode("utf-8")}
+    # render_index(index), reusing the last build's bytes for kinds whose documents are unchanged
+    data, memory.index_layout = index_bytes(index, index_fps, memory.old_index(INDEX_PATH))
+    assets = {INDEX_PATH: data}
     counts = defaultdict(int)
     for e in entries:
         counts[e.record.kind] += 1

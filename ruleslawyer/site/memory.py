@@ -54,6 +54,9 @@ class GatherMemory:
         self._old_digests: dict[str, str] = previous.get("linker", {})
         self._old_lists: dict[str, Any] | None = previous.get("lists")
         self._old_files: dict[str, Any] = previous.get("files", {})
+        self._old_index: dict[str, Any] | None = previous.get("index")
+        self._out: Path | None = previous.get("out")
+        self.index_layout: dict[str, Any] = {}  # index_parts layout of this build's search index
         self.changed: set[str] = set()
         self.reused = 0  # records whose links token held, so their links were not resolved
         self.digests: dict[str, str] = {}
@@ -84,6 +87,15 @@ class GatherMemory:
         self.tokens[fp] = token
         return token
 
+    def old_index(self, path: str) -> tuple[bytes, dict[str, Any]] | None:
+        """The last build's search index file (at `path` in the site) and its layout, if both are known."""
+        if not self._old_index or self._out is None:
+            return None
+        try:
+            return (self._out / path).read_bytes(), self._old_index
+        except OSError:
+            return None
+
     def list_pages(self, state: str, make: Callable[[], list[Page]]) -> list[Page]:
         """The list pages for list state `state`: the last build's (fingerprints known, variables
         made on demand) when its state was the same, else `make()`."""
@@ -106,7 +118,7 @@ class GatherMemory:
         """
         lists = {"state": self.list_state,
                  "pages": {p: [t, fingerprints[p]] for p, t in sorted(self.list_templates.items())}}
-        files: dict[str, dict[str, Any]] = {"lists.json": lists}
+        files: dict[str, dict[str, Any]] = {"lists.json": lists, "index.json": self.index_layout}
         for section, items, shard_of in (("tokens", self.tokens, _token_shard), ("linker", self.digests, _key_shard)):
             shards: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
             for key, value in items.items():
@@ -157,7 +169,7 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     """What the last build into `out` kept (None when missing, unreadable or from other site code)."""
     folder = out / MEMORY
     files: dict[str, Any] = {}
-    for name in ("lists.json", *(f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS)):
+    for name in ("lists.json", "index.json", *(f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS)):
         try:
             data = json.loads((folder / name).read_text("utf-8"))
         except (OSError, ValueError):
@@ -176,4 +188,5 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     for s in SHARDS:
         tokens.update(files[f"tokens-{s}.json"])
         digests.update(files[f"linker-{s}.json"])
-    return {"tokens": tokens, "linker": digests, "lists": lists, "files": files}
+    return {"tokens": tokens, "linker": digests, "lists": lists, "index": files["index.json"], "files": files,
+            "out": out}
