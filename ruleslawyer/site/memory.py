@@ -51,7 +51,6 @@ class GatherMemory:
         self.code = code
         previous = previous or {}
         self._old_tokens: dict[str, str] = previous.get("tokens", {})
-        self._old_digests: dict[str, str] = previous.get("linker", {})
         self._old_lists: dict[str, Any] | None = previous.get("lists")
         self._old_files: dict[str, Any] = previous.get("files", {})
         self._old_index: dict[str, Any] | None = previous.get("index")
@@ -59,17 +58,22 @@ class GatherMemory:
         self.index_layout: dict[str, Any] = {}  # index_parts layout of this build's search index
         self.changed: set[str] = set()
         self.reused = 0  # records whose links token held, so their links were not resolved
-        self.digests: dict[str, str] = {}
-        self.tokens: dict[str, str] = {}  # record content hash -> links token, this build
+        # This build's linker digests and links tokens (record content hash -> token), already
+        # split as the files keep them: unchanged files are then found by comparing dicts.
+        self.digests: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
+        self.tokens: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
         self.list_state: str | None = None
         self.list_templates: dict[str, str] = {}  # list page path -> template, this build
 
     def start(self, linker: Linker) -> None:
         """Note the linker entries whose digest differs from the last build's."""
-        self.digests = linker.digests()
-        old, new = self._old_digests, self.digests
+        for key, digest in linker.digests().items():
+            self.digests[_key_shard(key)][key] = digest
         if self._old_tokens:
-            self.changed = {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+            for shard, new in self.digests.items():
+                old = self._old_files.get(f"linker-{shard}.json", {})
+                if old != new:
+                    self.changed.update(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
 
     def links_token(self, fp: str, deps: str | list[str]) -> str | None:
         """The last build's links token for a record with content hash `fp`, if it still holds, else None.
@@ -79,12 +83,12 @@ class GatherMemory:
         token = self._old_tokens.get(fp)
         if token is not None and (not self.changed or self.changed.isdisjoint(deps_of(deps))):
             self.reused += 1
-            self.tokens[fp] = token
+            self.tokens[fp[0]][fp] = token
             return token
         return None
 
     def keep_token(self, fp: str, token: str) -> str:
-        self.tokens[fp] = token
+        self.tokens[fp[0]][fp] = token
         return token
 
     def old_index(self, path: str) -> tuple[bytes, dict[str, Any]] | None:
@@ -119,10 +123,7 @@ class GatherMemory:
         lists = {"state": self.list_state,
                  "pages": {p: [t, fingerprints[p]] for p, t in sorted(self.list_templates.items())}}
         files: dict[str, dict[str, Any]] = {"lists.json": lists, "index.json": self.index_layout}
-        for section, items, shard_of in (("tokens", self.tokens, _token_shard), ("linker", self.digests, _key_shard)):
-            shards: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
-            for key, value in items.items():
-                shards[shard_of(key)][key] = value
+        for section, shards in (("tokens", self.tokens), ("linker", self.digests)):
             files.update((f"{section}-{s}.json", shard) for s, shard in shards.items())
         folder = out / MEMORY
         for name, data in sorted(files.items()):
@@ -131,10 +132,6 @@ class GatherMemory:
             text = json.dumps({"version": MEMORY_VERSION, "code": self.code, "data": data}, ensure_ascii=False,
                               sort_keys=True, separators=(",", ":"))
             write(folder / name, (text + "\n").encode("utf-8"))
-
-
-def _token_shard(fp: str) -> str:
-    return fp[:1]
 
 
 def _key_shard(key: str) -> str:
@@ -169,7 +166,8 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     """What the last build into `out` kept (None when missing, unreadable or from other site code)."""
     folder = out / MEMORY
     files: dict[str, Any] = {}
-    for name in ("lists.json", "index.json", *(f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS)):
+    names = [f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS]
+    for name in ("lists.json", "index.json", *names):
         try:
             data = json.loads((folder / name).read_text("utf-8"))
         except (OSError, ValueError):
@@ -184,9 +182,6 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
             and all(isinstance(v, list) and len(v) == 2 for v in lists["pages"].values())):
         return None
     tokens: dict[str, str] = {}
-    digests: dict[str, str] = {}
     for s in SHARDS:
         tokens.update(files[f"tokens-{s}.json"])
-        digests.update(files[f"linker-{s}.json"])
-    return {"tokens": tokens, "linker": digests, "lists": lists, "index": files["index.json"], "files": files,
-            "out": out}
+    return {"tokens": tokens, "lists": lists, "index": files["index.json"], "files": files, "out": out}
