@@ -121,8 +121,8 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
         furl = furls.get(faction)
         # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
         pages.append(Page(e.url, "record.html",
-                          functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids, anchors,
-                                            furl, mentions),
+                          functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
+                                            anchors, furl, mentions),
                           (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl,
                            mentions)))
 
