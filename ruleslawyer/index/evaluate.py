@@ -88,13 +88,7 @@ class TermAtATime:
         cutoff = 0.0
         for (bound, _, term), remaining in zip(bounds, after):
             if candidates is None:
-                part = self._term(term)
-                if not total:
-                    total = part
-                else:
-                    get = total.get
-                    for d, sc in part.items():
-                        total[d] = get(d, 0.0) + sc
+                total = _union([total, self._term(term)])
                 if len(total) < limit:
                     continue
             elif candidates:
@@ -109,24 +103,16 @@ class TermAtATime:
 
     def _upper_bound(self, term) -> float:
         """The most `term` adds to any document's score (above by a hair, never below)."""
-        from whoosh.scoring import BM25FScorer, WeightScorer
+        from whoosh.scoring import WeightScorer
 
-        searcher, field = self._searcher, term.fieldname
-        if field not in searcher.schema:
+        found = self._lookup(term)
+        if found is None:
             return 0.0
-        try:
-            btext = searcher.schema[field].to_bytes(term.text)
-        except ValueError:
-            return 0.0
-        if (field, btext) not in self._reader:
-            return 0.0
+        field, btext, scorer = found
         info = self._reader.term_info(field, btext)
-        scorer = searcher.weighting.scorer(searcher, field, btext)
         weight = info.max_weight()
         if type(scorer) is WeightScorer:
             return weight * term.boost * (1 + 1e-9)
-        if not isinstance(scorer, BM25FScorer):
-            raise _Unsupported
         # Shortest length and highest weight need not be one document's, so this bounds it.
         length_part = scorer.K1 * ((1 - scorer.B) + scorer.B * info.min_length() / scorer.avgfl)
         return scorer.idf * (scorer.K1 + 1) * weight / (weight + length_part) * term.boost * (1 + 1e-9)
@@ -192,22 +178,39 @@ class TermAtATime:
         return found
 
     # ------------------------------------------------------------ leaves
-    def _term(self, query, within=None) -> dict[int, float]:
+    def _lookup(self, term) -> tuple[str, bytes, object] | None:
+        """(field, term bytes, Whoosh's scorer) of a term the index holds, or None.
+
+        Raises _Unsupported for a scorer other than plain weights or BM25F, whose formula
+        `_term` and `_upper_bound` repeat.
+        """
         from whoosh.scoring import BM25FScorer, WeightScorer
 
-        searcher, field = self._searcher, query.fieldname
+        searcher, field = self._searcher, term.fieldname
         if field not in searcher.schema:
-            return {}
+            return None
         try:
-            btext = searcher.schema[field].to_bytes(query.text)
+            btext = searcher.schema[field].to_bytes(term.text)
         except ValueError:
+            return None
+        if (field, btext) not in self._reader:
+            return None
+        scorer = searcher.weighting.scorer(searcher, field, btext)
+        if type(scorer) is not WeightScorer and not (
+                isinstance(scorer, BM25FScorer) and type(scorer)._score is BM25FScorer._score):
+            raise _Unsupported
+        return field, btext, scorer
+
+    def _term(self, query, within=None) -> dict[int, float]:
+        from whoosh.scoring import WeightScorer
+
+        found = self._lookup(query)
+        if found is None:
             return {}
+        field, btext, scorer = found
         reader = self._reader
-        if (field, btext) not in reader:
-            return {}
         if within is not None and len(within) * SKIP_RATIO < reader.doc_frequency(field, btext):
             return self._term_at(query, sorted(within))
-        scorer = searcher.weighting.scorer(searcher, field, btext)
         ids, weights = _postings(reader.postings(field, btext))
         if within is not None:
             kept = [i for i, d in enumerate(ids) if d in within]
@@ -215,8 +218,6 @@ class TermAtATime:
         boost = query.boost
         if type(scorer) is WeightScorer:
             return {d: w * boost for d, w in zip(ids, weights)}
-        if not isinstance(scorer, BM25FScorer) or type(scorer)._score is not BM25FScorer._score:
-            raise _Unsupported
         # bm25 = idf * tf * (K1 + 1) / (tf + K1 * ((1 - B) + B * length / avgfl)); the length
         # is one of 256 byte-coded values, so the denominator's second half is a table.
         # The hot path of a query of common words (tens of thousands of postings): one
@@ -299,19 +300,6 @@ def _union(parts: list[dict[int, float]]) -> dict[int, float]:
     for part in parts[1:]:
         for docnum, score in part.items():
             total[docnum] = get(docnum, 0.0) + score
-    return total
-
-
-def _intersection(parts: list[dict[int, float]]) -> dict[int, float]:
-    """Documents matching every part, scored by the sum (Whoosh's And)."""
-    parts = sorted(parts, key=len)
-    if not parts or not parts[0]:
-        return {}
-    total = parts[0]
-    for part in parts[1:]:
-        total = {d: s + part[d] for d, s in total.items() if d in part}
-        if not total:
-            break
     return total
 
 
