@@ -7,7 +7,9 @@ Whoosh's block-max skipping never skipped there (a common word's blocks all scor
 threshold). Here each term's posting list is read a block at a time (ids and weights come out
 as arrays), scored with the statistics and BM25F formula Whoosh's own scorer uses, and summed
 into a dict per query part; the best hits come from `heapq`. Same scores as Whoosh's matchers
-(tests compare them), several times faster on common words.
+(tests compare them), several times faster on common words. A plain query (an Or of terms)
+is pruned with MaxScore: once the top hits are out of reach of the remaining (common) words,
+those only score the documents still in the running.
 
 Handles Term, Or, And (with Not parts), AndMaybe and the empty query; any other leaf (a
 positional Phrase over names) is run by Whoosh's own matcher and its scores collected. For
