@@ -254,16 +254,13 @@ def _plural(kind: str) -> str:
 
 # ---------------------------------------------------------------- errata and home
 def errata_page(outcomes, entries: list[Entry], common) -> Page:
-    wanted = {fold(o.target_name) for o in outcomes if o.applied and o.target_name}
     by_change: dict[tuple, Entry] = {}
-    by_name: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
         for c in getattr(e.record, "changes", ()):
             by_change.setdefault((c.document, c.version, c.page, c.operation, c.new_text), e)
-        if wanted:
-            key = fold(record_name(e.record))
-            if key in wanted:
-                by_name[key].append(e)
+    # Records by folded name, for applied errata whose change no record carries: made only when
+    # one needs it (folding every name of a large corpus is most of this page's cost).
+    by_name: dict[str, list[Entry]] | None = None
     rows = []
     for n, o in enumerate(outcomes, 1):
         err: Erratum = o.erratum
@@ -271,6 +268,9 @@ def errata_page(outcomes, entries: list[Entry], common) -> Page:
         if o.applied:
             target = by_change.get((err.document, err.version, err.page, err.operation, err.text))
             if target is None and o.target_name:
+                if by_name is None:
+                    by_name = _by_folded_name(entries, {fold(o.target_name) for o in outcomes
+                                                        if o.applied and o.target_name})
                 same = [e for e in by_name.get(fold(o.target_name), ())
                         if err.edition is None or e.record.edition in (None, err.edition)]
                 target = same[0] if same else None
@@ -280,6 +280,15 @@ def errata_page(outcomes, entries: list[Entry], common) -> Page:
     return Page("errata.html", "errata.html",
                 dict(common, root="", page_title="Errata", rows=rows, applied=applied),
                 tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows))
+
+
+def _by_folded_name(entries: list[Entry], wanted: set[str]) -> dict[str, list[Entry]]:
+    by_name: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        key = fold(record_name(e.record))
+        if key in wanted:
+            by_name[key].append(e)
+    return by_name
 
 
 def home_page(entries: list[Entry], corpus: Corpus, files, common, faction_urls) -> Page:

@@ -182,7 +182,8 @@ def _existing_files(out: Path, folders: set[str]) -> set[str]:
         prefix = f"{folder}/" if folder else ""
         try:
             with os.scandir(out / folder if folder else out) as it:
-                found.update(prefix + entry.name for entry in it if entry.is_file())
+                names = [entry.name for entry in it if entry.is_file()]
+            found.update(map(prefix.__add__, names))
         except (FileNotFoundError, NotADirectoryError):
             continue
     return found
