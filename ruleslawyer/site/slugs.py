@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 import unicodedata
 from functools import lru_cache
 from typing import Any, Callable, Hashable, Iterable, Sequence
@@ -77,9 +78,7 @@ class SlugAllocator:
         to pass them instead (on a collision): no callable per item to make.
         """
         bases = [(slugify(name), key, qualifiers, identity) for key, name, qualifiers, identity in items]
-        counts: dict[str, int] = {}
-        for base, *_ in bases:
-            counts[base] = counts.get(base, 0) + 1
+        counts = Counter([b[0] for b in bases])  # counted in C
         # Plain slugs that will be used as they are: a qualified slug must not take one of them
         # (a rule really named "Blast 10th" would otherwise be shadowed by "Blast" + "10th").
         plain = {base for base, n in counts.items() if n == 1 and base not in self.taken}
