@@ -174,6 +174,11 @@ class _Index:
     def add(self, i: int) -> None:
         self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
 
+    def sheets(self, name: str, edition: int | None) -> list[int]:
+        """Where the datasheets named `name` of `edition` (None: any) sit."""
+        return [i for i in self.datasheets.get(name_key(name), [])
+                if self.current[i] is not None and _same_edition(self.current[i], edition)]
+
     def rules(self, name: str, edition: int | None, section: str | None = None) -> list[int]:
         found = [i for i in self.by_name.get(name_key(name), [])
                  if self.current[i] is not None and _same_edition(self.current[i], edition)]
@@ -223,7 +228,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
     part = datasheet_part(e)
     if part is not None:  # "Chaos Terminator Squad, Invulnerable Save": never a rule of that name
         unit, section = part
-        if not index.datasheets.get(name_key(unit)):
+        if not index.sheets(unit, None):
             return Outcome(e, False, e.target, "target not in the corpus")
         return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied "
                        "(abilities and keywords are applied)", "datasheet")
@@ -266,8 +271,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
 def _apply_keywords(e: Erratum, unit: str, current: list[Record | None], index: _Index) -> Outcome | None:
     """An entry on a unit's keywords section, applied to that datasheet; None when the corpus
     has no datasheet of that name and edition."""
-    found = [i for i in index.datasheets.get(name_key(unit), [])
-             if current[i] is not None and _same_edition(current[i], e.edition)]
+    found = index.sheets(unit, e.edition)
     if not found:
         return None
     i = found[0]
@@ -317,11 +321,8 @@ def _find_target(e: Erratum, index: _Index) -> tuple[int, Ability | None] | None
         if len(found) >= 1:
             return found[0], None
     if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
-        for i in index.datasheets.get(name_key(parts[0]), []):
-            sheet = index.current[i]
-            if sheet is None or not _same_edition(sheet, e.edition):
-                continue
-            for ability in sheet.abilities:
+        for i in index.sheets(parts[0], e.edition):
+            for ability in index.current[i].abilities:
                 if name_key(ability.name) == name_key(parts[-1]):
                     return i, ability
     return None
