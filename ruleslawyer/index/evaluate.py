@@ -87,19 +87,19 @@ class TermAtATime:
         after = [sum(b for b, _, _ in bounds[n + 1:]) for n in range(len(bounds))]
         total: dict[int, float] = {}
         candidates: set[int] | None = None
-        cutoff = 0.0
         for (bound, _, term), remaining in zip(bounds, after):
             if candidates is None:
                 total = _union([total, self._term(term)])
                 if len(total) < limit:
                     continue
-            elif candidates:
-                for d, sc in self._term(term, candidates).items():
-                    total[d] += sc
-            if candidates is None:
                 cutoff = heapq.nlargest(limit, total.values())[-1]
+                pool = total
+            else:
+                if candidates:
+                    for d, sc in self._term(term, candidates).items():
+                        total[d] += sc
+                pool = candidates
             if remaining < cutoff:
-                pool = total if candidates is None else candidates
                 candidates = {d for d in pool if total[d] + remaining >= cutoff}
         return total if candidates is None else {d: total[d] for d in candidates}
 
