@@ -58,12 +58,18 @@ def load_corpus(store: Store, *, amended: bool = True) -> Corpus:
     return Corpus(records=result.records, originals=originals, outcomes=result.outcomes)
 
 
+_APOSTROPHES = re.compile(r"[\u2019'`]")
+_NOT_NAME = re.compile(r"[^a-z0-9+]+")
+
+
 def fold(text: str) -> str:
     """Case-, accent- and punctuation-insensitive form of a name, for matching."""
-    s = unicodedata.normalize("NFKD", text)
-    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
-    s = re.sub(r"[\u2019'`]", "", s)
-    return re.sub(r"[^a-z0-9+]+", " ", s).strip()
+    if text.isascii():  # no accents to strip (most names): skip the per-character pass
+        s = text.casefold()
+    else:
+        s = unicodedata.normalize("NFKD", text)
+        s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
+    return _NOT_NAME.sub(" ", _APOSTROPHES.sub("", s)).strip()
 
 
 def find_by_name(records: Sequence[Record], name: str, *, kinds: Iterable[str] | None = None,
