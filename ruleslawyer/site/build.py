@@ -38,7 +38,17 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
     that have not changed; without it everything is derived afresh. Same bytes either way.
     """
     with gc_paused():
-        return _gather(corpus, files, title, facts)
+        refused = None
+        if facts is not None and facts.previous:
+            from .patch import NotPatchable, patch_gather
+
+            try:
+                return patch_gather(corpus, files, title, facts)
+            except NotPatchable as why:
+                refused = str(why)
+        ctx = _gather(corpus, files, title, facts)
+        ctx.memory.refused = refused
+        return ctx
 
 
 @contextlib.contextmanager
@@ -118,13 +128,8 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
             mentions = linker.mentions(about, r.edition, "../")
         changes = getattr(r, "changes", ())
         anchors = [change_anchor.get(_change_key(c)) for c in changes] if changes else []
-        furl = furls.get(faction)
-        # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
-        pages.append(Page(e.url, "record.html",
-                          functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
-                                            anchors, furl, mentions),
-                          (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl,
-                           mentions)))
+        pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
+                                 furls.get(faction), mentions))
 
     pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
                                    make_list_pages(entries, keywords, linker, common, furls)))
@@ -138,7 +143,20 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     counts = defaultdict(int)
     for e in entries:
         counts[e.record.kind] += 1
+    from .patch import shape_of
+
+    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords)
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
+
+
+def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,
+                crumbs, kids, anchors, furl, mentions) -> Page:
+    """The page of one record; `links` may be None (resolved only if the page is rendered)."""
+    # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
+    return Page(e.url, "record.html",
+                functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
+                                  anchors, furl, mentions),
+                (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions))
 
 
 def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,

@@ -20,7 +20,7 @@ from .search_index import fold
 
 TITLE_CHARS = 280
 # Kinds a name on a card may refer to, best first.
-_TARGET_KINDS = ("rule", "detachment_rule", "enhancement")
+TARGET_KINDS = ("rule", "detachment_rule", "enhancement")
 _CAPS_RUN = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9\-'\u2019]*(?:\s+[A-Z][A-Z0-9\-'\u2019]*)*(?![\w\-])")
 
 
@@ -52,6 +52,18 @@ class Target(NamedTuple):  # a tuple: one per rule, made every build (a frozen d
     rank: int
 
 
+def entry_keys(name: str) -> list[str]:
+    """The `Linker.by_name` keys a rule called `name` is found under: its folded name, and the
+    name without a plural or "weapons" ending after "~" ("Blast Weapons" answers for [blast],
+    "Characters" for CHARACTER)."""
+    key = fold(name)
+    keys = [key]
+    for suffix in (" weapons", " weapon", "s"):
+        if key.endswith(suffix) and len(key) > len(suffix) + 2:
+            keys.append("~" + key[: -len(suffix)])
+    return keys
+
+
 class Linker:
     """Resolves names to pages for a whole corpus.
 
@@ -68,17 +80,13 @@ class Linker:
         self._links: dict[tuple, Link | None] = {}
         self._first_words: set[str] | None = None
         for record in records:
-            if record.kind not in _TARGET_KINDS or id(record) not in urls:
+            if record.kind not in TARGET_KINDS or id(record) not in urls:
                 continue
             target = Target(urls[id(record)], hover_text(getattr(record, "text", "")),
                             record.edition, getattr(record, "faction", None),
-                            _TARGET_KINDS.index(record.kind))
-            key = fold(record.name)
-            self.by_name.setdefault(key, []).append(target)
-            # "Blast Weapons" answers for [blast]; "Characters" for CHARACTER.
-            for suffix in (" weapons", " weapon", "s"):
-                if key.endswith(suffix) and len(key) > len(suffix) + 2:
-                    self.by_name.setdefault("~" + key[: -len(suffix)], []).append(target)
+                            TARGET_KINDS.index(record.kind))
+            for key in entry_keys(record.name):
+                self.by_name.setdefault(key, []).append(target)
 
     def digests(self) -> dict[str, str]:
         """What each name and keyword resolves against, hashed: `link_deps` keys -> digest.

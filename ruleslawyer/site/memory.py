@@ -64,6 +64,10 @@ class GatherMemory:
         self.tokens: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
         self.list_state: str | None = None
         self.list_templates: dict[str, str] = {}  # list page path -> template, this build
+        self.old_shape: dict[str, Any] | None = previous.get("shape")
+        self.shape: dict[str, Any] | None = None  # this build's, for the next one (see patch.shape_of)
+        self.patched = False  # True when patch.patch_gather made this build's context
+        self.refused: str | None = None  # else why it could not (None: nothing to patch)
 
     def start(self, linker: Linker) -> None:
         """Note the linker entries whose digest differs from the last build's."""
@@ -90,6 +94,27 @@ class GatherMemory:
     def keep_token(self, fp: str, token: str) -> str:
         self.tokens[fp[0]][fp] = token
         return token
+
+    # ------------------------------------------------------------ for patch.patch_gather
+    @property
+    def old_tokens(self) -> dict[str, str]:
+        """The last build's links tokens by record hash."""
+        return self._old_tokens
+
+    def old_digests(self) -> dict[str, str]:
+        """The last build's linker digests, all shards in one dict."""
+        out: dict[str, str] = {}
+        for s in SHARDS:
+            out.update(self._old_files.get(f"linker-{s}.json", {}))
+        return out
+
+    def keep_digests(self, digests: dict[str, str]) -> None:
+        """This build's linker digests (all of them), split as the files keep them."""
+        for key, digest in digests.items():
+            self.digests[_key_shard(key)][key] = digest
+
+    def old_list_state(self) -> str | None:
+        return (self._old_lists or {}).get("state")
 
     def old_index(self, path: str) -> tuple[bytes, dict[str, Any]] | None:
         """The last build's search index file (at `path` in the site) and its layout, if both are known."""
@@ -122,7 +147,7 @@ class GatherMemory:
         """
         lists = {"state": self.list_state,
                  "pages": {p: [t, fingerprints[p]] for p, t in sorted(self.list_templates.items())}}
-        files: dict[str, dict[str, Any]] = {"lists.json": lists, "index.json": self.index_layout}
+        files: dict[str, Any] = {"lists.json": lists, "index.json": self.index_layout, "shape.json": self.shape}
         for section, shards in (("tokens", self.tokens), ("linker", self.digests)):
             files.update((f"{section}-{s}.json", shard) for s, shard in shards.items())
         folder = out / MEMORY
@@ -168,15 +193,10 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     files: dict[str, Any] = {}
     names = [f"{section}-{s}.json" for section in ("tokens", "linker") for s in SHARDS]
     for name in ("lists.json", "index.json", *names):
-        try:
-            data = json.loads((folder / name).read_text("utf-8"))
-        except (OSError, ValueError):
+        data = _read(folder / name, code)
+        if not isinstance(data, dict):
             return None
-        if not isinstance(data, dict) or data.get("version") != MEMORY_VERSION or data.get("code") != code:
-            return None
-        if not isinstance(data.get("data"), dict):
-            return None
-        files[name] = data["data"]
+        files[name] = data
     lists = files["lists.json"]
     if not (isinstance(lists.get("pages"), dict)
             and all(isinstance(v, list) and len(v) == 2 for v in lists["pages"].values())):
@@ -184,4 +204,19 @@ def load_memory(out: Path, code: str) -> dict[str, Any] | None:
     tokens: dict[str, str] = {}
     for s in SHARDS:
         tokens.update(files[f"tokens-{s}.json"])
-    return {"tokens": tokens, "lists": lists, "index": files["index.json"], "files": files, "out": out}
+    # The shape only enables a patched rebuild (patch.py): without it the build gathers everything.
+    shape = _read(folder / "shape.json", code)
+    files["shape.json"] = shape
+    return {"tokens": tokens, "lists": lists, "index": files["index.json"], "files": files, "out": out,
+            "shape": shape if isinstance(shape, dict) else None}
+
+
+def _read(path: Path, code: str) -> Any:
+    """The data of one memory file, or None when missing, unreadable or from other site code."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != MEMORY_VERSION or data.get("code") != code:
+        return None
+    return data.get("data")

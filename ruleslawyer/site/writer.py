@@ -181,9 +181,9 @@ def _existing_files(out: Path, folders: set[str]) -> set[str]:
     for folder in sorted(folders):
         prefix = f"{folder}/" if folder else ""
         try:
-            with os.scandir(out / folder if folder else out) as it:
-                names = [entry.name for entry in it if entry.is_file()]
-            found.update(map(prefix.__add__, names))
+            # Names only: a folder among them is never taken for a page (pages end in .html,
+            # folders do not), and listdir makes no DirEntry per file.
+            found.update(map(prefix.__add__, os.listdir(out / folder if folder else out)))
         except (FileNotFoundError, NotADirectoryError):
             continue
     return found
