@@ -181,7 +181,7 @@ def bench(label: str, corpus: Corpus, workers: int) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"label": label, "records": len(corpus.records), "pages": report.pages, "gather": t_gather,
             "render": t_render, "full": t_full, "noop": t_noop, "one": t_one, "one_rendered": one.rendered,
-            "one_written": one.written, "noop_written": noop.written, "mb": size / 1e6, "index_mb": index / 1e6,
+            "one_written": one.written, "noop_written": noop.written, "one_patched": one.patched, "mb": size / 1e6, "index_mb": index / 1e6,
             "html_mb": total / 1e6, "cpu": cpu}
 
 
@@ -232,7 +232,7 @@ def bench_store(corpus: Corpus, workers: int) -> dict:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return {"load": t_load, "full": t_full, "noop": t_noop, "noop_rendered": noop.rendered, "one": t_one,
-            "one_rendered": one.rendered, "one_written": one.written, "pages": full.pages}
+            "one_rendered": one.rendered, "one_written": one.written, "pages": full.pages, "one_patched": one.patched}
 
 
 def main(argv=None) -> None:
@@ -257,7 +257,8 @@ def main(argv=None) -> None:
         st = bench_store(synth, args.workers)
         print(f"store ({args.records:,} synthetic records): load_corpus {st['load']:.2f}s; build_site full "
               f"{st['full']:.2f}s ({st['pages']:,} pages); no-op {st['noop']:.2f}s ({st['noop_rendered']} rendered); "
-              f"one file replaced {st['one']:.2f}s ({st['one_rendered']} rendered, {st['one_written']} written) "
+              f"one file replaced {st['one']:.2f}s ({st['one_rendered']} rendered, {st['one_written']} written, "
+              f"{'patched' if st['one_patched'] else 'full gather'}) "
               f"= {st['one'] / st['full']:.1%} of full", flush=True)
     print(f"\n{os.cpu_count()} CPUs, {args.workers} render workers; "
           f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -271,7 +272,7 @@ def main(argv=None) -> None:
         print(f"| {r['label']} | {r['records']:,} | {r['pages']:,} | {r['gather']:.2f} ({c['gather']:.1f}) | "
               f"{r['render']:.2f} ({c['render']:.1f}) | {r['full']:.2f} ({c['full']:.1f}) | "
               f"{r['noop']:.2f} ({c['noop']:.1f}) | {r['one']:.2f} ({c['one']:.1f}); {r['one_rendered']} rendered, "
-              f"{r['one_written']} written | {r['one'] / r['full']:.1%} ({c['one'] / c['full']:.1%}) | "
+              f"{r['one_written']} written, {'patched' if r['one_patched'] else 'full gather'} | {r['one'] / r['full']:.1%} ({c['one'] / c['full']:.1%}) | "
               f"{r['mb']:.1f} | {r['index_mb']:.1f} |")
 
 

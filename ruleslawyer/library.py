@@ -42,6 +42,9 @@ class Corpus:
     records: list[Record]
     originals: list[Record]
     outcomes: list = field(default_factory=list)
+    # id(record) -> hash of its stored form, for the originals read from a store (they stay alive
+    # in `originals`, so the ids stay theirs); the site keys its caches by it. Amended copies have none.
+    stored_hashes: dict[int, str] = field(default_factory=dict)
 
     def of_kind(self, *kinds: str) -> list[Record]:
         return [r for r in self.records if r.kind in kinds]
@@ -49,13 +52,15 @@ class Corpus:
 
 def load_corpus(store: Store, *, amended: bool = True) -> Corpus:
     """All stored records; with `amended`, errata applied to copies (originals kept)."""
-    originals = list(store.records())
+    pairs = list(store.records_with_hashes())
+    originals = [r for r, _ in pairs]
+    hashes = {id(r): h for r, h in pairs}
     if not amended:
-        return Corpus(records=originals, originals=originals)
+        return Corpus(records=originals, originals=originals, stored_hashes=hashes)
     from .amend import apply_errata
 
     result = apply_errata(originals)
-    return Corpus(records=result.records, originals=originals, outcomes=result.outcomes)
+    return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, stored_hashes=hashes)
 
 
 _APOSTROPHES = re.compile(r"[\u2019'`]")

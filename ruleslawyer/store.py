@@ -6,6 +6,7 @@ parsed (originals); errata are applied later, on read (`ruleslawyer.corpus`).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -202,6 +203,17 @@ class Store:
 
     def records(self, kind: str | Iterable[str] | None = None, *, file: str | None = None) -> Iterator[Record]:
         """Stored records in ingest order, optionally of some kinds or from one file path."""
+        for data in self._record_rows(kind, file):
+            yield from_dict(json.loads(data))
+
+    def records_with_hashes(self) -> Iterator[tuple[Record, str]]:
+        """Every stored record in ingest order with a hash of its stored form (equal records, equal
+        hashes): what the site build keys its caches by, without hashing the records again."""
+        sha1 = hashlib.sha1
+        for data in self._record_rows(None, None):
+            yield from_dict(json.loads(data)), sha1(data.encode("utf-8")).hexdigest()
+
+    def _record_rows(self, kind: str | Iterable[str] | None, file: str | None) -> Iterator[str]:
         sql, args = "SELECT data FROM records", []
         where = []
         if kind is not None:
@@ -215,7 +227,7 @@ class Store:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY file_path, seq"
         for (data,) in self.conn.execute(sql, args):
-            yield from_dict(json.loads(data))
+            yield data
 
     def files(self) -> list[StoredFile]:
         counts = dict(self.conn.execute("SELECT file_path, COUNT(*) FROM records GROUP BY file_path"))

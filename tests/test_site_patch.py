@@ -145,3 +145,43 @@ def test_random_edits_patch_or_gather_to_a_full_build(tmp_path):
         patched += ctx.memory.patched
         _same_as_full(corpus, out, tmp_path, name=f"full{round_}")
     assert patched >= 6  # most rounds are patched (an amended record edited is not)
+
+
+def test_a_store_rebuild_after_one_file_is_patched(tmp_store, tmp_path):
+    """`site build` after one stored file changed: fingerprints come from the stored rows, the
+    build patches the last one, and the site equals a forced full build."""
+    import hashlib
+    from collections import defaultdict
+
+    from ruleslawyer.library import load_corpus
+    from ruleslawyer.site.build import build_site
+
+    def put(path, records):
+        tmp_store.replace_file(path=path, name=path, sha256=hashlib.sha256(repr(records).encode()).hexdigest(),
+                               format="text", size=1, records=records)
+
+    by_file = defaultdict(list)
+    for r in small_corpus().originals:
+        by_file[r.source.file].append(r)
+    for path, records in by_file.items():
+        put(path, records)
+    build_site(tmp_store, tmp_path / "site", workers=1)
+    put(SRC.file, [dataclasses.replace(r, effect="Shoot that unit twice.") if getattr(r, "name", "") == "Fire Overwatch"
+                   else r for r in by_file[SRC.file]])
+    corpus = load_corpus(tmp_store)
+    assert len(corpus.stored_hashes) == len(corpus.originals)
+    again = build_site(tmp_store, tmp_path / "site", workers=1)
+    assert again.patched and again.rendered == 1
+    build_site(tmp_store, tmp_path / "full", force=True, workers=1)
+    assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "full")
+
+
+@pytest.mark.parametrize("damage", ["[]", "{broken", '{"version": 1, "pages": []}'])
+def test_a_damaged_manifest_means_a_full_rebuild(tmp_path, damage):
+    from ruleslawyer.site.writer import MANIFEST
+
+    out = _built(tmp_path)
+    (out / MANIFEST).write_text(damage, "utf-8")
+    ctx, report = _rebuild(small_corpus(), out)
+    assert not ctx.memory.patched and report.rendered == report.pages
+    _same_as_full(small_corpus(), out, tmp_path)

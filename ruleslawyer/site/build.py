@@ -20,7 +20,7 @@ from typing import Any, Iterable, Sequence
 
 from ..library import Corpus
 from ..records import Faq, Record, record_name
-from .facts import RecordFacts, record_fingerprint
+from .facts import RecordFacts, record_fingerprint, record_fingerprints
 from .links import Linker
 from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page,  # noqa: F401
                     keyword_pages)
@@ -102,9 +102,8 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
     listed: list[str] = []  # each entry's list projection and URL, in order: the list pages' input
     index: list[IndexEntry] = []
     index_fps: list[str] = []  # the record hash behind each index entry
-    for e in entries:
+    for e, fp in zip(entries, record_fingerprints([e.record for e in entries], corpus.stored_hashes)):
         r = e.record
-        fp = record_fingerprint(r)
         requests, snip, terms, listing, deps = facts.get(r, fp)
         listed += (listing, e.url)
         faction = getattr(r, "faction", None)

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from ..library import Corpus
 from ..records import Faq, Record, record_name
-from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint
+from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint, record_fingerprints
 from .links import TARGET_KINDS, Linker, entry_keys
 from .pages import KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page
 from .search_index import IndexEntry, fold
@@ -83,7 +83,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     old_fps, urls = shape["fps"], shape["urls"]
     if len(ordered) != len(old_fps):
         raise NotPatchable("records were added or dropped")
-    fps = [record_fingerprint(r) for r in ordered]
+    fps = record_fingerprints(ordered, corpus.stored_hashes)
     changed = [i for i, (new, old) in enumerate(zip(fps, old_fps)) if new != old]
     if len(changed) > MAX_CHANGED:
         raise NotPatchable(f"{len(changed)} records changed")

@@ -34,7 +34,7 @@ class SiteError(RuleslawyerError):
 
 @dataclass
 class BuildReport:
-    """What a build did: pages in the site, rendered, written (changed), removed, seconds."""
+    """What a build did: pages in the site, rendered, written (changed), removed, seconds, how it gathered."""
 
     out: Path
     pages: int = 0
@@ -43,6 +43,7 @@ class BuildReport:
     removed: int = 0
     seconds: float = 0.0
     counts: dict[str, int] = field(default_factory=dict)
+    patched: bool = False  # the context was made by patching the last build (site/patch.py)
 
 
 def code_hash() -> str:
@@ -84,7 +85,7 @@ def _check_out(out: Path) -> dict:
     if manifest.is_file():
         try:
             data = json.loads(manifest.read_text("utf-8"))
-            if data.get("version") == MANIFEST_VERSION:
+            if isinstance(data, dict) and data.get("version") == MANIFEST_VERSION and isinstance(data.get("pages"), dict):
                 return data
         except (ValueError, OSError):
             pass
@@ -126,7 +127,7 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
         data = json.loads((out / MANIFEST).read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    if data.get("version") != MANIFEST_VERSION or data.get("source") != source_key:
+    if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or data.get("source") != source_key:
         return None
     if not all((out / path).is_file() for path in data.get("pages", {})):
         return None
@@ -147,7 +148,8 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
         previous = _check_out(out)
         out.mkdir(parents=True, exist_ok=True)
         fingerprints, todo = _plan(ctx, out, previous.get("pages", {}) if not force else {})
-    report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo))
+    report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo),
+                         patched=bool(getattr(ctx.memory, "patched", False)))
     report.written = _render_and_write(todo, out, workers)
     with gc_paused():
         _finish(ctx, out, previous, fingerprints, report, source_key)
