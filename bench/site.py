@@ -136,7 +136,9 @@ def change_one_file(corpus: Corpus) -> Corpus:
     candidates = [k for k, r in enumerate(records) if isinstance(r, Rule) and not r.changes and r.text]
     k = candidates[len(candidates) // 2]
     records[k] = dataclasses.replace(records[k], text=records[k].text + " Then roll one more D6.")
-    return Corpus(records=records, originals=corpus.originals, outcomes=corpus.outcomes)
+    # The other records are the same objects, read from the same stored rows: same stored hashes.
+    return Corpus(records=records, originals=corpus.originals, outcomes=corpus.outcomes,
+                  stored_hashes=corpus.stored_hashes)
 
 
 CPU = {"last": 0.0}
