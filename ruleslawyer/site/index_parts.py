@@ -28,11 +28,13 @@ def _safe(text: str) -> str:
     return re.sub(r"</", r"<\\/", text).replace("<!--", "<\\!--")
 
 
-def index_bytes(entries: list[IndexEntry], fps: list[str],
-                old: tuple[bytes, dict[str, Any]] | None = None) -> tuple[bytes, dict[str, Any]]:
+def index_bytes(entries: list[IndexEntry], fps: list[str], old: tuple[bytes, dict[str, Any]] | None = None, *,
+                same_kinds: frozenset[str] = frozenset()) -> tuple[bytes, dict[str, Any]]:
     """`render_index(entries)` as bytes, and its layout (for the next build's `old`).
 
-    `fps[i]` is the hash of the record behind `entries[i]`; `old` is the last build's file and layout.
+    `fps[i]` is the hash of the record behind `entries[i]`; `old` is the last build's file and
+    layout; `same_kinds` the kinds whose records' hashes and URLs the caller knows unchanged
+    since that build (their state is taken from the old layout instead of hashed again).
     """
     from json.encoder import encode_basestring as enc
 
@@ -61,8 +63,11 @@ def index_bytes(entries: list[IndexEntry], fps: list[str],
     chunks = []
     for n, kind in enumerate(kinds):
         members = groups[kind]
-        state = hashlib.sha1("\x1f".join([f"{fp}\x1e{e.url}" for e, fp in members]).encode("utf-8")).hexdigest()
         chunk = old_chunks.get(kind)
+        if chunk is not None and kind in same_kinds:
+            state = chunk[1]
+        else:
+            state = hashlib.sha1("\x1f".join([f"{fp}\x1e{e.url}" for e, fp in members]).encode("utf-8")).hexdigest()
         if chunk is not None and chunk[1] == state:
             data = old_data[chunk[2]:chunk[3]]
         else:

@@ -37,6 +37,7 @@ from .search_index import IndexEntry, fold
 from .slugs import slugify
 
 MAX_CHANGED = 50  # beyond this many changed records a full gather costs little more
+_SEP = "\0"
 MAX_REMADE = 5000  # record pages remade (changed, or linking a changed rule)
 _LIST_TEMPLATES = frozenset({"list.html", "faction.html", "factions.html", "keyword.html", "keywords.html"})
 
@@ -46,8 +47,10 @@ def shape_of(title: str, entries: Sequence[Entry], fps: Sequence[str], outcomes,
 
     `fps` are the record hashes of `entries` (in entry order); `keywords` the keyword pages.
     """
-    return {"title": title, "fps": list(fps), "urls": [e.url for e in entries],
-            "files": [e.record.source.file for e in entries], "outcomes": outcomes_digest(outcomes),
+    # The three per-entry columns are kept as single strings (NUL never occurs in a hash, a URL
+    # slug or a file name): a few long strings read and write several times faster than 150,000 short ones.
+    return {"title": title, "fps": _column(fps), "urls": _column(e.url for e in entries),
+            "files": _column(e.record.source.file for e in entries), "outcomes": outcomes_digest(outcomes),
             "amended": {e.url: e.original and record_fingerprint(e.original)
                         for e in entries if getattr(e.record, "changes", ())},
             "keywords": {kw: [url, len(units)] for kw, (url, units) in keywords.items()}}
@@ -70,8 +73,10 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
 
     previous = facts.previous or {}
     shape = previous.get("shape")
-    if not _well_formed(shape) or shape["title"] != title:
+    columns = _columns(shape)
+    if columns is None or shape["title"] != title:
         raise NotPatchable("no shape kept by the last build, or another site title")
+    old_fps, urls, old_files = columns
     old_pages = _old_page_fingerprints(previous.get("out"))
     if old_pages is None:
         raise NotPatchable("no readable manifest")
@@ -80,7 +85,6 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     for r in records:
         by_kind[r.kind].append(r)
     ordered = [r for kind in KIND_ORDER for r in by_kind.get(kind, ())]  # the entry order of _allocate_urls
-    old_fps, urls = shape["fps"], shape["urls"]
     if len(ordered) != len(old_fps):
         raise NotPatchable("records were added or dropped")
     fps = record_fingerprints(ordered, corpus.stored_hashes)
@@ -90,7 +94,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     if outcomes_digest(corpus.outcomes) != shape["outcomes"]:
         raise NotPatchable("the errata outcomes changed")
     for i in changed:
-        if not _same_place(ordered[i], fps[i], urls[i], shape["files"][i], facts.known.get(old_fps[i]), shape, facts):
+        if not _same_place(ordered[i], fps[i], urls[i], old_files[i], facts.known.get(old_fps[i]), shape, facts):
             raise NotPatchable(f"{urls[i]}: its record moved (list fields or file) or is amended")
     _check_urls(changed, ordered, urls, by_kind)
 
@@ -170,8 +174,10 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     pages.append(errata_page(corpus.outcomes, entries, common))
     pages.append(home_page(entries, corpus, files, common, furls))
     pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
-    data, memory.index_layout = index_bytes(index, fps, memory.old_index(INDEX_PATH))
-    memory.shape = dict(shape, fps=fps)
+    edited = {ordered[i].kind for i in changed}  # other kinds' documents are the last build's
+    data, memory.index_layout = index_bytes(index, fps, memory.old_index(INDEX_PATH),
+                                            same_kinds=frozenset(KIND_DIRS) - edited)
+    memory.shape = dict(shape, fps=_column(fps))
     memory.patched = True
     counts: dict[str, int] = defaultdict(int)
     for r in ordered:
@@ -334,11 +340,17 @@ def _old_page_fingerprints(out) -> dict[str, str] | None:
     return pages if isinstance(pages, dict) else None
 
 
-def _well_formed(shape: Any) -> bool:
-    if not isinstance(shape, dict):
-        return False
-    lists = [shape.get(k) for k in ("fps", "urls", "files")]
-    return (all(isinstance(v, list) for v in lists) and len({len(v) for v in lists}) == 1
-            and isinstance(shape.get("title"), str) and isinstance(shape.get("outcomes"), str)
+def _column(values) -> str:
+    """A list of strings as one string, each value after a NUL (so [] and [""] differ)."""
+    return "".join([_SEP + v for v in values])
+
+
+def _columns(shape: Any) -> tuple[list[str], list[str], list[str]] | None:
+    """The record hashes, URLs and source files of a well-formed shape, else None."""
+    if not (isinstance(shape, dict) and isinstance(shape.get("title"), str) and isinstance(shape.get("outcomes"), str)
             and isinstance(shape.get("amended"), dict) and isinstance(shape.get("keywords"), dict)
-            and all(isinstance(v, list) and len(v) == 2 for v in shape["keywords"].values()))
+            and all(isinstance(v, list) and len(v) == 2 for v in shape["keywords"].values())
+            and all(isinstance(shape.get(k), str) for k in ("fps", "urls", "files"))):
+        return None
+    fps, urls, files = (shape[k].split(_SEP)[1:] for k in ("fps", "urls", "files"))
+    return (fps, urls, files) if len(fps) == len(urls) == len(files) else None
