@@ -64,7 +64,6 @@ class GatherMemory:
         self.tokens: dict[str, dict[str, str]] = {s: {} for s in SHARDS}
         self.list_state: str | None = None
         self.list_templates: dict[str, str] = {}  # list page path -> template, this build
-        self.old_shape: dict[str, Any] | None = previous.get("shape")
         self.shape: dict[str, Any] | None = None  # this build's, for the next one (see patch.shape_of)
         self.patched = False  # True when patch.patch_gather made this build's context
         self.refused: str | None = None  # else why it could not (None: nothing to patch)

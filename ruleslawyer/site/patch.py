@@ -188,8 +188,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
 def _same_place(r: Record, fp: str, url: str, file: str, old_facts: list | None, shape: dict,
                 facts: RecordFacts) -> bool:
     """Whether changed record `r` sits where its predecessor did: same list fields (name, kind,
-    keywords, faction ...), same source file, the URL its name alone gives (so no other record
-    shares its name and its wording cannot reorder a clash), and nothing the errata touch."""
+    keywords, faction ...), same source file, and neither is amended (URLs: `_check_urls`)."""
     if old_facts is None or getattr(r, "changes", ()) or url in shape["amended"]:
         return False
     if r.source.file != file:
