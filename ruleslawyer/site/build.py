@@ -88,13 +88,7 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
                     {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
     memory.start(linker)
     furls = faction_urls(records)
-    children = defaultdict(list)
-    rules_by_path = {}
-    for e in entries:
-        r = e.record
-        if r.kind == "rule":
-            children[(r.source.file, r.edition, tuple(r.section))].append(e)
-            rules_by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
+    rules = RuleTree(entries)
     change_anchor = _errata_anchors(corpus.outcomes)
     common = {"site_title": title}
     pages: list[Page] = []
@@ -114,17 +108,9 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
         if token is None:  # new, edited, or a name it links changed: resolve (and hash) its links now
             links = linker.resolve(r, facts.requests(fp, requests), "../")
             token = memory.keep_token(fp, links_token(links))
-        crumbs, kids = [], []
-        if r.kind == "rule":
-            for i, name in enumerate(r.section):
-                parent = rules_by_path.get((r.source.file, r.edition, tuple(r.section[: i + 1])))
-                crumbs.append((name, "../" + parent.url if parent else None))
-            kids = [(k.record.name, "../" + k.url) for k in
-                    children.get((r.source.file, r.edition, tuple(r.section) + (r.name,)), [])]
-        mentions = []
-        if isinstance(r, Faq) or r.kind == "note":
-            about = f"{r.question} {r.answer}" if isinstance(r, Faq) else f"{r.name} {r.text}"
-            mentions = linker.mentions(about, r.edition, "../")
+        crumbs, kids = rules.crumbs_and_kids(r) if r.kind == "rule" else ([], [])
+        about = mentionable(r)
+        mentions = linker.mentions(about, r.edition, "../") if about is not None else []
         changes = getattr(r, "changes", ())
         anchors = [change_anchor.get(_change_key(c)) for c in changes] if changes else []
         pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
@@ -146,6 +132,36 @@ def _gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts
 
     memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords)
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
+
+
+class RuleTree:
+    """The rules hierarchy by (file, edition, section path): a rule page's breadcrumbs and children."""
+
+    def __init__(self, entries: Iterable[Entry]):
+        self.children: dict[tuple, list[Entry]] = defaultdict(list)
+        self.by_path: dict[tuple, Entry] = {}
+        for e in entries:
+            r = e.record
+            if r.kind == "rule":
+                self.children[(r.source.file, r.edition, tuple(r.section))].append(e)
+                self.by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
+
+    def crumbs_and_kids(self, r: Record) -> tuple[list, list]:
+        """(section name, parent URL or None) for each level above rule `r`, and its children (name, URL)."""
+        crumbs = []
+        for i, name in enumerate(r.section):
+            parent = self.by_path.get((r.source.file, r.edition, tuple(r.section[: i + 1])))
+            crumbs.append((name, "../" + parent.url if parent else None))
+        kids = [(k.record.name, "../" + k.url)
+                for k in self.children.get((r.source.file, r.edition, tuple(r.section) + (r.name,)), [])]
+        return crumbs, kids
+
+
+def mentionable(r: Record) -> str | None:
+    """The text whose rule names a FAQ's or note's page lists (`Linker.mentions`), else None."""
+    if isinstance(r, Faq):
+        return f"{r.question} {r.answer}"
+    return f"{r.name} {r.text}" if r.kind == "note" else None
 
 
 def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,

@@ -23,18 +23,20 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 from collections import defaultdict
 from typing import Any, Sequence
 
 from ..library import Corpus
-from ..records import Faq, Record, record_name
+from ..records import Record, record_name
+from .build import (RuleTree, _allocate_urls, _change_key, _errata_anchors, _gather, _pair_originals, mentionable,
+                    record_page)
 from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint, record_fingerprints
 from .links import TARGET_KINDS, Linker, entry_keys
 from .pages import KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page
 from .search_index import IndexEntry, fold
 from .slugs import slugify
+from .writer import read_manifest
 
 MAX_CHANGED = 50  # beyond this many changed records a full gather costs little more
 _SEP = "\0"
@@ -67,7 +69,6 @@ class NotPatchable(Exception):
 
 def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts) -> SiteContext:
     """The gathered site, made by patching the last build; raises NotPatchable when that cannot be proven right."""
-    from .build import _change_key, _errata_anchors, _pair_originals, record_page
     from .index_parts import INDEX_PATH, index_bytes
     from .memory import GatherMemory, links_token
 
@@ -77,9 +78,10 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     if columns is None or shape["title"] != title:
         raise NotPatchable("no shape kept by the last build, or another site title")
     old_fps, urls, old_files = columns
-    old_pages = _old_page_fingerprints(previous.get("out"))
-    if old_pages is None:
+    manifest = read_manifest(previous["out"]) if previous.get("out") is not None else None
+    if manifest is None:
         raise NotPatchable("no readable manifest")
+    old_pages = manifest["pages"]
     records = [r for r in corpus.records if r.kind in KIND_DIRS]
     by_kind: dict[str, list[Record]] = defaultdict(list)
     for r in records:
@@ -151,10 +153,10 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     if remake:
         # Changed records and the pages linking their changed entries, remade as _gather makes
         # them. One linker knowing every entry these pages look up answers as the whole corpus's.
-        about = {i: _mentionable(entries[i].record) for _, i, _, _ in remake}
+        about = {i: mentionable(entries[i].record) for _, i, _, _ in remake}
         linker = targets.linker_for({d for _, _, _, deps in remake for d in deps_of(deps)}
                                     .union(*(_runs(text) for text in about.values() if text)))
-        rules = _RuleTree(entries) if any(entries[i].record.kind == "rule" for _, i, _, _ in remake) else None
+        rules = RuleTree(entries) if any(entries[i].record.kind == "rule" for _, i, _, _ in remake) else None
         anchors_of = _errata_anchors(corpus.outcomes)
         for n, i, requests, _deps in remake:
             e, fp = entries[i], fps[i]
@@ -203,8 +205,6 @@ def _check_urls(changed: list[int], ordered: list[Record], urls: list[str], by_k
     (its name is a list field, unchanged). Records sharing a name are told apart in an order
     that depends on their wording too, so for those the kind's URLs are allocated again.
     """
-    from .build import _allocate_urls
-
     start = 0
     for kind in KIND_ORDER:
         members = by_kind.get(kind, [])
@@ -229,16 +229,9 @@ def _links_any(deps: str | list[str], keys: set[str], pattern) -> bool:
     return bool(pattern.search(deps)) if isinstance(deps, str) else not keys.isdisjoint(deps)
 
 
-def _mentionable(r: Record) -> str | None:
-    """The text whose rule names a FAQ's or note's page lists (`Linker.mentions`), else None."""
-    if isinstance(r, Faq):
-        return f"{r.question} {r.answer}"
-    return f"{r.name} {r.text}" if r.kind == "note" else None
-
-
 def _mentions_any(r: Record, keys: set[str]) -> bool:
     """Whether the page of `r` may name a linker entry in `keys` (FAQs and notes list the rules they name)."""
-    text = _mentionable(r)
+    text = mentionable(r)
     if text is None:
         return False
     text = f" {fold(text)} "
@@ -281,28 +274,6 @@ class _Targets:
         return moved
 
 
-class _RuleTree:
-    """The rules hierarchy, for the breadcrumbs and children of a rule's page (as _gather makes them)."""
-
-    def __init__(self, entries: list[Entry]):
-        self.children: dict[tuple, list[Entry]] = defaultdict(list)
-        self.by_path: dict[tuple, Entry] = {}
-        for e in entries:
-            r = e.record
-            if r.kind == "rule":
-                self.children[(r.source.file, r.edition, tuple(r.section))].append(e)
-                self.by_path[(r.source.file, r.edition, tuple(r.section) + (r.name,))] = e
-
-    def crumbs_and_kids(self, r: Record) -> tuple[list, list]:
-        crumbs = []
-        for i, name in enumerate(r.section):
-            parent = self.by_path.get((r.source.file, r.edition, tuple(r.section[: i + 1])))
-            crumbs.append((name, "../" + parent.url if parent else None))
-        kids = [(k.record.name, "../" + k.url)
-                for k in self.children.get((r.source.file, r.edition, tuple(r.section) + (r.name,)), [])]
-        return crumbs, kids
-
-
 class _FullGather:
     """The whole site gathered afresh, made only if a page the patch reused must be rendered after all."""
 
@@ -312,8 +283,6 @@ class _FullGather:
 
     def _all(self) -> dict[str, Page]:
         if self._pages is None:
-            from .build import _gather
-
             corpus, files, title, code = self._args
             self._pages = {p.path: p for p in _gather(corpus, files, title, RecordFacts(code)).pages}
         return self._pages
@@ -323,20 +292,6 @@ class _FullGather:
 
     def list_pages(self) -> list[Page]:
         return [p for p in self._all().values() if p.template in _LIST_TEMPLATES]
-
-
-def _old_page_fingerprints(out) -> dict[str, str] | None:
-    """The page fingerprints in the last build's manifest (None when it cannot be read)."""
-    from .writer import MANIFEST, MANIFEST_VERSION
-
-    if out is None:
-        return None
-    try:
-        data = json.loads((out / MANIFEST).read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    pages = data.get("pages") if isinstance(data, dict) and data.get("version") == MANIFEST_VERSION else None
-    return pages if isinstance(pages, dict) else None
 
 
 def _column(values) -> str:

@@ -79,17 +79,21 @@ def render_page(env, page: Page) -> bytes:
     return env.get_template(page.template).render(page.variables()).encode("utf-8")
 
 
+def read_manifest(out: Path) -> dict | None:
+    """The manifest of the site in `out` (a dict with a "pages" dict), or None when missing or unreadable."""
+    try:
+        data = json.loads((out / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and data.get("version") == MANIFEST_VERSION and isinstance(data.get("pages"), dict):
+        return data
+    return None
+
+
 def _check_out(out: Path) -> dict:
     """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours."""
-    manifest = out / MANIFEST
-    if manifest.is_file():
-        try:
-            data = json.loads(manifest.read_text("utf-8"))
-            if isinstance(data, dict) and data.get("version") == MANIFEST_VERSION and isinstance(data.get("pages"), dict):
-                return data
-        except (ValueError, OSError):
-            pass
-        return {}
+    if (out / MANIFEST).is_file():
+        return read_manifest(out) or {}
     if out.exists() and not out.is_dir():
         raise SiteError(f"{out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()):
@@ -123,13 +127,10 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
     Lets `site build` skip reading the store at all when nothing changed since the last build.
     """
     out = Path(out)
-    try:
-        data = json.loads((out / MANIFEST).read_text("utf-8"))
-    except (OSError, ValueError):
+    data = read_manifest(out)
+    if data is None or data.get("source") != source_key:
         return None
-    if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION or data.get("source") != source_key:
-        return None
-    if not all((out / path).is_file() for path in data.get("pages", {})):
+    if not all((out / path).is_file() for path in data["pages"]):
         return None
     return BuildReport(out=out, pages=data.get("page_count", 0), counts=data.get("counts", {}))
 
