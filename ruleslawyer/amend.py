@@ -85,10 +85,16 @@ def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
 
 
+_RULE_NUMBER = re.compile(r"^\s*\d+\s*[.)]\s*")
+
+
 def name_key(name: str) -> str:
     """Case-, punctuation- and plural-insensitive key of a rule name ("8. Place Objective Markers"
     = "place objective marker")."""
-    folded = fold(re.sub(r"^\s*\d+\s*[.)]\s*", "", name or ""))
+    name = name or ""
+    if name[:1].isdigit() or name[:1].isspace():  # only then can a number lead (every record is keyed)
+        name = _RULE_NUMBER.sub("", name)
+    folded = fold(name)
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
                     for w in folded.split())
 
