@@ -151,6 +151,41 @@ def test_question_answer_pairs_and_curly_quotes():
     assert not [r for r in records if r.kind == "rule"]
 
 
+def test_index_card_headers_without_a_dash_end_the_entry_above():
+    # Index-card errata v1.2: a one-line "Delete 'Retinue'." entry, then a faction heading and
+    # bold headers without a dash ("Aegis Defence Line") used to be read as its wording.
+    doc = _doc("INDEX CARDS\n\nVersion 1.2\n\n"
+               "**Mortifiers – Abilities, Anguish**\n\nChange to:\n\n'Each time this unit ends a Charge move.'\n\n"
+               "**Vypers – Unit Composition**\n\nChange to '1 Vyper'.\n\n"
+               "**Rogue Trader Entourage – Keywords section**\n\nDelete 'Retinue'.\n\n"
+               "# ASTRA MILITARUM\n\n"
+               "**Aegis Defence Line**\n\nAdd Deployment section, to read:\n\n'Set up 1 platform section.'\n\n"
+               "**Astra Militarum Infantry Armoury Card, asterisk note**\n\nChange to:\n\n'* Ballistic Skill 3+.'\n\n"
+               "**Wurrboy – Keywords section**\n\nAdd 'Beast Snagga'.\n\n"
+               "# SPACE MARINES\n\n"
+               "**Adeptus Astartes Armoury Card**\n\nAdd flamer profile:\n\n'Flamer 12\" D6'")
+    errata = [r for r in parse_document(doc) if r.kind == "errata"]
+    assert [(e.target, e.operation, e.text) for e in errata] == [
+        ("Mortifiers, Abilities, Anguish", "replace", "Each time this unit ends a Charge move."),
+        ("Vypers, Unit Composition", "replace", "1 Vyper"),
+        ("Rogue Trader Entourage, Keywords section", "delete", "Delete 'Retinue'."),
+        ("Aegis Defence Line", "add", "Set up 1 platform section."),
+        ("Astra Militarum Infantry Armoury Card, asterisk note", "replace", "* Ballistic Skill 3+."),
+        ("Wurrboy, Keywords section", "append", "Beast Snagga"),
+        ("Adeptus Astartes Armoury Card", "add", 'Flamer 12" D6'),
+    ]
+
+
+def test_a_bold_line_without_a_dash_is_no_header_in_paged_errata():
+    # Only unpaged (index-card) errata take a dashless bold line as a header: in a paged FAQ it
+    # is part of the entry above.
+    doc = _doc("CODEX: EXAMPLES\n\nVersion 1.0\n\nPage 10 – Big Gun\n\nAdd the following ability:\n\n"
+               "**Bigger Gun**\n\nDelete the second sentence of Big Gun.\n\n"
+               "Page 11 – Small Gun\n\nDelete this ability.")
+    errata = [r for r in parse_document(doc) if r.kind == "errata"]
+    assert [e.target for e in errata] == ["Big Gun", "Small Gun"]
+
+
 def test_ordinary_rules_text_is_not_an_faq(shared):
     records = parsed(seed_path(shared, "000", ".txt"))
     assert not [r for r in records if r["kind"] in ("errata", "note", "faq")]

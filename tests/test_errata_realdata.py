@@ -87,6 +87,13 @@ def test_index_card_errata(shared):
     transvector = erratum(recs, "Archaeopter Transvector, Transport section")
     assert (transvector["location"], transvector["text"]) == ("2nd sentence",
                                                               "It cannot transport Jump Pack or Kataphron models.")
+    # A faction heading, then headers without a dash: they start entries of their own.
+    assert erratum(recs, "Rogue Trader Entourage, Keywords section")["text"] == "Delete 'Retinue'."
+    aegis = erratum(recs, "Aegis Defence Line")
+    assert aegis["operation"] == "add" and aegis["text"].startswith("When this model is set up")
+    assert erratum(recs, "Astra Militarum Infantry Armoury Card, asterisk note")["operation"] == "replace"
+    assert erratum(recs, "Wurrboy, Keywords section")["text"] == "Beast Snagga"
+    assert "Flamer [IGNORES COVER, TORRENT]" in erratum(recs, "Adeptus Astartes Armoury Card")["text"]
 
 
 def test_faq_section_inside_a_faction_page(shared):

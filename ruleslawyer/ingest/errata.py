@@ -32,6 +32,8 @@ _QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
 _ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
 # "Mortifiers – Abilities, Anguish of the Unredeemed": an unpaged entry header of index-card errata.
 _DASH_HEADER = re.compile(r"^(?P<title>[^\u2013\u2014]{2,80}?)\s+[\u2013\u2014-]\s+(?P<rest>.{2,160})$")
+# "Aegis Defence Line": a dashless one (a name, not a sentence and not quoted wording).
+_BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
 
 
 @dataclass
@@ -56,7 +58,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         return
     meta = _title_block(lines, ctx)
     used: set[int] = set()
-    records = list(_walk(lines, meta, ctx, used))
+    records = list(_walk(lines, meta, ctx, used, _is_index_cards(lines)))
     if len(used) >= 0.5 * len(lines):
         # An FAQ document: its title block, intro and headings are not rules either.
         ctx.claim(ln.index for ln in lines)
@@ -98,9 +100,18 @@ def is_faq_document(lines: list[EntryLine]) -> bool:
     questions = sum(1 for n, line in enumerate(lines[:-1])
                     if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or _split_qa(x.text)[1]
                                                          for x in lines[n:n + 4]))
-    dash_entries = sum(1 for n, line in enumerate(lines[:-1])
-                       if line.bold and _DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
-    return entries >= 2 or questions >= 2 or dash_entries >= 3
+    return entries >= 2 or questions >= 2 or _dash_entries(lines) >= 3
+
+
+def _dash_entries(lines: list[EntryLine]) -> int:
+    """How many bold "Unit – Section" lines sit directly above an instruction."""
+    return sum(1 for n, line in enumerate(lines[:-1])
+               if line.bold and _DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
+
+
+def _is_index_cards(lines: list[EntryLine]) -> bool:
+    """True for unpaged errata made of bold "Unit – Section" headers (the index-card errata)."""
+    return _dash_entries(lines) >= 3 and not any(parse_header(line.text) for line in lines)
 
 
 def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
@@ -128,8 +139,13 @@ def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
     return _Meta(document, version, ctx.edition)
 
 
-def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]) -> Iterator[Record]:
-    """Records from the lines in order; adds the index of every block they use to `used`."""
+def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
+          index_cards: bool = False) -> Iterator[Record]:
+    """Records from the lines in order; adds the index of every block they use to `used`.
+
+    `index_cards`: the document is unpaged index-card errata, where a bold line above an
+    instruction is an entry header even without a dash ("Aegis Defence Line").
+    """
     section = "intro"
     note: tuple[EntryLine, list[EntryLine]] | None = None
     entry: _Entry | None = None
@@ -142,7 +158,7 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
         text = line.text.strip()
         header = parse_header(text)
         heading_section = _section_of(line)
-        dash = None if header else _dash_header(lines, n)
+        dash = None if header else _dash_header(lines, n, index_cards)
         if heading_section or header or dash or _QUESTION.match(text):
             if note:
                 yield _note(note, meta, ctx)
@@ -188,7 +204,7 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
         elif question:
             (answer if in_answer else question).append(line)
         elif entry and line.kind == HEADING and n + 1 < len(lines) and \
-                (parse_header(lines[n + 1].text) or _dash_header(lines, n + 1)):
+                (parse_header(lines[n + 1].text) or _dash_header(lines, n + 1, index_cards)):
             # A section heading (a faction name) between entries ends the entry above it.
             yield _erratum(entry, meta, ctx)
             entry = None
@@ -240,15 +256,20 @@ def _section_of(line: EntryLine) -> str | None:
     return None
 
 
-def _dash_header(lines: list[EntryLine], n: int) -> Header | None:
-    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction."""
+def _dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
+    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction;
+    with `bare`, also one without a dash ("Astra Militarum Infantry Armoury Card, asterisk note")."""
     line = lines[n]
-    if not line.bold or n + 1 >= len(lines) or not is_instruction(lines[n + 1].text):
+    if not line.bold or line.kind == HEADING or n + 1 >= len(lines) or not is_instruction(lines[n + 1].text):
         return None
-    m = _DASH_HEADER.match(line.text.strip())
-    if not m:
+    text = line.text.strip()
+    m = _DASH_HEADER.match(text)
+    if m:
+        title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
+    elif bare and _BARE_HEADER.match(text) and not is_instruction(text):
+        title = text
+    else:
         return None
-    title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
     parsed = parse_header(f"Page 0 - {title}")
     return Header("", parsed.target if parsed else title, parsed.location if parsed else None)
 
