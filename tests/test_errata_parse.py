@@ -7,6 +7,7 @@ import pytest
 
 from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.errata_entries import parse_header, read_instruction
+from ruleslawyer.ingest.errata_text import drop_stray_endings
 from ruleslawyer.ingest.parsing import parse_document
 from ruleslawyer.ingest.text import load_text
 from tests.conftest import seed_path
@@ -189,3 +190,12 @@ def test_a_bold_line_without_a_dash_is_no_header_in_paged_errata():
 def test_ordinary_rules_text_is_not_an_faq(shared):
     records = parsed(seed_path(shared, "000", ".txt"))
     assert not [r for r in records if r["kind"] in ("errata", "note", "faq")]
+
+
+def test_stray_bullet_tail_repeated_from_another_bullet_is_dropped():
+    # Core Book FAQ 1.7, page 363: a wrapped line of one bullet was printed again after another.
+    bullets = ["The limit does not apply to CPs gained during a phase. Breakout Stratagem.",
+               "Rules that prevent Falling Back take precedence over the Desperate Breakout Stratagem.",
+               "Roll again. See page 12.", "Roll once more. See page 12."]
+    assert drop_stray_endings(bullets) == [
+        "The limit does not apply to CPs gained during a phase.", bullets[1], bullets[2], bullets[3]]

@@ -18,8 +18,8 @@ from typing import Iterable, Iterator
 from ..records import Erratum, Faq, Note, Record
 from .document import HEADING, Document
 from .errata_entries import Header, is_instruction, parse_entry, parse_header, read_instruction
-from .errata_text import (EntryLine, entry_line, highlight_of, is_heading_like, join_broken,
-                          title_case)
+from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like,
+                          join_broken, title_case)
 from .parsing import ParseContext
 
 _VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
@@ -58,7 +58,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         return
     meta = _title_block(lines, ctx)
     used: set[int] = set()
-    records = list(_walk(lines, meta, ctx, used, _is_index_cards(lines)))
+    records = _without_stray_endings(list(_walk(lines, meta, ctx, used, _is_index_cards(lines))))
     if len(used) >= 0.5 * len(lines):
         # An FAQ document: its title block, intro and headings are not rules either.
         ctx.claim(ln.index for ln in lines)
@@ -89,6 +89,14 @@ def _split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
         out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
         out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
     return out
+
+
+def _without_stray_endings(records: list[Record]) -> list[Record]:
+    """The records with stray bullet tails dropped (`drop_stray_endings`, across the document)."""
+    bullets = [b for r in records if isinstance(r, Erratum) for b in r.bullets]
+    fixed = dict(zip(bullets, drop_stray_endings(bullets)))
+    return [dataclasses.replace(r, bullets=tuple(fixed[b] for b in r.bullets))
+            if isinstance(r, Erratum) and any(fixed[b] != b for b in r.bullets) else r for r in records]
 
 
 def is_faq_document(lines: list[EntryLine]) -> bool:

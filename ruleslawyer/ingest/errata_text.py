@@ -159,3 +159,26 @@ def is_heading_like(line: EntryLine) -> bool:
         return False
     letters = [c for c in t if c.isalpha()]
     return bool(letters) and (line.bold or not any(c.islower() for c in letters))
+
+
+# "… used during a phase. Breakout Stratagem.": a short sentence-like tail after a full stop.
+_TRAILING_FRAGMENT = re.compile(r"(?<=[.!?])\s+(?P<frag>[A-Z][\w'\u2019-]*(?:\s+[\w'\u2019-]+){0,3}[.!?])$")
+
+
+def drop_stray_endings(bullets: list[str]) -> list[str]:
+    """The bullets with a stray tail removed: a short fragment after the last full stop that is
+    the end of a longer sentence in another bullet.
+
+    A wrapped line printed twice leaves one ("… used during a phase. Breakout Stratagem." next
+    to "… precedence over the Desperate Breakout Stratagem."). A tail that is a sentence of its
+    own in the other bullet too ("… phase. See page 12." twice) is kept.
+    """
+    out = []
+    for n, bullet in enumerate(bullets):
+        m = _TRAILING_FRAGMENT.search(bullet)
+        if m:
+            inside = re.compile(rf"[\w,;]\s+{re.escape(m.group('frag'))}$")
+            if any(k != n and inside.search(other) for k, other in enumerate(bullets)):
+                bullet = bullet[:m.start()]
+        out.append(bullet)
+    return out
