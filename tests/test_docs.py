@@ -3,6 +3,7 @@ README opens with the two commands (.ci/run runs the second one verbatim)."""
 from __future__ import annotations
 
 import re
+import shlex
 
 import click
 import pytest
@@ -46,3 +47,34 @@ def test_help_runs_without_a_store(runner):
     assert result.exit_code == 0
     for name in COMMANDS:
         assert name in result.output
+
+
+# Examples that cannot run here: they name the user's own files, or serve until stopped.
+_NOT_RUN = {"ingest": "names the user's files", "site serve": "serves until stopped"}
+
+
+def help_examples():
+    """(command name, argv, expected first line or None) for every "Example:" in a command's help."""
+    for name, cmd in all_commands():
+        text = " ".join((cmd.help or "").split())
+        for m in re.finditer(r"ruleslawyer ((?:[^\"();]|\"[^\"]*\")+?)(?: \((?:prints (?P<prints>[^:)]+))?[^)]*\)|;|\.?$)",
+                             text.split("Example", 1)[1] if "Example" in text else ""):
+            yield name, shlex.split(m.group(1)), m.group("prints")
+
+
+@pytest.mark.parametrize("name,argv,prints", [e for e in help_examples() if e[0] not in _NOT_RUN],
+                         ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_help_examples_work_on_the_shipped_corpus(runner, name, argv, prints, tmp_path, monkeypatch):
+    """A new user's store is the shipped corpus: every example in `--help` must work on it."""
+    monkeypatch.chdir(tmp_path)  # examples that write (cards, site) write here
+    result = runner.invoke(cli, argv)
+    assert result.exit_code == 0, f"ruleslawyer {' '.join(argv)}:\n{result.output}"
+    if prints:
+        assert result.output.splitlines()[0] == prints
+
+
+def test_every_example_is_found_and_run():
+    found = {name for name, _, _ in help_examples()}
+    with_examples = {name for name, cmd in all_commands() if "Example" in (cmd.help or "")}
+    assert found == with_examples, "an Example in --help that the pattern above does not read"
+    assert {"search", "show", "table", "cards", "errata", "stratagems", "wound", "site build"} <= found - set(_NOT_RUN)

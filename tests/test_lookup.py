@@ -138,8 +138,9 @@ def test_errata_command_counts(run, db):
     assert lines[-1] == f"{len(outcomes)} entries: {applied} applied, {len(outcomes) - applied} not applied"
     assert len(lines) - 1 == len(outcomes)
     assert any(x.startswith("p219 Look Out, Sir [replace] -> applied to Look Out, Sir") for x in lines)
-    unapplied = run("errata", "--unapplied", "--document", "core book").output.splitlines()[:-1]
+    *unapplied, summary = run("errata", "--unapplied", "--document", "core book").output.splitlines()
     assert unapplied and all("-> NOT applied: " in x for x in unapplied)
+    assert summary == f"{len(unapplied)} of {len(outcomes)} entries not applied"
     data = json.loads(run("errata", "--json").output)
     assert {"erratum", "applied", "target", "reason"} <= set(data[0])
     bad = run("errata", "--document", "codex: orks")

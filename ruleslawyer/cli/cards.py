@@ -27,7 +27,7 @@ def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems,
 
     Fronts show the profiles, weapons and keywords; backs the abilities and the text of every
     rule the card names. Text that does not fit shrinks, then continues on a second card
-    marked 2/2. Example: ruleslawyer cards "skorpekh lord" chronomancer --sheet a4 --duplex
+    marked 2/2. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
     """
     from ..cards import write_cards
 

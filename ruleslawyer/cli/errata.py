@@ -17,7 +17,7 @@ from .main import pass_app
 def errata(app, document, unapplied, as_json):
     """List FAQ errata entries: where each one applied, or why it did not.
 
-    Example: ruleslawyer errata --document "core book" --unapplied
+    Example: ruleslawyer errata --document "core rules" --unapplied
     """
     from ..amend_report import outcome_dict, select_outcomes
     from ..library import load_corpus
@@ -31,6 +31,10 @@ def errata(app, document, unapplied, as_json):
         return
     for outcome in chosen:
         click.echo(format_outcome(outcome))
+    if unapplied:
+        total = len(select_outcomes(corpus.outcomes, document, False))
+        click.echo(f"{len(chosen)} of {total} entries not applied" + ("" if chosen else ": every entry applied"))
+        return
     applied = sum(1 for o in chosen if o.applied)
     click.echo(f"{len(chosen)} entries: {applied} applied, {len(chosen) - applied} not applied")
 

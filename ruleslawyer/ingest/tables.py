@@ -166,7 +166,10 @@ def _build(doc: Document, ctx: ParseContext, grid: _Grid) -> tuple[RefTable | No
         name, col_caption = col_caption, None
     corner = header[0]
     numeric = all(re.fullmatch(r"\d+", h) for h in header[1:] if h)
-    if numeric:
+    if numeric and col_caption and corner and not row_caption:
+        # "TOUGHNESS" over the columns and "STRENGTH" in the corner: the corner names the rows.
+        column_header, row_header = col_caption, _caption(corner)
+    elif numeric:
         column_header = _join(col_caption, corner)
         row_header = _join(row_caption, corner) if row_caption else None
     else:
