@@ -87,6 +87,16 @@ def test_pipe_table_in_markdown():
     assert [(r.label, r.cells) for r in t.rows] == [("Incursion", ("1000",)), ("Strike Force", ("2000",))]
 
 
+def test_corner_names_the_rows_under_a_column_caption():
+    # "TOUGHNESS" printed over the numbered columns, "STRENGTH" in the corner cell.
+    grid = "\n".join(["STRENGTH\t1\t2\t3", "1\t4+\t5+\t6+", "2\t3+\t4+\t5+", "3\t2+\t3+\t4+"])
+    data = f"# TO WOUND\n\nTOUGHNESS\n\n{grid}\n".encode()
+    doc = load_text(data, DocumentOrigin("c.md", "c.md", "text", "0" * 64, len(data)))
+    (t,) = [r for r in parse_document(doc) if r.kind == "table"]
+    assert (t.name, t.row_header, t.column_header, t.columns) == ("To Wound", "Strength", "Toughness", ("1", "2", "3"))
+    assert [r.label for r in t.rows] == ["1", "2", "3"]
+
+
 def _blocks_doc(*blocks):
     from ruleslawyer.ingest.document import Document
 
