@@ -11,7 +11,10 @@ erratum's edition, by name with tolerance for case, punctuation and plurals ("LO
 "Look Out, Sir"); a comma path ("Rare Rules, Resurrected Models", "Sporocyst, Abilities, Spawn
 Spore Mines") is tried whole, then by its last part, then as datasheet + ability. A sentence
 change whose target name is not in the corpus may still land where its old wording is printed
-(a rules summary titles things differently from the core book).
+(a rules summary titles things differently from the core book). Entries on a unit's keywords
+or weapon profiles ("Wave Serpent – Ranged Weapons, twin starcannon: Change Attacks to '2'")
+edit its datasheet (amend_datasheet.py, amend_weapons.py); entries on its other parts are
+reported, not applied.
 
 Applying is idempotent and order-independent: of several versions of one FAQ document only the
 newest applies (the others are "superseded"), and an entry seen twice applies once.
@@ -19,14 +22,14 @@ newest applies (the others are "superseded"), and an entry seen twice applies on
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
-from dataclasses import dataclass, field
 
-from .amend_datasheet import KeywordEditError, datasheet_part, edit_keywords, keyword_target
+from .amend_datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
+from .amend_outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
+from .amend_weapons import weapon_target, weapons_update
 from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
-from .records import (Ability, Change, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
+from .records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
                       Stratagem, record_name)
 
 _TEXT_KINDS = (Rule, DetachmentRule, Enhancement, Stratagem)
@@ -36,42 +39,6 @@ _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "key
                   "effect section", "target section", "when section", "restrictions section", "rules"}
 _STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
                      "restrictions section": "restrictions"}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What happened to one erratum: applied to a record, or not, with the reason."""
-
-    erratum: Erratum
-    applied: bool
-    target_name: str | None = None
-    reason: str | None = None
-    target_kind: str | None = None
-    detail: str | None = None  # e.g. "new rule", "found by its wording in …"
-
-
-@dataclass
-class ApplyResult:
-    """The current records (amended copies in place of originals) and one Outcome per erratum."""
-
-    records: list[Record]
-    outcomes: list[Outcome] = field(default_factory=list)
-
-    @property
-    def applied(self) -> list[Outcome]:
-        """The outcomes of entries that changed or added a record."""
-        return [o for o in self.outcomes if o.applied]
-
-    @property
-    def unapplied(self) -> list[Outcome]:
-        """The outcomes of entries that did not apply (superseded, duplicate, target not found)."""
-        return [o for o in self.outcomes if not o.applied]
-
-
-def erratum_id(e: Erratum) -> str:
-    """A stable id of one entry: its document, version, page, target and a digest of its wording."""
-    digest = hashlib.sha1(f"{e.operation}|{e.location}|{e.title}|{e.text}".encode()).hexdigest()[:10]
-    return f"{e.document or '?'} v{e.version or '?'} p{e.page or '?'} {e.target or e.title or ''} #{digest}"
 
 
 def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
@@ -211,16 +178,6 @@ def _same_edition(record: Record, edition: int | None) -> bool:
     return edition is None or record.edition is None or record.edition == edition
 
 
-def _change(e: Erratum, old: str, new: str, location: str | None = None) -> Change:
-    return Change(document=e.document, version=e.version, page=e.page, operation=e.operation,
-                  location=location if location is not None else e.location, old_text=old,
-                  new_text=new, erratum_id=erratum_id(e))
-
-
-def _already(record: Record, e: Erratum) -> bool:
-    return any(c.erratum_id == erratum_id(e) for c in getattr(record, "changes", ()))
-
-
 def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
     if e.operation == "add" and e.title:
         return _add_rule(e, current, index)
@@ -228,7 +185,13 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         return Outcome(e, False, None, "the entry names no target")
     unit = keyword_target(e)
     if unit is not None:
-        outcome = _apply_keywords(e, unit, current, index)
+        outcome = apply_to_sheet(e, index.sheets(unit, e.edition), "keywords", current, lambda sheet: keywords_update(sheet, e))
+        if outcome is not None:
+            return outcome
+    weapons = weapon_target(e)
+    if weapons is not None:
+        outcome = apply_to_sheet(e, index.sheets(weapons.unit, e.edition), weapons.label, current,
+                                  lambda sheet: weapons_update(sheet, e, weapons))
         if outcome is not None:
             return outcome
     part = datasheet_part(e)
@@ -236,8 +199,10 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         unit, section = part
         if not index.sheets(unit, None):
             return Outcome(e, False, e.target, "target not in the corpus")
+        if weapons is not None:  # only a datasheet of another edition has that name
+            return Outcome(e, False, unit, f"no edition {e.edition} datasheet of that name", "datasheet")
         return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied "
-                       "(abilities and keywords are applied)", "datasheet")
+                       "(abilities, keywords and weapon profiles are applied)", "datasheet")
     target = _find_target(e, index)
     if target is None:
         return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")
@@ -251,7 +216,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
     operation = "append" if e.operation == "add" else e.operation
     i, ability = target
     record = current[i]
-    if _already(record, e):
+    if already_applied(record, e):
         return Outcome(e, True, _target_name(current, target), None, record.kind, "already applied")
     text_field = _text_field(record, e)
     old_text = ability.text if ability is not None else (getattr(record, text_field) or "")
@@ -259,7 +224,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         result = edit(old_text, operation, place, e.text)
     except LocationError as exc:
         return Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
-    change = _change(e, result.old, result.new)
+    change = change_for(e, result.old, result.new)
     if ability is not None:
         abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
                           for a in record.abilities if not (a is ability and e.operation == "delete"
@@ -272,28 +237,6 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
                                   else record.summary + tuple(e.bullets))
         current[i] = dataclasses.replace(record, **updates)
     return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
-
-
-def _apply_keywords(e: Erratum, unit: str, current: list[Record | None], index: _Index) -> Outcome | None:
-    """An entry on a unit's keywords section, applied to that datasheet; None when the corpus
-    has no datasheet of that name and edition."""
-    found = index.sheets(unit, e.edition)
-    if not found:
-        return None
-    i = found[0]
-    sheet = current[i]
-    name = f"{record_name(sheet)}: keywords"
-    if _already(sheet, e):
-        return Outcome(e, True, name, None, sheet.kind, "already applied")
-    try:
-        keywords = edit_keywords(sheet.keywords, e)
-    except KeywordEditError as exc:
-        return Outcome(e, False, name, str(exc), sheet.kind)
-    if keywords == sheet.keywords:  # a current printing already carries the change
-        return Outcome(e, True, name, None, sheet.kind, "the datasheet already reads so")
-    change = _change(e, ", ".join(sheet.keywords), ", ".join(keywords), location="keywords")
-    current[i] = dataclasses.replace(sheet, keywords=keywords, changes=sheet.changes + (change,))
-    return Outcome(e, True, name, None, sheet.kind)
 
 
 def _text_field(record: Record, e: Erratum) -> str:
@@ -355,7 +298,7 @@ def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outc
     record = current[i]
     result = edit(record.text, "replace", Place(paragraph=pi + 1, sentence=si + 1), e.text)
     location = f"{_ordinal_word(si + 1)} sentence of the {_ordinal_word(pi + 1)} paragraph"
-    change = _change(e, result.old, result.new, location)
+    change = change_for(e, result.old, result.new, location)
     current[i] = dataclasses.replace(record, text=result.text, changes=record.changes + (change,))
     return Outcome(e, True, record_name(record), None, record.kind,
                    f"{e.target!r} is not a rule here; its wording was found in {record_name(record)!r}, "
@@ -371,12 +314,12 @@ def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcom
     existing = index.rules(e.title, e.edition)
     if existing:
         i = existing[0]
-        if _already(current[i], e):
+        if already_applied(current[i], e):
             return Outcome(e, True, e.title, None, "rule", "already applied")
         return Outcome(e, False, e.title, f"a rule named {e.title!r} is already in the corpus", "rule")
     section = tuple(p.strip() for p in (e.target or "").split(",") if p.strip())
     rule = Rule(name=e.title, source=e.source, edition=e.edition, section=section, text=e.text,
-                summary=tuple(e.bullets), changes=(_change(e, "", e.text),))
+                summary=tuple(e.bullets), changes=(change_for(e, "", e.text),))
     current.append(rule)
     index.add(len(current) - 1)
     return Outcome(e, True, e.title, None, "rule", "new rule")

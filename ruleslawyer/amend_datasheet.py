@@ -4,13 +4,17 @@
 Keywords section: add 'Regiment'") and `edit_keywords(keywords, e)` returns the new keyword
 tuple, or raises KeywordEditError with the reason it cannot be applied; `datasheet_part(e)`
 recognises entries on other parts of a datasheet (wargear options, invulnerable save), which
-are reported, not applied. `amend.py` makes the amended copies and their Changes.
+are reported, not applied. `apply_to_sheet` applies an entry on a keywords section or (with
+`amend_weapons`) a weapons section to every datasheet of the unit's name and edition it fits,
+as amended copies carrying a Change.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from .records import Erratum
+from .amend_outcome import Outcome, already_applied, change_for
+from .records import Datasheet, Erratum, Record, record_name
 
 _KEYWORD_PARTS = {"keywords", "keywords section", "keyword", "keywords line"}
 # A keyword is a few words of letters ("REGIMENT", "BATTLE SISTER", "T'AU EMPIRE").
@@ -24,7 +28,11 @@ _DATASHEET_PARTS = {"invulnerable save", "wargear options", "unit composition", 
                     "faction keywords", "points", "profile", "profiles", "characteristics", "wargear"}
 
 
-class KeywordEditError(ValueError):
+class DatasheetEditError(ValueError):
+    """An erratum on a part of a datasheet that cannot be applied (the message says why)."""
+
+
+class KeywordEditError(DatasheetEditError):
     """An erratum on a keywords section whose new keywords cannot be read."""
 
 
@@ -67,6 +75,12 @@ def edit_keywords(keywords: tuple[str, ...], e: Erratum) -> tuple[str, ...]:
     raise KeywordEditError(f"cannot {operation} a keywords section")
 
 
+def keywords_update(sheet: Datasheet, e: Erratum) -> tuple[dict, str, str]:
+    """The datasheet fields `e` changes, and the keywords before and after (for its Change)."""
+    keywords = edit_keywords(sheet.keywords, e)
+    return {"keywords": keywords}, ", ".join(sheet.keywords), ", ".join(keywords)
+
+
 def _keyword_list(text: str | None) -> tuple[str, ...]:
     """Keywords from an entry's text: one per line or comma-separated, each a few words.
 
@@ -82,3 +96,41 @@ def _keyword_list(text: str | None) -> tuple[str, ...]:
 
 def _fold(keyword: str) -> str:
     return re.sub(r"\s+", " ", keyword.replace("’", "'")).strip().casefold()
+
+
+def apply_to_sheet(e: Erratum, found: list[int], part: str, current: list[Record | None], edit) -> Outcome | None:
+    """An entry on one part of a unit's datasheet, applied to the datasheets at positions
+    `found` of `current` (those of its name and edition); None when there are none.
+
+    `edit(sheet)` gives (the changed fields, old text, new text) or raises DatasheetEditError.
+    """
+    if not found:
+        return None
+    # Several datasheets may share the name (two sources of one unit, its listing under two
+    # factions, or an entry of no known edition): the entry applies to every one it fits, and
+    # is refused with the first one's reason when it fits none.
+    outcomes = [_sheet_outcome(e, i, part, current, edit) for i in found]
+    applied = [o for o in outcomes if o.applied]
+    if not applied:
+        return outcomes[0]
+    changed = [o for o in applied if o.detail is None]
+    if len(changed) > 1:
+        return dataclasses.replace(changed[0], detail=f"{len(changed)} datasheets of that name")
+    return (changed or applied)[0]
+
+
+def _sheet_outcome(e: Erratum, i: int, part: str, current: list[Record | None], edit) -> Outcome:
+    """`e` applied to the datasheet at `i` (see `_apply_to_sheet`)."""
+    sheet = current[i]
+    name = f"{record_name(sheet)}: {part}"
+    if already_applied(sheet, e):
+        return Outcome(e, True, name, None, sheet.kind, "already applied")
+    try:
+        updates, old, new = edit(sheet)
+    except DatasheetEditError as exc:
+        return Outcome(e, False, name, str(exc), sheet.kind)
+    if all(getattr(sheet, k) == v for k, v in updates.items()):  # a current printing already carries the change
+        return Outcome(e, True, name, None, sheet.kind, "the datasheet already reads so")
+    change = change_for(e, old, new, location=part)
+    current[i] = dataclasses.replace(sheet, **updates, changes=sheet.changes + (change,))
+    return Outcome(e, True, name, None, sheet.kind)

@@ -78,15 +78,18 @@ def fold(text: str) -> str:
 
 
 def find_by_name(records: Sequence[Record], name: str, *, kinds: Iterable[str] | None = None,
-                 edition: int | None = None) -> list[Record]:
+                 edition: int | None = None, faction: str | None = None) -> list[Record]:
     """Records whose name matches `name`: exact first, then prefix, then close (typos).
 
     Returns every record of the best tier (several when the name is shared across kinds,
-    groups or editions); raises NotFoundError with suggestions when nothing is close.
+    groups, factions or editions); raises NotFoundError with suggestions when nothing is close.
+    `faction` keeps records of a faction whose name starts with it ("aeld" -> Aeldari).
     """
     kinds = set(kinds) if kinds else None
+    wanted_faction = fold(faction) if faction else None
     pool = [r for r in records if (kinds is None or r.kind in kinds)
-            and (edition is None or r.edition == edition) and r.kind not in ("errata", "faq")]
+            and (edition is None or r.edition == edition) and r.kind not in ("errata", "faq")
+            and (wanted_faction is None or fold(getattr(r, "faction", None) or "").startswith(wanted_faction))]
     want = fold(name)
     if not want:
         raise NotFoundError("give a name to look up")
@@ -119,4 +122,4 @@ def find_one(records: Sequence[Record], name: str, **kw) -> Record:
     if len(exact) == 1:
         return exact[0]
     raise AmbiguousNameError(f"{len(found)} records match {name!r}", candidates=found,
-                             hint="add --kind or --edition, or give the full name")
+                             hint="add --kind, --edition or --faction, or give the full name")

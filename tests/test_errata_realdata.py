@@ -130,3 +130,29 @@ def test_index_card_errata_with_a_wahapedia_datasheet(shared, tmp_path):
     assert not terminators.applied
     (saves,) = [r for r in corpus.records if r.kind == "rule" and r.name == "Invulnerable Saves"]
     assert not saves.changes and "4+" != saves.text
+
+
+def test_index_card_weapon_errata_on_the_wahapedia_export(shared):
+    """The index-card errata v1.2 with the 10th-edition Wahapedia export: weapon entries edit the
+    datasheets (or find them already reading so), facts read off the card and the export."""
+    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.records import from_dict
+    from tests.test_structured_sources import records_of
+
+    export = shared / "realdata" / "wahadumper__wahadumper"
+    if not export.is_dir():
+        pytest.skip(f"{export} is not there")
+    errata = [from_dict(r) for r in records(shared, INDEX_CARDS) if r["kind"] == "errata"]
+    sheets = [r for r in records_of(export) if r.kind == "datasheet"]
+    result = apply_errata(sheets + errata)
+    outcome = {o.erratum.target: o for o in result.outcomes}
+    fusion = outcome["Corsair Voidscarred, Ranged Weapons, fusion pistol"]
+    assert fusion.applied and fusion.detail in (None, "2 datasheets of that name")
+    (voidscarred,) = [r for r in result.records if r.kind == "datasheet" and r.name == "Corsair Voidscarred"
+                      and r.faction == "Aeldari"]
+    (pistol,) = [w for w in voidscarred.weapons if w.name == "Fusion pistol"]
+    assert pistol.D == "D3" and voidscarred.changes[0].location == "ranged weapons: fusion pistol"
+    serpent = outcome["Wave Serpent, Ranged Weapons, twin starcannon"]
+    assert serpent.applied and serpent.detail == "the datasheet already reads so"  # the export prints A 2
+    shoota = outcome["Stompa, Ranged Weapons, twin big shoota"]  # 'Change Range to '36"'': the inch mark kept
+    assert shoota.applied and shoota.detail == "the datasheet already reads so"

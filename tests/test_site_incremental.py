@@ -96,3 +96,13 @@ def test_deleted_pages_are_rendered_again_though_nothing_changed(tmp_path):
 
     write_site(get_context(corpus), tmp_path / "full", force=True, workers=1)
     assert tree_bytes(out) == tree_bytes(tmp_path / "full")
+
+
+def test_site_code_covers_what_makes_the_records_it_shows():
+    """A new version that applies errata differently must not leave a site built by the old one
+    standing: the errata and record modules are part of the code every page's key holds."""
+    from ruleslawyer.site.writer import code_files
+
+    names = {f.name for f in code_files()}
+    assert {"amend.py", "amend_weapons.py", "amend_datasheet.py", "records.py", "library.py", "build.py",
+            "record.html"} <= names

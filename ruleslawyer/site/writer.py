@@ -46,15 +46,22 @@ class BuildReport:
     patched: bool = False  # the context was made by patching the last build (site/patch.py)
 
 
-def code_hash() -> str:
-    """Hash of every template, static file and site module: a change re-renders every page."""
-    h = hashlib.sha1()
+def code_files() -> list[Path]:
+    """The files a site's pages depend on besides the store: the site's templates, static files
+    and modules, and the package's own modules (records, errata applying, name folding), since
+    the pages show records as those make them."""
     here = Path(__file__).resolve().parent
-    files = sorted([*TEMPLATES.rglob("*"), *STATIC.rglob("*"), *here.glob("*.py")])
-    for f in files:
-        if f.is_file():
-            h.update(str(f.relative_to(here)).encode())
-            h.update(f.read_bytes())
+    files = [*TEMPLATES.rglob("*"), *STATIC.rglob("*"), *here.glob("*.py"), *here.parent.glob("*.py")]
+    return sorted(f for f in files if f.is_file())
+
+
+def code_hash() -> str:
+    """Hash of every file in `code_files`: a change re-renders every page."""
+    h = hashlib.sha1()
+    root = Path(__file__).resolve().parent.parent
+    for f in code_files():
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
     return h.hexdigest()
 
 

@@ -10,6 +10,7 @@ import textwrap
 
 from ..records import Datasheet
 from . import source_line, wrap
+from .rules import change_lines
 
 
 def format_datasheet(record: Datasheet, width: int = 80) -> str:
@@ -50,6 +51,7 @@ def format_datasheet(record: Datasheet, width: int = 80) -> str:
     if record.faction_keywords:
         out.extend(textwrap.wrap("Faction keywords: " + ", ".join(record.faction_keywords), width,
                                  subsequent_indent="  "))
+    out.extend(change_lines(record, width, before_after=True))
     out.append(source_line(record))
     return "\n".join(out)
 

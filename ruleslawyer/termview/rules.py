@@ -38,12 +38,16 @@ def _hanging(label: str, text: str, width: int) -> list[str]:
     return lines
 
 
-def change_lines(record: Record, width: int) -> list[str]:
-    """One line per applied erratum: document, version, page, what it did."""
+def change_lines(record: Record, width: int, before_after: bool = False) -> list[str]:
+    """One line per applied erratum: document, version, page, what it did.
+
+    With `before_after` (a datasheet, whose tables do not mark changed words) each line is
+    followed by what the erratum changed, as printed and as amended.
+    """
     changes = getattr(record, "changes", ()) or ()
     if not changes:
         return []
-    out = ["", "Errata applied (amended wording marked »…«):"]
+    out = ["", "Errata applied:" if before_after else "Errata applied (amended wording marked »…«):"]
     for c in changes:
         where = ", ".join(p for p in (
             c.document or "unknown document",
@@ -51,6 +55,11 @@ def change_lines(record: Record, width: int) -> list[str]:
             f"page {c.page}" if c.page else None) if p)
         what = c.operation + (f" ({c.location})" if c.location else "")
         out.extend(textwrap.wrap(f"- {where}: {what}", width, subsequent_indent="  "))
+        if before_after:
+            for label, text in (("was", c.old_text), ("now", c.new_text)):
+                for line in (text or "(nothing)").splitlines():
+                    out.extend(textwrap.wrap(f"{label}: {line}", width, initial_indent="    ",
+                                             subsequent_indent="      "))
     return out
 
 
