@@ -11,10 +11,10 @@ erratum's edition, by name with tolerance for case, punctuation and plurals ("LO
 "Look Out, Sir"); a comma path ("Rare Rules, Resurrected Models", "Sporocyst, Abilities, Spawn
 Spore Mines") is tried whole, then by its last part, then as datasheet + ability. A sentence
 change whose target name is not in the corpus may still land where its old wording is printed
-(a rules summary titles things differently from the core book). Entries on a unit's keywords
-or weapon profiles ("Wave Serpent – Ranged Weapons, twin starcannon: Change Attacks to '2'")
-edit its datasheet (amend_datasheet.py, amend_weapons.py); entries on its other parts are
-reported, not applied.
+(a rules summary titles things differently from the core book). Entries on a unit's keywords,
+weapon profiles ("Wave Serpent – Ranged Weapons, twin starcannon: Change Attacks to '2'"),
+wargear options or unit composition edit its datasheet (amend_datasheet.py, amend_weapons.py,
+amend_lists.py); entries on its other parts are reported, not applied.
 
 Applying is idempotent and order-independent: of several versions of one FAQ document only the
 newest applies (the others are "superseded"), and an entry seen twice applies once.
@@ -26,7 +26,8 @@ import re
 
 from .amend_datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
 from .amend_outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
-from .amend_weapons import weapon_target, weapons_update
+from .amend_lists import list_target, lists_update
+from .amend_weapons import WeaponTarget, weapon_target, weapons_update
 from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
 from .records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
@@ -185,13 +186,16 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         return Outcome(e, False, None, "the entry names no target")
     unit = keyword_target(e)
     if unit is not None:
-        outcome = apply_to_sheet(e, index.sheets(unit, e.edition), "keywords", current, lambda sheet: keywords_update(sheet, e))
+        outcome = apply_to_sheet(e, index.sheets(unit, e.edition), "keywords", current,
+                                 lambda sheet: keywords_update(sheet, e))
         if outcome is not None:
             return outcome
-    weapons = weapon_target(e)
-    if weapons is not None:
-        outcome = apply_to_sheet(e, index.sheets(weapons.unit, e.edition), weapons.label, current,
-                                  lambda sheet: weapons_update(sheet, e, weapons))
+    # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
+    where = weapon_target(e) or list_target(e)
+    if where is not None:
+        update = weapons_update if isinstance(where, WeaponTarget) else lists_update
+        outcome = apply_to_sheet(e, index.sheets(where.unit, e.edition), where.label, current,
+                                 lambda sheet: update(sheet, e, where))
         if outcome is not None:
             return outcome
     part = datasheet_part(e)
@@ -199,10 +203,10 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         unit, section = part
         if not index.sheets(unit, None):
             return Outcome(e, False, e.target, "target not in the corpus")
-        if weapons is not None:  # only a datasheet of another edition has that name
+        if where is not None:  # only a datasheet of another edition has that name
             return Outcome(e, False, unit, f"no edition {e.edition} datasheet of that name", "datasheet")
-        return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied "
-                       "(abilities, keywords and weapon profiles are applied)", "datasheet")
+        return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied",
+                       "datasheet")
     target = _find_target(e, index)
     if target is None:
         return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")

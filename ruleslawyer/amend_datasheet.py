@@ -106,6 +106,9 @@ def apply_to_sheet(e: Erratum, found: list[int], part: str, current: list[Record
     """
     if not found:
         return None
+    if e.edition is None:  # an entry of no known edition is taken to be for the newest datasheets
+        newest = max((current[i].edition or 0) for i in found)
+        found = [i for i in found if (current[i].edition or 0) == newest]
     # Several datasheets may share the name (two sources of one unit, its listing under two
     # factions, or an entry of no known edition): the entry applies to every one it fits, and
     # is refused with the first one's reason when it fits none.

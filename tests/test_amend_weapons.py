@@ -109,14 +109,22 @@ def test_refusals_name_the_reason():
     assert "not understood" in amended(sheet(), run_on)[1].reason
 
 
-def test_the_sheet_it_fits_among_namesakes():
-    # An entry of no known edition matches a 9th and a 10th edition datasheet: it lands on the one it fits.
-    old = sheet(weapons=(CLAWS,), edition=9)
+def test_the_sheets_it_fits_among_namesakes():
+    # Two listings of one name and edition, only one with the weapon: that one changes.
+    bare = sheet(weapons=(CLAWS,), faction="Drukhari")
+    e = entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Change Attacks to '2'.", location="Attacks")
+    result = apply_errata([bare, sheet(faction="Aeldari"), e])
+    without, with_lance = [r for r in result.records if r.kind == "datasheet"]
+    assert without.changes == () and by_name(with_lance, "Glimmer lance").A == "2"
+    assert result.outcomes[0].applied and result.outcomes[0].detail is None
+
+
+def test_an_entry_of_no_known_edition_is_for_the_newest_datasheets():
     e = entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Change Attacks to '2'.", location="Attacks",
               edition=None)
-    result = apply_errata([old, sheet(), e])
+    result = apply_errata([sheet(edition=9), sheet(), e])
     nine, ten = [r for r in result.records if r.kind == "datasheet"]
-    assert nine.changes == () and by_name(ten, "Glimmer lance").A == "2"
+    assert nine.changes == () and by_name(nine, "Glimmer lance").A == "1" and by_name(ten, "Glimmer lance").A == "2"
 
 
 def test_weapon_target_and_direct_edit():

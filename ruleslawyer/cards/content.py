@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from ..library import find_by_name, fold
 from ..records import Ability, Datasheet, Record, Rule, Stratagem
-from .options import CardError, CardOptions
+from .options import CardError
 from .references import RuleIndex, referenced_rules, rule_key
 
 # Shown for an ability printed by name only when its rule is printed further down the card.

@@ -105,7 +105,6 @@ def _find_name(lines: list[Line], anchor: int, floor: int) -> int | None:
     j = anchor - 1
     while j >= floor and anchor - j <= 12:
         line = lines[j]
-        text = line.text
         if _skippable_head(line):
             j -= 1
             continue

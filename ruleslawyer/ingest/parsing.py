@@ -55,12 +55,18 @@ _EDITION_WORDS = [
 ]
 
 
+_WEAPON_KEYWORD = re.compile(r"\[(?:ASSAULT|PISTOL|HEAVY|BLAST|HAZARDOUS|TORRENT|PRECISION|LANCE|TWIN-LINKED|"
+                             r"IGNORES COVER|LETHAL HITS|DEVASTATING WOUNDS|INDIRECT FIRE|ONE SHOT|PSYCHIC|"
+                             r"RAPID FIRE [D\d]+|SUSTAINED HITS [D\d]+|MELTA [D\d]+|ANTI-[A-Z]+ \d\+)[],]", re.I)
+
+
 def guess_edition(doc: Document) -> int | None:
     """The edition a document is written for, from what it says or the rules it uses.
 
     Explicit words ("9th edition") win; then the characteristic set (OC is 10th edition; WS/BS
-    with Power Ratings is 9th); then era markers (Indomitus and Command Points are 9th edition;
-    Initiative, Go to Ground and To Wound charts are 5th edition).
+    with Power Ratings is 9th), stratagem sections or bracketed weapon abilities (10th); then
+    era markers (Indomitus and Command Points are 9th edition; Initiative, Go to Ground and To
+    Wound charts are 5th edition).
     """
     text = doc.text[:400_000]
     counts = {}
@@ -72,6 +78,8 @@ def guess_edition(doc: Document) -> int | None:
     if re.search(r"\bOC\b", text) and re.search(r"\bLd\b", text) and re.search(r"\bSv\b", text, re.I):
         return 10
     if re.search(r"\b(WHEN|TARGET|EFFECT):", text) and re.search(r"\bCP\b", text):
+        return 10
+    if len(_WEAPON_KEYWORD.findall(text)) >= 2:  # "[RAPID FIRE 1]", "[BLAST]": 10th edition weapon abilities
         return 10
     if re.search(r"\bIndomitus\b|\bPOWER \d+|\bbattle-forged\b", text, re.I):
         return 9

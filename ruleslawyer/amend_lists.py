@@ -1,0 +1,138 @@
+"""Errata on a datasheet's wargear options and unit composition: lists of lines.
+
+    Death Korps of Krieg – Wargear Options      Change 2nd bullet to: '…'
+    Dark Reapers – Unit Composition, 3rd line   Change to 'Every model is equipped with: …'
+    Captain – Wargear Options                   Add to 1st bullet: '- 1 plasma pistol'
+    Grey Hunters – Wargear Options              Add bullet: '- 1 Grey Hunter's bolt pistol can be …'
+    Vypers – Unit Composition                   Change to '1 Vyper'.  (the line counting the models)
+    Primaris Sword Brethren – Wargear Options   Change '1 master-crafted power weapon' to '1 power weapon'.
+
+A datasheet keeps each bullet (or composition line) as one item, its sub-bullets as "- " lines
+inside it. `list_target(e)` says whether an entry is about one of these lists and
+`lists_update(sheet, e, target)` gives the changed field, or raises ListEditError: entries on a
+sub-bullet, or whose place or new wording cannot be read, are reported, not applied.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .amend_datasheet import DatasheetEditError
+from .records import Datasheet, Erratum
+
+_FIELDS = {"wargear options": "wargear_options", "unit composition": "composition"}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+             "last": -1, "final": -1}
+_PLACE = re.compile(r"^(?:the\s+)?(?P<n>\d+)?(?:st|nd|rd|th)?\s*(?P<word>[a-z]+)?\s*(?P<unit>bullet|line)(?: point)?$", re.I)
+_SWAP = re.compile(r"^change\s+['‘’\"“”](?P<old>.+?)['‘’\"“”]\s+to\s+['‘’\"“”](?P<new>.+?)['‘’\"“”]\.?$", re.I)
+
+
+class ListEditError(DatasheetEditError):
+    """An entry on wargear options or unit composition that cannot be applied (the message says why)."""
+
+
+@dataclass(frozen=True)
+class ListTarget:
+    """Which list an entry is about: the unit, the datasheet field, and any place the header names."""
+
+    unit: str
+    field: str
+    place: str | None
+
+    @property
+    def label(self) -> str:
+        return "wargear options" if self.field == "wargear_options" else "unit composition"
+
+
+def list_target(e: Erratum) -> ListTarget | None:
+    """The list `e` is about ("Dark Reapers, Unit Composition, 3rd line"), else None."""
+    parts = [p.strip() for p in (e.target or "").split(",")]
+    if len(parts) < 2 or not parts[0] or parts[1].lower() not in _FIELDS:
+        return None
+    return ListTarget(parts[0], _FIELDS[parts[1].lower()], ", ".join(p for p in parts[2:] if p) or None)
+
+
+def lists_update(sheet: Datasheet, e: Erratum, target: ListTarget) -> tuple[dict, str, str]:
+    """The datasheet field `e` changes, and the lines before and after (for its Change)."""
+    items = tuple(getattr(sheet, target.field))
+    new = edit_list(items, e, target)
+    gone = [i for i in items if i not in new]
+    added = [i for i in new if i not in items]
+    return {target.field: new}, "\n".join(gone), "\n".join(added)
+
+
+def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:
+    """The list after `e` (see the module docstring)."""
+    text = (e.text or "").strip()
+    place = target.place or e.location
+    if place and "sub-bullet" in place.lower():
+        raise ListEditError("changes a sub-bullet: reported, not applied")
+    swap = _SWAP.match(text)
+    if swap:
+        old, new = swap.group("old"), swap.group("new")
+        if not any(old in i for i in items):
+            if any(new in i for i in items):
+                return items  # the datasheet already reads so
+            raise ListEditError(f"{old!r} is not in the {target.label}")
+        return tuple(i.replace(old, new) for i in items)
+    if not text:
+        raise ListEditError("the entry gives no new wording")
+    n = _position(place, len(items), target) if place else None
+    if e.operation in ("append", "add"):
+        if n is None:  # new bullets at the end
+            return items + tuple(_bullets(text))
+        if not text.startswith("- "):
+            raise ListEditError("the entry's addition to a bullet is not a sub-bullet")
+        if text in items[n]:
+            return items
+        return items[:n] + (f"{items[n]}\n{text}",) + items[n + 1:]
+    if e.operation != "replace":
+        raise ListEditError(f"cannot {e.operation} {target.label}")
+    if n is not None:
+        return items[:n] + (_one_item(text),) + items[n + 1:]
+    if target.field == "composition":
+        # "Change to '1 Vyper'": one line counting models replaces the line that counts them.
+        if "\n" in text or not re.match(r"^\d", text):
+            raise ListEditError("a new unit composition without a place is read only as its model count")
+        counts = [k for k, i in enumerate(items) if re.match(r"^\d", i)]
+        if len(counts) != 1:
+            raise ListEditError("the unit composition has no single line counting its models")
+        return items[:counts[0]] + (text,) + items[counts[0] + 1:]
+    return tuple(_bullets(text))
+
+
+def _position(place: str, size: int, target: ListTarget) -> int:
+    """The index an ordinal place names ("2nd bullet", "third line", "last bullet")."""
+    m = _PLACE.match(place.strip())
+    if not m:
+        raise ListEditError(f"place not understood: {place!r}")
+    number = int(m.group("n")) if m.group("n") else _ORDINALS.get((m.group("word") or "").lower())
+    if number is None:
+        raise ListEditError(f"place not understood: {place!r}")
+    index = size - 1 if number == -1 else number - 1
+    if not 0 <= index < size:
+        raise ListEditError(f"the {target.label} has no {place} (it has {size})")
+    return index
+
+
+def _bullets(text: str) -> list[str]:
+    """Bullet lines ("- …") as items. An FAQ prints bullets and sub-bullets alike, so a bullet
+    counting wargear ("- 1 death spinner") under one that ends "one of the following:" is a
+    sub-bullet of it; a line that is not a bullet goes on the item above it."""
+    items: list[str] = []
+    opens = False
+    for line in text.splitlines():
+        line = line.strip()
+        bullet = line.startswith("- ")
+        body = line[2:].strip() if bullet else line
+        if items and (not bullet or (opens and re.match(r"^\d+\s", body))):
+            items[-1] = f"{items[-1]}\n{'- ' + body if bullet else body}"
+            continue
+        items.append(body)
+        opens = body.endswith(":")
+    return items
+
+
+def _one_item(text: str) -> str:
+    """New wording for one bullet: its own "- " marker dropped; sub-bullet lines kept inside it."""
+    return text[2:].strip() if text.startswith("- ") else text
