@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 from .errors import StoreError
 from .records import Record, from_dict, record_name, to_dict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY,
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS files (
     ingested_at REAL NOT NULL,
     title TEXT,
     edition INTEGER,
-    warnings TEXT NOT NULL DEFAULT '[]'
+    warnings TEXT NOT NULL DEFAULT '[]',
+    reader TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS files_sha ON files(sha256);
 CREATE TABLE IF NOT EXISTS records (
@@ -119,6 +120,8 @@ class Store:
         if version < SCHEMA_VERSION:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
+                if version == 1:  # schema 2 records which code read each file
+                    self.conn.execute("ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT ''")
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
@@ -139,10 +142,11 @@ class Store:
         self.conn.close()
 
     # ------------------------------------------------------------ writing
-    def is_unchanged(self, path: str, sha256: str) -> bool:
-        """True when `path` was ingested with exactly this content."""
-        row = self.conn.execute("SELECT sha256 FROM files WHERE path = ?", (path,)).fetchone()
-        return row is not None and row[0] == sha256
+    def is_unchanged(self, path: str, sha256: str, reader: str | None = None) -> bool:
+        """True when `path` was ingested with exactly this content (and, given `reader`, read by
+        that version of the reading code: a newer parser reads the file again)."""
+        row = self.conn.execute("SELECT sha256, reader FROM files WHERE path = ?", (path,)).fetchone()
+        return row is not None and row[0] == sha256 and (reader is None or row[1] == reader)
 
     def same_content_elsewhere(self, path: str, sha256: str) -> str | None:
         """The path of another stored file with this content, if any (a copy of it)."""
@@ -151,8 +155,11 @@ class Store:
 
     def replace_file(self, *, path: str, name: str, sha256: str, format: str, size: int,
                      records: Iterable[Record], title: str | None = None, edition: int | None = None,
-                     warnings: Iterable[str] = ()) -> int:
-        """Store `records` as the whole content of `path`, replacing what it had, atomically."""
+                     warnings: Iterable[str] = (), reader: str = "") -> int:
+        """Store `records` as the whole content of `path`, replacing what it had, atomically.
+
+        `reader` names the version of the code that read the file (see `is_unchanged`).
+        """
         rows = []
         for seq, rec in enumerate(records):
             rows.append((path, seq, rec.kind, record_name(rec), rec.edition, getattr(rec, "faction", None),
@@ -162,9 +169,9 @@ class Store:
             self.conn.execute("DELETE FROM records WHERE file_path = ?", (path,))
             self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
             self.conn.execute(
-                "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings))))
+                "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings, reader)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings)), reader))
             self.conn.executemany(
                 "INSERT INTO records (file_path, seq, kind, name, edition, faction, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows)

@@ -47,6 +47,38 @@ def test_unchanged_file_is_skipped_and_changed_file_replaced(tmp_path, tmp_store
     assert tmp_store.generation > generation
 
 
+def test_a_newer_reader_reads_unchanged_files_again(tmp_path, tmp_store, monkeypatch):
+    from ruleslawyer.ingest import pipeline
+
+    doc = write(tmp_path / "a.md", "# Alpha\n")
+    ingest_paths(tmp_store, [doc])
+    assert ingest_paths(tmp_store, [doc]).unchanged == 1
+    monkeypatch.setattr(pipeline, "reader_version", lambda: "a-later-parser")  # an upgraded ruleslawyer
+    upgraded = ingest_paths(tmp_store, [doc])
+    assert (upgraded.read, upgraded.unchanged) == (1, 0)
+    assert ingest_paths(tmp_store, [doc]).unchanged == 1
+
+
+def test_a_schema_1_store_is_upgraded_in_place(tmp_path):
+    db = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(db)
+    conn.executescript("""
+        CREATE TABLE files (path TEXT PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, format TEXT NOT NULL,
+            size INTEGER NOT NULL, ingested_at REAL NOT NULL, title TEXT, edition INTEGER,
+            warnings TEXT NOT NULL DEFAULT '[]');
+        CREATE TABLE records (id INTEGER PRIMARY KEY, file_path TEXT NOT NULL, seq INTEGER NOT NULL,
+            kind TEXT NOT NULL, name TEXT NOT NULL, edition INTEGER, faction TEXT, data TEXT NOT NULL);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO files VALUES ('a.md', 'a.md', 'ab', 'text', 1, 0, NULL, NULL, '[]');
+        PRAGMA user_version=1;
+    """)
+    conn.close()
+    with Store(db) as store:
+        assert store.is_unchanged("a.md", "ab")  # nothing lost
+        assert not store.is_unchanged("a.md", "ab", reader="any")  # read again by the next ingest
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
 def test_bad_files_are_reported_and_the_rest_ingested(tmp_path, tmp_store):
     good = write(tmp_path / "good.md", "# Good\n")
     (tmp_path / "empty.txt").write_bytes(b"")

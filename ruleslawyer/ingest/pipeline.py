@@ -5,6 +5,7 @@ fails is reported with its name and reason and changes nothing; the rest of the 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -132,13 +133,28 @@ def _structured_file(path: Path, detectors: list[Callable]) -> bool:
     return path.suffix.lower() in (".cat", ".gst") and bool(detectors)
 
 
+@functools.lru_cache(maxsize=None)
+def reader_version() -> str:
+    """A hash of the code that turns files into records (loaders, parsers, the record model).
+
+    The store keeps it with each file, so that after an upgrade `ingest` reads unchanged files
+    again instead of keeping what an older parser made of them.
+    """
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha1()
+    for f in sorted([*here.glob("*.py"), here.parent / "records.py"]):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
     """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
     key = str(path.resolve()) if path.exists() else str(path)
     try:
         data = read_file(path)
         sha = hashlib.sha256(data).hexdigest()
-        if not force and store.is_unchanged(key, sha):
+        if not force and store.is_unchanged(key, sha, reader_version()):
             return FileResult(key, "unchanged")
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
@@ -154,7 +170,7 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
-                       records=records, title=doc.title, edition=ctx.edition)
+                       records=records, title=doc.title, edition=ctx.edition, reader=reader_version())
     return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=_factions(records))
 
 
@@ -163,7 +179,7 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
     key = source.key
     try:
         sha = source.sha256()
-        if not force and store.is_unchanged(key, sha):
+        if not force and store.is_unchanged(key, sha, reader_version()):
             return FileResult(key, "unchanged")
         records = list(source.records())
     except RuleslawyerError as exc:
@@ -172,7 +188,7 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
         return FileResult(key, "failed", error=f"{key}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the files")
     store.replace_file(path=key, name=source.name, sha256=sha, format=source.format, size=source.size,
-                       records=records, title=source.title, edition=source.edition)
+                       records=records, title=source.title, edition=source.edition, reader=reader_version())
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
                       factions=_factions(records))
 
