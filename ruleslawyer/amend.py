@@ -26,8 +26,8 @@ import re
 
 from .amend_datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
 from .amend_outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
-from .amend_lists import list_target, lists_update
-from .amend_weapons import WeaponTarget, weapon_target, weapons_update
+from .amend_lists import list_target
+from .amend_weapons import weapon_target
 from .amend_text import LocationError, Place, best_sentence, edit, parse_location, tokens
 from .library import fold
 from .records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule,
@@ -193,9 +193,8 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
     # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
     where = weapon_target(e) or list_target(e)
     if where is not None:
-        update = weapons_update if isinstance(where, WeaponTarget) else lists_update
         outcome = apply_to_sheet(e, index.sheets(where.unit, e.edition), where.label, current,
-                                 lambda sheet: update(sheet, e, where))
+                                 lambda sheet: where.update(sheet, e))
         if outcome is not None:
             return outcome
     part = datasheet_part(e)

@@ -81,6 +81,11 @@ def keywords_update(sheet: Datasheet, e: Erratum) -> tuple[dict, str, str]:
     return {"keywords": keywords}, ", ".join(sheet.keywords), ", ".join(keywords)
 
 
+def changed_lines(before, after, show=str) -> tuple[str, str]:
+    """What a change log shows of an edited list: the items dropped and the items added, one a line."""
+    return "\n".join(show(x) for x in before if x not in after), "\n".join(show(x) for x in after if x not in before)
+
+
 def _keyword_list(text: str | None) -> tuple[str, ...]:
     """Keywords from an entry's text: one per line or comma-separated, each a few words.
 

@@ -9,7 +9,7 @@
 
 A datasheet keeps each bullet (or composition line) as one item, its sub-bullets as "- " lines
 inside it. `list_target(e)` says whether an entry is about one of these lists and
-`lists_update(sheet, e, target)` gives the changed field, or raises ListEditError: entries on a
+`target.update(sheet, e)` gives the changed field, or raises ListEditError: entries on a
 sub-bullet, or whose place or new wording cannot be read, are reported, not applied.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .amend_datasheet import DatasheetEditError
+from .amend_datasheet import DatasheetEditError, changed_lines
 from .records import Datasheet, Erratum
 
 _FIELDS = {"wargear options": "wargear_options", "unit composition": "composition"}
@@ -43,6 +43,12 @@ class ListTarget:
     def label(self) -> str:
         return "wargear options" if self.field == "wargear_options" else "unit composition"
 
+    def update(self, sheet: Datasheet, e: Erratum) -> tuple[dict, str, str]:
+        """The datasheet field `e` changes, and the lines before and after (for its Change)."""
+        items = tuple(getattr(sheet, self.field))
+        new = edit_list(items, e, self)
+        return {self.field: new}, *changed_lines(items, new)
+
 
 def list_target(e: Erratum) -> ListTarget | None:
     """The list `e` is about ("Dark Reapers, Unit Composition, 3rd line"), else None."""
@@ -50,15 +56,6 @@ def list_target(e: Erratum) -> ListTarget | None:
     if len(parts) < 2 or not parts[0] or parts[1].lower() not in _FIELDS:
         return None
     return ListTarget(parts[0], _FIELDS[parts[1].lower()], ", ".join(p for p in parts[2:] if p) or None)
-
-
-def lists_update(sheet: Datasheet, e: Erratum, target: ListTarget) -> tuple[dict, str, str]:
-    """The datasheet field `e` changes, and the lines before and after (for its Change)."""
-    items = tuple(getattr(sheet, target.field))
-    new = edit_list(items, e, target)
-    gone = [i for i in items if i not in new]
-    added = [i for i in new if i not in items]
-    return {target.field: new}, "\n".join(gone), "\n".join(added)
 
 
 def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:

@@ -7,8 +7,9 @@
     Raptors – Melee Weapons                           Add close combat weapon profile: (a profile row)
 
 `weapon_target(e)` says whether an erratum names a unit's ranged or melee weapons, and
-`edit_weapons(weapons, e, target)` returns the new weapon tuple with a short account of the
-change, or raises WeaponEditError with the reason it cannot be applied. `amend.py` makes the
+`edit_weapons(weapons, e, target)` returns the new weapon tuple (`target.update(sheet, e)`: the
+changed field with the profiles before and after), or raises WeaponEditError with the reason it
+cannot be applied. `amend.py` makes the
 amended copy and its Change.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from .amend_datasheet import DatasheetEditError
+from .amend_datasheet import DatasheetEditError, changed_lines
 from .library import fold
 from .records import Datasheet, Erratum, Weapon
 
@@ -51,6 +52,11 @@ class WeaponTarget:
         section = "melee weapons" if self.melee else "ranged weapons"
         return f"{section}: {self.weapon}" if self.weapon else section
 
+    def update(self, sheet: Datasheet, e: Erratum) -> tuple[dict, str, str]:
+        """The datasheet fields `e` changes, and the profiles it drops and adds (for its Change)."""
+        weapons = edit_weapons(sheet.weapons, e, self)
+        return {"weapons": weapons}, *changed_lines(sheet.weapons, weapons, describe)
+
 
 def weapon_target(e: Erratum) -> WeaponTarget | None:
     """The weapons `e` is about ("Wave Serpent, Ranged Weapons, twin starcannon"), else None."""
@@ -81,14 +87,6 @@ def edit_weapons(weapons: tuple[Weapon, ...], e: Erratum, target: WeaponTarget) 
     return tuple(edit(w) if w in chosen else w for w in weapons)
 
 
-def weapons_update(sheet: Datasheet, e: Erratum, target: WeaponTarget) -> tuple[dict, str, str]:
-    """The datasheet fields `e` changes, and the profiles it drops and adds (for its Change)."""
-    weapons = edit_weapons(sheet.weapons, e, target)
-    gone = [describe(w) for w in sheet.weapons if w not in weapons]
-    added = [describe(w) for w in weapons if w not in sheet.weapons]
-    return {"weapons": weapons}, "\n".join(gone), "\n".join(added)
-
-
 def describe(weapon: Weapon) -> str:
     """One line for a profile, as a change log shows it:
     `Twin starcannon: Range 36", A 2, BS 3+, S 8, AP -3, D 2 [twin-linked]`."""
@@ -113,7 +111,8 @@ def _matching(weapons: tuple[Weapon, ...], name: str, melee: bool) -> list[Weapo
 
 
 def _is_melee(weapon: Weapon) -> bool:
-    return (weapon.range or "").strip().lower() == "melee"
+    """A melee profile: "Melee" as its range (10th edition) or its type (9th), as the site sorts them."""
+    return "melee" in ((weapon.range or "").strip().lower(), (weapon.type or "").strip().lower())
 
 
 def _edit_of(e: Erratum, text: str):
