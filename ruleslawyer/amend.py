@@ -137,6 +137,7 @@ class _Index:
     def __init__(self, current: list[Record | None]):
         self.current = current
         self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
+        self._newest: tuple[int | None] | None = None  # (the newest datasheet edition,), once asked
         self.by_name: dict[str, list[int]] = {}
         self.datasheets: dict[str, list[int]] = {}
         for i, r in enumerate(current):
@@ -147,6 +148,14 @@ class _Index:
 
     def add(self, i: int) -> None:
         self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
+
+    def newest_sheet_edition(self) -> int | None:
+        """The newest edition of any datasheet in the corpus (None when none says)."""
+        if self._newest is None:
+            editions = [self.current[i].edition for ids in self.datasheets.values() for i in ids
+                        if self.current[i] is not None and self.current[i].edition is not None]
+            self._newest = (max(editions, default=None),)
+        return self._newest[0]
 
     def sheets(self, name: str, edition: int | None) -> list[int]:
         """Where the datasheets named `name` of `edition` (None: any) sit."""
@@ -184,16 +193,18 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         return _add_rule(e, current, index)
     if not e.target:
         return Outcome(e, False, None, "the entry names no target")
+    # An entry of no known edition is taken to be for the corpus's newest datasheets.
+    sheet_edition = e.edition if e.edition is not None else index.newest_sheet_edition()
     unit = keyword_target(e)
     if unit is not None:
-        outcome = apply_to_sheet(e, index.sheets(unit, e.edition), "keywords", current,
+        outcome = apply_to_sheet(e, index.sheets(unit, sheet_edition), "keywords", current,
                                  lambda sheet: keywords_update(sheet, e))
         if outcome is not None:
             return outcome
     # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
     where = weapon_target(e) or list_target(e)
     if where is not None:
-        outcome = apply_to_sheet(e, index.sheets(where.unit, e.edition), where.label, current,
+        outcome = apply_to_sheet(e, index.sheets(where.unit, sheet_edition), where.label, current,
                                  lambda sheet: where.update(sheet, e))
         if outcome is not None:
             return outcome
@@ -203,7 +214,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         if not index.sheets(unit, None):
             return Outcome(e, False, e.target, "target not in the corpus")
         if where is not None:  # only a datasheet of another edition has that name
-            return Outcome(e, False, unit, f"no edition {e.edition} datasheet of that name", "datasheet")
+            return Outcome(e, False, unit, f"no edition {sheet_edition} datasheet of that name", "datasheet")
         return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied",
                        "datasheet")
     target = _find_target(e, index)

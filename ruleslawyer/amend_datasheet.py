@@ -3,7 +3,7 @@
 `keyword_target(e)` says whether an erratum names a unit's keywords section ("Kasrkin,
 Keywords section: add 'Regiment'") and `edit_keywords(keywords, e)` returns the new keyword
 tuple, or raises KeywordEditError with the reason it cannot be applied; `datasheet_part(e)`
-recognises entries on other parts of a datasheet (wargear options, invulnerable save), which
+recognises entries on other parts of a datasheet (invulnerable save, transport, leader), which
 are reported, not applied. `apply_to_sheet` applies an entry on a keywords section or (with
 `amend_weapons`) a weapons section to every datasheet of the unit's name and edition it fits,
 as amended copies carrying a Change.
@@ -47,7 +47,8 @@ def keyword_target(e: Erratum) -> str | None:
 
 def datasheet_part(e: Erratum) -> tuple[str, str] | None:
     """(unit, part) when the target names a part of a datasheet other than its abilities and
-    keywords ("Knight-Centura, Wargear Options", "Chaos Terminator Squad, Invulnerable Save")."""
+    keywords ("Knight-Centura, Wargear Options", "Chaos Terminator Squad, Invulnerable Save"):
+    never a rule of that name, whether or not the part's entries can be applied."""
     parts = [p.strip() for p in (e.target or "").split(",")]
     if len(parts) >= 2 and parts[0] and parts[1].lower() in _DATASHEET_PARTS:
         return parts[0], parts[1]
@@ -111,9 +112,6 @@ def apply_to_sheet(e: Erratum, found: list[int], part: str, current: list[Record
     """
     if not found:
         return None
-    if e.edition is None:  # an entry of no known edition is taken to be for the newest datasheets
-        newest = max((current[i].edition or 0) for i in found)
-        found = [i for i in found if (current[i].edition or 0) == newest]
     # Several datasheets may share the name (two sources of one unit, its listing under two
     # factions, or an entry of no known edition): the entry applies to every one it fits, and
     # is refused with the first one's reason when it fits none.
@@ -128,7 +126,7 @@ def apply_to_sheet(e: Erratum, found: list[int], part: str, current: list[Record
 
 
 def _sheet_outcome(e: Erratum, i: int, part: str, current: list[Record | None], edit) -> Outcome:
-    """`e` applied to the datasheet at `i` (see `_apply_to_sheet`)."""
+    """`e` applied to the datasheet at `i` (see `apply_to_sheet`)."""
     sheet = current[i]
     name = f"{record_name(sheet)}: {part}"
     if already_applied(sheet, e):

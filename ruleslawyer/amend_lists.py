@@ -24,6 +24,8 @@ _FIELDS = {"wargear options": "wargear_options", "unit composition": "compositio
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
              "last": -1, "final": -1}
 _PLACE = re.compile(r"^(?:the\s+)?(?P<n>\d+)?(?:st|nd|rd|th)?\s*(?P<word>[a-z]+)?\s*(?P<unit>bullet|line)(?: point)?$", re.I)
+# "Add 6th bullet to read:": a second instruction run on into an entry's wording.
+_INSTRUCTION = re.compile(r"^(?:change|add|delete|remove|replace|insert)\b.{0,80}:$", re.I)
 _SWAP = re.compile(r"^change\s+['‘’\"“”](?P<old>.+?)['‘’\"“”]\s+to\s+['‘’\"“”](?P<new>.+?)['‘’\"“”]\.?$", re.I)
 
 
@@ -59,19 +61,27 @@ def list_target(e: Erratum) -> ListTarget | None:
 
 
 def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:
-    """The list after `e` (see the module docstring)."""
+    """The list after `e` (see the module docstring). An item whose new wording differs from
+    the printed one only in its apostrophes keeps the printed one."""
+    printed = {_plain(i): i for i in items}
+    return tuple(printed.get(_plain(i), i) for i in _edited(items, e, target))
+
+
+def _edited(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:
     text = (e.text or "").strip()
     place = target.place or e.location
     if place and "sub-bullet" in place.lower():
         raise ListEditError("changes a sub-bullet: reported, not applied")
+    if any(_INSTRUCTION.match(line.strip()) for line in text.splitlines()):
+        raise ListEditError("the entry's wording runs into another instruction")
     swap = _SWAP.match(text)
     if swap:
-        old, new = swap.group("old"), swap.group("new")
-        if not any(old in i for i in items):
-            if any(new in i for i in items):
+        old, new = _plain(swap.group("old")), _plain(swap.group("new"))
+        if not any(old in _plain(i) for i in items):
+            if any(new in _plain(i) for i in items):
                 return items  # the datasheet already reads so
             raise ListEditError(f"{old!r} is not in the {target.label}")
-        return tuple(i.replace(old, new) for i in items)
+        return tuple(_plain(i).replace(old, new) if old in _plain(i) else i for i in items)
     if not text:
         raise ListEditError("the entry gives no new wording")
     n = _position(place, len(items), target) if place else None
@@ -80,22 +90,37 @@ def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[s
             return items + tuple(_bullets(text))
         if not text.startswith("- "):
             raise ListEditError("the entry's addition to a bullet is not a sub-bullet")
-        if text in items[n]:
-            return items
+        have = {_plain(line.strip()) for line in items[n].splitlines()}
+        if all(_plain(line.strip()) in have for line in text.splitlines()):
+            return items  # every sub-bullet is printed already
         return items[:n] + (f"{items[n]}\n{text}",) + items[n + 1:]
     if e.operation != "replace":
         raise ListEditError(f"cannot {e.operation} {target.label}")
     if n is not None:
-        return items[:n] + (_one_item(text),) + items[n + 1:]
+        new = _one_item(text)
+        if _counts_models(new) != _counts_models(items[n]):
+            raise ListEditError(f"the {place} of the {target.label} is not the line the entry rewrites "
+                                "(one counts models, the other does not)")
+        return items[:n] + (new,) + items[n + 1:]
     if target.field == "composition":
         # "Change to '1 Vyper'": one line counting models replaces the line that counts them.
-        if "\n" in text or not re.match(r"^\d", text):
+        if "\n" in text or not _counts_models(text):
             raise ListEditError("a new unit composition without a place is read only as its model count")
-        counts = [k for k, i in enumerate(items) if re.match(r"^\d", i)]
+        counts = [k for k, i in enumerate(items) if _counts_models(i)]
         if len(counts) != 1:
             raise ListEditError("the unit composition has no single line counting its models")
         return items[:counts[0]] + (text,) + items[counts[0] + 1:]
     return tuple(_bullets(text))
+
+
+def _counts_models(line: str) -> bool:
+    """ "4-9 Dark Reapers", "1 Vyper": a composition line that counts models."""
+    return bool(re.match(r"^\d", line))
+
+
+def _plain(text: str) -> str:
+    """Wording compared without regard to the apostrophe's shape (datasheets print ’, FAQs ')."""
+    return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
 def _position(place: str, size: int, target: ListTarget) -> int:
@@ -108,7 +133,7 @@ def _position(place: str, size: int, target: ListTarget) -> int:
         raise ListEditError(f"place not understood: {place!r}")
     index = size - 1 if number == -1 else number - 1
     if not 0 <= index < size:
-        raise ListEditError(f"the {target.label} has no {place} (it has {size})")
+        raise ListEditError(f"there is no {place} in the {target.label} (it has {size})")
     return index
 
 

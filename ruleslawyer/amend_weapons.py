@@ -6,10 +6,9 @@
     Fortis Kill Team – Ranged Weapons, storm bolter   Delete this weapon profile.
     Raptors – Melee Weapons                           Add close combat weapon profile: (a profile row)
 
-`weapon_target(e)` says whether an erratum names a unit's ranged or melee weapons, and
-`edit_weapons(weapons, e, target)` returns the new weapon tuple (`target.update(sheet, e)`: the
-changed field with the profiles before and after), or raises WeaponEditError with the reason it
-cannot be applied. `amend.py` makes the
+`weapon_target(e)` says whether an erratum names a unit's ranged or melee weapons.
+`edit_weapons(weapons, e, target)` returns the new weapon tuple, or raises WeaponEditError with
+the reason it cannot be applied; `target.update(sheet, e)` wraps it for `apply_to_sheet`. `amend.py` makes the
 amended copy and its Change.
 """
 from __future__ import annotations
@@ -25,10 +24,10 @@ from .records import Datasheet, Erratum, Weapon
 _SECTIONS = {"ranged weapons": False, "melee weapons": True}
 # "Change Attacks to '3', Strength to '5' and AP to '-2'."
 # A value ends at a quote followed by punctuation or the end, so that '36"' keeps its inch mark.
-_STAT = re.compile(r"\b(Attacks|Ballistic Skill|Weapon Skill|Strength|Armour Penetration|AP|Damage|Range)\s+"
-                   r"to\s+['‘’\"“”](.+?)['‘’\"“”](?=[\s.,;]|$)", re.I)
-_FIELDS = {"attacks": "A", "ballistic skill": "skill", "weapon skill": "skill", "strength": "S",
-           "armour penetration": "AP", "ap": "AP", "damage": "D", "range": "range"}
+_STAT = re.compile(r"\b(Attacks|Ballistic Skill|Weapon Skill|BS|WS|Strength|Armour Penetration|AP|Damage|Range)\s+"
+                   r"to\s+(?:['‘’\"“”](.+?)['‘’\"“”](?=[\s.,;]|$)|([^\s,;'‘’\"“”]+?)(?=[.,;]?(?:\s|$)))", re.I)
+_FIELDS = {"attacks": "A", "ballistic skill": "skill", "weapon skill": "skill", "bs": "skill", "ws": "skill",
+           "strength": "S", "armour penetration": "AP", "ap": "AP", "damage": "D", "range": "range"}
 # "Change '[ANTI-INFANTRY 4+]' to '[ANTI-INFANTRY 3+]'."
 _KEYWORD_SWAP = re.compile(r"^change\s+['‘’\"“”]?\[([^\]]+)\]['‘’\"“”]?\s+to\s+['‘’\"“”]?\[([^\]]+)\]", re.I)
 _BRACKETED = re.compile(r"\[([^\]]+)\]")
@@ -69,9 +68,10 @@ def weapon_target(e: Erratum) -> WeaponTarget | None:
 def edit_weapons(weapons: tuple[Weapon, ...], e: Erratum, target: WeaponTarget) -> tuple[Weapon, ...]:
     """The weapons after `e` (see the module docstring for the entries understood)."""
     text = (e.text or "").strip()
-    if e.operation == "add" and "\t" in text:
+    if e.operation in ("add", "replace") and "\t" in text:
         # A profile the datasheet already has under that name is replaced where it stands, not doubled.
-        new = {fold(w.name): w for w in _profiles(text, target.melee)}
+        lower = any(w.abilities for w in weapons) and all(a == a.lower() for w in weapons for a in w.abilities)
+        new = {fold(w.name): w for w in _profiles(text, target.melee, lower)}
         kept = tuple(new.pop(fold(w.name)) if _is_melee(w) == target.melee and fold(w.name) in new else w
                      for w in weapons)
         return kept + tuple(new.values())
@@ -81,7 +81,7 @@ def edit_weapons(weapons: tuple[Weapon, ...], e: Erratum, target: WeaponTarget) 
     if name is None:
         raise WeaponEditError(f"the entry names no weapon of the {target.label}")
     chosen = _matching(weapons, name, target.melee)
-    if e.operation == "delete" and not _BRACKETED.search(e.location or ""):
+    if e.operation == "delete" and not _BRACKETED.search(f"{e.location or ''} {text}"):
         return tuple(w for w in weapons if w not in chosen)
     edit = _edit_of(e, text)
     return tuple(edit(w) if w in chosen else w for w in weapons)
@@ -119,7 +119,7 @@ def _edit_of(e: Erratum, text: str):
     """A function making one weapon's new profile from the entry's instruction."""
     stats = _STAT.findall(text)
     if stats:
-        updates = {_FIELDS[label.lower()]: value.strip() for label, value in stats}
+        updates = {_FIELDS[label.lower()]: (quoted or bare).strip() for label, quoted, bare in stats}
         return lambda w: dataclasses.replace(w, **updates)
     swap = _KEYWORD_SWAP.match(text)
     if swap:
@@ -131,7 +131,7 @@ def _edit_of(e: Erratum, text: str):
             return dataclasses.replace(w, abilities=tuple(_styled(new, w) if fold(a) == fold(old) else a
                                                           for a in _require(w, [old])))
         return swapped
-    named = [k.strip() for group in _BRACKETED.findall(e.location if e.operation == "delete" else text)
+    named = [k.strip() for group in _BRACKETED.findall(e.location or text if e.operation == "delete" else text)
              for k in group.split(",") if k.strip()]
     if not named:
         raise WeaponEditError("the entry's instruction is not understood for a weapon profile")
@@ -161,8 +161,10 @@ def _styled(keyword: str, weapon: Weapon) -> str:
     return keyword.lower() if lower else keyword.upper()
 
 
-def _profiles(text: str, melee: bool) -> list[Weapon]:
-    """Weapon profiles from a tab-separated "RANGE A BS S AP D" block: a name, then six values."""
+def _profiles(text: str, melee: bool, lower: bool = False) -> list[Weapon]:
+    """Weapon profiles from a tab-separated "RANGE A BS S AP D" block: a name, then six values.
+
+    `lower`: the datasheet writes weapon keywords in lower case, so the new ones are too."""
     out = []
     for line in text.splitlines():
         cells = [c.strip() for c in line.split("\t")]
@@ -174,6 +176,8 @@ def _profiles(text: str, melee: bool) -> list[Weapon]:
         range_, a, skill, s, ap, d = cells[1:]
         if melee != (range_.lower() == "melee"):
             raise WeaponEditError(f"the new profile {name!r} is in the wrong section")
+        if lower:
+            keywords = tuple(k.lower() for k in keywords)
         out.append(Weapon(name=name, range=range_, A=a, skill=skill, S=s, AP=ap, D=d, abilities=keywords))
     if not out:
         raise WeaponEditError("the entry gives no profile")

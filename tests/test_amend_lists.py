@@ -5,7 +5,7 @@ from ruleslawyer.amend import apply_errata
 from ruleslawyer.records import Datasheet, Erratum, Source
 
 SRC = Source("cards.txt")
-WARGEAR = ("This model's glimmer lance can be replaced with one of the following:\n- 1 ember cannon\n- 1 star bolas",
+WARGEAR = ("This model\u2019s glimmer lance can be replaced with one of the following:\n- 1 ember cannon\n- 1 star bolas",
            "This model can be equipped with 1 skiff beacon.")
 COMPOSITION = ("1-2 Glimmer Skiffs", "Every model is equipped with: glimmer lance; hull blades.")
 
@@ -71,7 +71,7 @@ def test_refusals_name_the_reason():
         (entry("Glimmer Skiff, Wargear Options, 1st bullet, 2nd sub-bullet", "1 void harpoon"),
          "changes a sub-bullet: reported, not applied"),
         (entry("Glimmer Skiff, Wargear Options", "x", location="5th bullet"),
-         "the wargear options has no 5th bullet (it has 2)"),
+         "there is no 5th bullet in the wargear options (it has 2)"),
         (entry("Glimmer Skiff, Unit Composition, wargear lists", "x"), "place not understood: 'wargear lists'"),
         (entry("Glimmer Skiff, Wargear Options", "Change '1 sky anchor' to '1 void harpoon'.", operation="renumber"),
          "'1 sky anchor' is not in the wargear options"),
@@ -89,3 +89,27 @@ def test_site_marks_the_new_bullet():
     html = page.render(d=ds, o=sheet())
     assert "<li><ins>This model can be equipped with 2 skiff beacons.</ins></li>" in html
     assert html.count("<ins>") == 1
+
+
+def test_review_cases_from_the_index_cards():
+    # "- 1 plasma pistol" is not printed just because "- 1 plasma pistol and 1 power fist" is.
+    base = Datasheet(name="Glimmer Skiff", source=SRC, edition=10, composition=COMPOSITION,
+                     wargear_options=("This model's pistol can be replaced with one of the following:\n"
+                                      "- 1 plasma pistol and 1 power fist",))
+    result = apply_errata([base, entry("Glimmer Skiff, Wargear Options", "- 1 plasma pistol", operation="add",
+                                       location="1st bullet")])
+    (ds,) = [r for r in result.records if r.kind == "datasheet"]
+    assert ds.wargear_options[0].endswith("\n- 1 plasma pistol and 1 power fist\n- 1 plasma pistol")
+    # The "2nd line" of a card may be the line counting models in our list: refused, not overwritten.
+    ds, outcome = amended(entry("Glimmer Skiff, Unit Composition", "Every model is equipped with: glimmer lance.",
+                                location="1st line"))
+    assert ds.changes == () and "counts models" in outcome.reason
+    # Apostrophes as printed (’) and as the FAQ gives them (') are the same wording.
+    ds, outcome = amended(entry("Glimmer Skiff, Wargear Options", "- This model's glimmer lance can be replaced with "
+                                "one of the following:\n- 1 ember cannon\n- 1 star bolas\n- This model can be "
+                                "equipped with 1 skiff beacon."))
+    assert outcome.detail == "the datasheet already reads so"
+    # A second instruction run on into the wording is refused, not taken as bullets.
+    ds, outcome = amended(entry("Glimmer Skiff, Wargear Options", "- One model can take 1 flare.\n"
+                                "Add 3rd bullet to read:\n- Two models can take 1 flare."))
+    assert ds.changes == () and outcome.reason == "the entry's wording runs into another instruction"

@@ -79,7 +79,7 @@ def test_profiles_deleted_added_and_replaced():
                   "\t3+\t6\t-1\t1", operation="add")
     ds, _ = amended(sheet(), added)
     assert by_name(ds, "Twin hull blades") == Weapon("Twin hull blades", range="Melee", A="4", skill="3+", S="6",
-                                                     AP="-1", D="1", abilities=("TWIN-LINKED",))
+                                                     AP="-1", D="1", abilities=("twin-linked",))  # the sheet's case
     again = entry("Glimmer Skiff, Melee Weapons", "RANGE\tA\tWS\tS\tAP\tD\nClose combat weapon\tMelee\t4\t3+\t4\t0\t1",
                   operation="add")
     ds, _ = amended(sheet(), again)
@@ -182,3 +182,34 @@ def test_site_marks_the_changed_weapon_value():
     assert "<td><ins>2</ins> <del>1</del></td>" in html
     assert html.count("<ins>") == 1  # nothing else is marked
     assert "<ins>" not in page.render(d=ds, o=None)  # cards pass no original: nothing marked
+
+
+def test_review_cases_from_the_index_cards():
+    # "Change WS to '3+'." and an unquoted value.
+    ds, _ = amended(sheet(), entry("Glimmer Skiff, Melee Weapons, close combat weapon", "Change WS to '2+'."))
+    assert by_name(ds, "Close combat weapon").skill == "2+"
+    ds, _ = amended(sheet(), entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Change Strength to 14."))
+    assert by_name(ds, "Glimmer lance").S == "14"
+    # "Change to:" with a profile replaces the profile.
+    ds, _ = amended(sheet(), entry("Glimmer Skiff, Ranged Weapons, glimmer lance",
+                                   "RANGE\tA\tBS\tS\tAP\tD\nGlimmer lance [TWIN-LINKED]\t36\"\t2\t3+\t12\t-3\tD6",
+                                   operation="replace"))
+    assert by_name(ds, "Glimmer lance").A == "2" and ds.weapons.index(by_name(ds, "Glimmer lance")) == 0
+    # The same profile again, in the FAQ's capitals, is what the sheet already prints.
+    same = entry("Glimmer Skiff, Ranged Weapons", "RANGE\tA\tBS\tS\tAP\tD\n"
+                 "Glimmer lance [TWIN-LINKED]\t36\"\t1\t3+\t12\t-3\tD6", operation="add")
+    assert amended(sheet(), same)[1].detail == "the datasheet already reads so"
+    # A keyword named only in the wording still removes just the keyword.
+    ds, _ = amended(sheet(), entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Remove the [TWIN-LINKED] ability.",
+                                   operation="delete"))
+    assert by_name(ds, "Glimmer lance").abilities == ()
+
+
+def test_no_known_edition_means_the_corpus_newest_not_any_namesake():
+    # Only a 9th edition Glimmer Skiff, but the corpus's datasheets go up to 10th: not applied to it.
+    other = Datasheet(name="Sky Barge", source=SRC, edition=10)
+    e = entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Change Attacks to '2'.", location="Attacks",
+              edition=None)
+    result = apply_errata([sheet(edition=9), other, e])
+    assert all(r.changes == () for r in result.records if r.kind == "datasheet")
+    assert result.outcomes[0].reason == "no edition 10 datasheet of that name"

@@ -154,7 +154,8 @@ def test_question_answer_pairs_and_curly_quotes():
 
 def test_index_card_headers_without_a_dash_end_the_entry_above():
     # Index-card errata v1.2: a one-line "Delete 'Retinue'." entry, then a faction heading and
-    # bold headers without a dash ("Aegis Defence Line") used to be read as its wording.
+    # bold headers without a dash ("Aegis Defence Line") used to be read as its wording; a header
+    # wrapped onto a second bold line, and a page footer among the entries, are read too.
     doc = _doc("INDEX CARDS\n\nVersion 1.2\n\n"
                "**Mortifiers – Abilities, Anguish**\n\nChange to:\n\n'Each time this unit ends a Charge move.'\n\n"
                "**Vypers – Unit Composition**\n\nChange to '1 Vyper'.\n\n"
@@ -162,7 +163,9 @@ def test_index_card_headers_without_a_dash_end_the_entry_above():
                "# ASTRA MILITARUM\n\n"
                "**Aegis Defence Line**\n\nAdd Deployment section, to read:\n\n'Set up 1 platform section.'\n\n"
                "**Astra Militarum Infantry Armoury Card, asterisk note**\n\nChange to:\n\n'* Ballistic Skill 3+.'\n\n"
-               "**Wurrboy – Keywords section**\n\nAdd 'Beast Snagga'.\n\n"
+               "**Wurrboy – Keywords section**\n\nAdd 'Beast Snagga'.\n\nPage 3\n\n"
+               "**Razorshark Strike Fighter – Ranged Weapons,**\n\n**accelerator burst cannon**\n\n"
+               "Change AP to '-1'.\n\n"
                "# SPACE MARINES\n\n"
                "**Adeptus Astartes Armoury Card**\n\nAdd flamer profile:\n\n'Flamer 12\" D6'")
     errata = [r for r in parse_document(doc) if r.kind == "errata"]
@@ -173,6 +176,7 @@ def test_index_card_headers_without_a_dash_end_the_entry_above():
         ("Aegis Defence Line", "add", "Set up 1 platform section."),
         ("Astra Militarum Infantry Armoury Card, asterisk note", "replace", "* Ballistic Skill 3+."),
         ("Wurrboy, Keywords section", "append", "Beast Snagga"),
+        ("Razorshark Strike Fighter, Ranged Weapons, accelerator burst cannon", "renumber", "Change AP to '-1'."),
         ("Adeptus Astartes Armoury Card", "add", 'Flamer 12" D6'),
     ]
 
@@ -199,3 +203,17 @@ def test_stray_bullet_tail_repeated_from_another_bullet_is_dropped():
                "Roll again. See page 12.", "Roll once more. See page 12."]
     assert drop_stray_endings(bullets) == [
         "The limit does not apply to CPs gained during a phase.", bullets[1], bullets[2], bullets[3]]
+
+
+def test_stray_tails_are_looked_for_on_one_page_only():
+    from ruleslawyer.ingest.errata import _without_stray_endings
+    from ruleslawyer.records import Erratum, Source
+
+    def entry(page, bullet):
+        return Erratum(document="Core Book", version="1.0", page=page, target="Rare Rules", source=Source("f"),
+                       location=None, operation="add", text="t", bullets=(bullet,))
+
+    one_page = [entry("363", "Roll a dice. Breakout Stratagem."), entry("363", "Use the Desperate Breakout Stratagem.")]
+    assert _without_stray_endings(one_page)[0].bullets == ("Roll a dice.",)
+    two_pages = [entry("12", "Roll a dice. Breakout Stratagem."), entry("363", "Use the Desperate Breakout Stratagem.")]
+    assert _without_stray_endings(two_pages)[0].bullets == ("Roll a dice. Breakout Stratagem.",)

@@ -92,11 +92,15 @@ def _split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
 
 
 def _without_stray_endings(records: list[Record]) -> list[Record]:
-    """The records with stray bullet tails dropped (`drop_stray_endings`, across the document)."""
-    bullets = [b for r in records if isinstance(r, Erratum) for b in r.bullets]
-    fixed = dict(zip(bullets, drop_stray_endings(bullets)))
-    return [dataclasses.replace(r, bullets=tuple(fixed[b] for b in r.bullets))
-            if isinstance(r, Erratum) and any(fixed[b] != b for b in r.bullets) else r for r in records]
+    """The records with stray bullet tails dropped (`drop_stray_endings`, among the bullets of
+    the entries on one page of the book: where a wrapped line can stray to)."""
+    by_page: dict[str | None, list[str]] = {}
+    for r in records:
+        if isinstance(r, Erratum):
+            by_page.setdefault(r.page, []).extend(r.bullets)
+    fixed = {(page, b): f for page, bullets in by_page.items() for b, f in zip(bullets, drop_stray_endings(bullets))}
+    return [dataclasses.replace(r, bullets=tuple(fixed[r.page, b] for b in r.bullets))
+            if isinstance(r, Erratum) and any(fixed[r.page, b] != b for b in r.bullets) else r for r in records]
 
 
 def is_faq_document(lines: list[EntryLine]) -> bool:
@@ -119,7 +123,8 @@ def _dash_entries(lines: list[EntryLine]) -> int:
 
 def _is_index_cards(lines: list[EntryLine]) -> bool:
     """True for unpaged errata made of bold "Unit – Section" headers (the index-card errata)."""
-    return _dash_entries(lines) >= 3 and not any(parse_header(line.text) for line in lines)
+    # A bare "Page 3" (a footer) is no paged entry header: only one naming a target is.
+    return _dash_entries(lines) >= 3 and not any((h := parse_header(line.text)) and h.target for line in lines)
 
 
 def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
@@ -165,6 +170,10 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
         line = lines[n]
         text = line.text.strip()
         header = parse_header(text)
+        if header and index_cards and not header.target:  # "Page 3": a footer among unpaged entries
+            used.add(line.index)
+            n += 1
+            continue
         heading_section = _section_of(line)
         dash = None if header else _dash_header(lines, n, index_cards)
         if heading_section or header or dash or _QUESTION.match(text):
@@ -265,12 +274,16 @@ def _section_of(line: EntryLine) -> str | None:
 
 
 def _dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
-    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction;
-    with `bare`, also one without a dash ("Astra Militarum Infantry Armoury Card, asterisk note")."""
+    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction,
+    perhaps wrapped onto a second bold line; with `bare`, also one without a dash ("Astra
+    Militarum Infantry Armoury Card, asterisk note")."""
     line = lines[n]
-    if not line.bold or line.kind == HEADING or n + 1 >= len(lines) or not is_instruction(lines[n + 1].text):
+    if not line.bold or line.kind == HEADING:
         return None
-    text = line.text.strip()
+    end = _wrapped_end(lines, n)
+    if end >= len(lines) or not is_instruction(lines[end].text):
+        return None
+    text = " ".join(x.text.strip() for x in lines[n:end])
     m = _DASH_HEADER.match(text)
     if m:
         title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
@@ -282,13 +295,28 @@ def _dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header |
     return Header("", parsed.target if parsed else title, parsed.location if parsed else None)
 
 
+_WRAPS = (",", " and", " &", "–", "-")
+
+
+def _wrapped_end(lines: list[EntryLine], n: int) -> int:
+    """Where the bold header at `n` ends: after the bold lines it wraps onto ("… Ranged Weapons," /
+    "accelerator burst cannon"), at most two."""
+    end = n + 1
+    while end < len(lines) and end - n <= 2 and lines[end].bold and not is_instruction(lines[end].text) \
+            and lines[end - 1].text.rstrip().endswith(_WRAPS):
+        end += 1
+    return end
+
+
 def _full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header, int]:
     """Join a header that wraps onto the next line ("… Heroic Deeds," / "Heroic Inspiration")."""
+    if not header.page:  # an unpaged header: _dash_header has read its wrapped lines already
+        return header, _wrapped_end(lines, n)
     text = lines[n].text.strip()
     n += 1
     while n < len(lines) and header.target:
         nxt = lines[n]
-        wraps = text.rstrip().endswith((",", " and", " &", "–", "-")) or (lines[n - 1].bold and nxt.bold)
+        wraps = text.rstrip().endswith(_WRAPS) or (lines[n - 1].bold and nxt.bold)
         if not wraps or is_instruction(nxt.text) or parse_header(nxt.text) or _section_of(nxt) \
                 or len(nxt.text) > 80:
             break
@@ -296,8 +324,7 @@ def _full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header
         reparsed = parse_header(text)
         if reparsed is None:
             break
-        header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred) \
-            if header.page else Header("", f"{header.target} {nxt.text.strip()}", header.location)
+        header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred)
         n += 1
     return header, n
 
