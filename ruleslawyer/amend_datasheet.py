@@ -45,6 +45,15 @@ def keyword_target(e: Erratum) -> str | None:
     return None
 
 
+def sheet_section(e: Erratum) -> tuple[str, str, str | None] | None:
+    """(unit, section in lower case, the rest or None) of a "Unit, Section, rest…" target
+    ("Wave Serpent", "ranged weapons", "twin starcannon"), else None."""
+    parts = [p.strip() for p in (e.target or "").split(",")]
+    if len(parts) < 2 or not parts[0]:
+        return None
+    return parts[0], parts[1].lower(), ", ".join(p for p in parts[2:] if p) or None
+
+
 def datasheet_part(e: Erratum) -> tuple[str, str] | None:
     """(unit, part) when the target names a part of a datasheet other than its abilities and
     keywords ("Knight-Centura, Wargear Options", "Chaos Terminator Squad, Invulnerable Save"):

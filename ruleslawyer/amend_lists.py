@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .amend_datasheet import DatasheetEditError, changed_lines
+from .amend_datasheet import DatasheetEditError, changed_lines, sheet_section
 from .records import Datasheet, Erratum
 
 _FIELDS = {"wargear options": "wargear_options", "unit composition": "composition"}
@@ -54,10 +54,11 @@ class ListTarget:
 
 def list_target(e: Erratum) -> ListTarget | None:
     """The list `e` is about ("Dark Reapers, Unit Composition, 3rd line"), else None."""
-    parts = [p.strip() for p in (e.target or "").split(",")]
-    if len(parts) < 2 or not parts[0] or parts[1].lower() not in _FIELDS:
+    found = sheet_section(e)
+    if found is None or found[1] not in _FIELDS:
         return None
-    return ListTarget(parts[0], _FIELDS[parts[1].lower()], ", ".join(p for p in parts[2:] if p) or None)
+    unit, section, rest = found
+    return ListTarget(unit, _FIELDS[section], rest)
 
 
 def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from .amend_datasheet import DatasheetEditError, changed_lines
+from .amend_datasheet import DatasheetEditError, changed_lines, sheet_section
 from .library import fold
 from .records import Datasheet, Erratum, Weapon
 
@@ -59,10 +59,11 @@ class WeaponTarget:
 
 def weapon_target(e: Erratum) -> WeaponTarget | None:
     """The weapons `e` is about ("Wave Serpent, Ranged Weapons, twin starcannon"), else None."""
-    parts = [p.strip() for p in (e.target or "").split(",")]
-    if len(parts) < 2 or not parts[0] or parts[1].lower() not in _SECTIONS:
+    found = sheet_section(e)
+    if found is None or found[1] not in _SECTIONS:
         return None
-    return WeaponTarget(parts[0], _SECTIONS[parts[1].lower()], ", ".join(p for p in parts[2:] if p) or None)
+    unit, section, rest = found
+    return WeaponTarget(unit, _SECTIONS[section], rest)
 
 
 def edit_weapons(weapons: tuple[Weapon, ...], e: Erratum, target: WeaponTarget) -> tuple[Weapon, ...]:
