@@ -58,10 +58,10 @@ def datasheet_part(e: Erratum) -> tuple[str, str] | None:
     """(unit, part) when the target names a part of a datasheet other than its abilities and
     keywords ("Knight-Centura, Wargear Options", "Chaos Terminator Squad, Invulnerable Save"):
     never a rule of that name, whether or not the part's entries can be applied."""
-    parts = [p.strip() for p in (e.target or "").split(",")]
-    if len(parts) >= 2 and parts[0] and parts[1].lower() in _DATASHEET_PARTS:
-        return parts[0], parts[1]
-    return None
+    found = sheet_section(e)
+    if found is None or found[1] not in _DATASHEET_PARTS:
+        return None
+    return found[0], found[1]
 
 
 def edit_keywords(keywords: tuple[str, ...], e: Erratum) -> tuple[str, ...]:
