@@ -30,7 +30,7 @@ SHARED = ROOT.parent / "shared"
 def load_units(count: int):
     """`count` datasheets from the seeds, renamed "Name #k" on repeats, and the corpus records."""
     from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.store import Store
 
     seeds = sorted((SHARED / "seeds").glob("000_*.txt")) + sorted((SHARED / "seeds").glob("001_*.txt"))

@@ -1,4 +1,4 @@
-"""Time applying errata (`ruleslawyer.amend.apply_errata`) as the corpus grows.
+"""Time applying errata (`ruleslawyer.amend.apply.apply_errata`) as the corpus grows.
 
 The FAQ of seed 003 (45 entries) is applied to the rules of seed 000 copied N times under new
 names, so most entries search a large corpus for a target that is not there (the slow path:
@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> None:
     """Time parsing and applying the seed FAQ against a large rules corpus, and print the timings."""
-    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.amend.apply import apply_errata
     from ruleslawyer.ingest.formats import load_file
-    from ruleslawyer.ingest.parsing import parse_document
+    from ruleslawyer.ingest.parse.parsing import parse_document
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,10,100", help="copies of the seed 000 rules")

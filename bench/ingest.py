@@ -2,7 +2,7 @@
 
 For each PDF (default: ../shared/inputs/*.pdf) it times, best of N runs each:
   bare    pdfplumber.open + page.extract_text() on every page
-  loader  ruleslawyer.ingest.pdf.load_pdf (columns, tables, styles, footers)
+  loader  ruleslawyer.ingest.load.pdf.load_pdf (columns, tables, styles, footers)
 and prints the ratio loader / bare (target: <= 1.5).
 
     .venv/bin/python bench/ingest.py [--repeat N] [PDF ...]
@@ -40,7 +40,7 @@ def bare(data: bytes) -> int:
 def loader(data: bytes, path: Path) -> int:
     """Load with the project's PDF loader; return the number of blocks."""
     from ruleslawyer.ingest.formats import origin_for
-    from ruleslawyer.ingest.pdf import load_pdf
+    from ruleslawyer.ingest.load.pdf import load_pdf
 
     return len(load_pdf(data, origin_for(path, data, "pdf")).blocks)
 

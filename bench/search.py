@@ -228,7 +228,7 @@ def timed_build(store) -> tuple[float, float, float, float, Path]:
     """
     from ruleslawyer.index.documents import make_document
     from ruleslawyer.index.search import ensure_index
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
 
     t0 = time.perf_counter()
     index_dir = ensure_index(store)
@@ -258,7 +258,7 @@ def main() -> None:
 
     from ruleslawyer.index import engine
     from ruleslawyer.index.search import search_index, ensure_index
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.store import Store
 
     rng = random.Random(args.seed)

@@ -30,12 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruleslawyer.amend import Outcome  # noqa: E402
-from ruleslawyer.library import Corpus, load_corpus  # noqa: E402
-from ruleslawyer.records import (Ability, Change, Datasheet, Enhancement, DetachmentRule, Erratum, Faq,  # noqa: E402
-                                 Note, Profile, RefTable, Rule, Source, Stratagem, TableRow, UnitCost, Weapon)
+from ruleslawyer.amend.apply import Outcome  # noqa: E402
+from ruleslawyer.library.corpus import Corpus, load_corpus  # noqa: E402
+from ruleslawyer.records import (Ability, Change, Datasheet, Enhancement, DetachmentRule, Erratum, Faq, Note, Profile, RefTable, Rule, Source, Stratagem, TableRow, UnitCost, Weapon)
 from ruleslawyer.site.build import get_context  # noqa: E402
-from ruleslawyer.site.facts import load_facts  # noqa: E402
+from ruleslawyer.site.incremental.facts import load_facts  # noqa: E402
 from ruleslawyer.site.writer import render_all, write_site  # noqa: E402
 
 WORDS = ("void blade storm iron tomb reaper crypt star flayer gauss solar eternal wrath ghost dread shard "

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ruleslawyer.ingest.formats import load_file
-from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.records import to_dict
 
 

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.amend import apply_errata, name_key, version_key
-from ruleslawyer.amend_report import select_outcomes
-from ruleslawyer.amend_text import Place, parse_location, split_sentences
+from ruleslawyer.amend.apply import apply_errata, version_key
+from ruleslawyer.names import name_key
+from ruleslawyer.amend.report import select_outcomes
+from ruleslawyer.amend.text import Place, parse_location, split_sentences
 from ruleslawyer.errors import NotFoundError
 from ruleslawyer.ingest.formats import load_file
-from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.records import Ability, Datasheet, Erratum, Rule, Source
 from tests.conftest import seed_path
 
@@ -234,7 +235,7 @@ def _faq_version(shared, tmp_path: Path, version: str) -> Path:
 
 def test_store_twice_and_second_version_leave_one_amendment(shared, tmp_store, tmp_path):
     from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
 
     copy = tmp_path / "copy_of_faq.txt"
     copy.write_text(seed_path(shared, "003", ".txt").read_text(encoding="utf-8"), encoding="utf-8")
@@ -286,7 +287,7 @@ def test_words_added_to_the_start_of_a_paragraph():
 def test_load_corpus_with_lettered_and_dotted_faq_versions(shared, tmp_store, tmp_path):
     """Regression: FAQ versions "1.7a" and "1.7.1" in one store crashed load_corpus."""
     from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
 
     ingest_paths(tmp_store, [_faq_version(shared, tmp_path, "1.7a"), _faq_version(shared, tmp_path, "1.7.1")])
     corpus = load_corpus(tmp_store)
@@ -297,7 +298,7 @@ def test_load_corpus_with_lettered_and_dotted_faq_versions(shared, tmp_store, tm
 
 
 def test_a_note_carried_by_two_copies_of_a_faq_is_kept_once():
-    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.amend.apply import apply_errata
     from ruleslawyer.records import Faq, Note, Source
 
     notes = [Note(name="Invented Note", source=Source(f), document="Example FAQ", version="1.0", text="Same words.")

@@ -1,7 +1,7 @@
 """Errata on wargear options and unit composition (index-card entries), applied to small datasheets."""
 from __future__ import annotations
 
-from ruleslawyer.amend import apply_errata
+from ruleslawyer.amend.apply import apply_errata
 from ruleslawyer.records import Datasheet, Erratum, Source
 
 SRC = Source("cards.txt")
@@ -81,7 +81,7 @@ def test_refusals_name_the_reason():
 
 
 def test_site_marks_the_new_bullet():
-    from ruleslawyer.site.templating import make_env
+    from ruleslawyer.render.templating import make_env
 
     ds, _ = amended(entry("Glimmer Skiff, Wargear Options", "- This model can be equipped with 2 skiff beacons.",
                           location="2nd bullet"))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslawyer.amend import apply_errata
-from ruleslawyer.amend_weapons import WeaponEditError, edit_weapons, weapon_target
+from ruleslawyer.amend.apply import apply_errata
+from ruleslawyer.amend.weapons import WeaponEditError, edit_weapons, weapon_target
 from ruleslawyer.records import Datasheet, Erratum, Source, Weapon
 
 SRC = Source("cards.txt")
@@ -172,7 +172,7 @@ def test_show_picks_a_faction_and_prints_the_change(two_skiffs):
 
 
 def test_site_marks_the_changed_weapon_value():
-    from ruleslawyer.site.templating import make_env
+    from ruleslawyer.render.templating import make_env
 
     e = entry("Glimmer Skiff, Ranged Weapons, glimmer lance", "Change Attacks to '2'.", location="Attacks")
     original = sheet()

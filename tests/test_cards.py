@@ -29,7 +29,7 @@ def squash(text: str) -> str:
 def corpus(shared, tmp_path_factory):
     """The records of seeds 000 and 001, parsed by the real parsers, errata applied."""
     from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.store import Store
 
     with Store(tmp_path_factory.mktemp("cards") / "store.sqlite") as store:

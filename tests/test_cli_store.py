@@ -6,7 +6,7 @@ import json
 import pytest
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.ingest import parsing
+from ruleslawyer.ingest.parse import parsing
 
 from .test_store_ingest import heading_rules  # noqa: F401  (the stand-in parser the fixture names)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruleslawyer.ingest import datasheets
+from ruleslawyer.ingest.parse import datasheets
 from ruleslawyer.ingest.document import TABLE, Block, Document, DocumentOrigin, Span, heading, paragraph
-from ruleslawyer.ingest.parsing import ParseContext
-from ruleslawyer.ingest.text import load_text
+from ruleslawyer.ingest.parse.parsing import ParseContext
+from ruleslawyer.ingest.load.text import load_text
 
 STATS_9 = ("No.", "NAME", "M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
 WEAPONS_9 = ("WEAPON", "RANGE", "TYPE", "S", "AP", "D", "Abilities")
@@ -199,7 +199,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "datasheets"
 
 def _parse_file(name: str):
     from ruleslawyer.ingest.formats import load_file
-    from ruleslawyer.ingest.parsing import guess_edition
+    from ruleslawyer.ingest.parse.parsing import guess_edition
 
     doc = load_file(FIXTURES / name)
     ctx = ParseContext(doc=doc, edition=guess_edition(doc))

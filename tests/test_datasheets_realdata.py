@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.ingest import datasheets
+from ruleslawyer.ingest.parse import datasheets
 from ruleslawyer.ingest.formats import load_file
-from ruleslawyer.ingest.parsing import ParseContext, guess_edition
+from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition
 
 GRIMLOG = "realdata/AndrewDeWitt__GrimLog"
 IA_NECRONS = "realdata/Overcharged-Plasma__warhammer-pdfs/imperial_armour_necrons_Mcu6QBdzRs8yWqCW.pdf"

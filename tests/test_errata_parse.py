@@ -6,10 +6,10 @@ import json
 import pytest
 
 from ruleslawyer.ingest.document import DocumentOrigin
-from ruleslawyer.ingest.errata_entries import parse_header, read_instruction
-from ruleslawyer.ingest.errata_text import drop_stray_endings
-from ruleslawyer.ingest.parsing import parse_document
-from ruleslawyer.ingest.text import load_text
+from ruleslawyer.ingest.parse.errata_entries import parse_header, read_instruction
+from ruleslawyer.ingest.parse.errata_text import drop_stray_endings
+from ruleslawyer.ingest.parse.parsing import parse_document
+from ruleslawyer.ingest.load.text import load_text
 from tests.conftest import seed_path
 from tests.gold import format_report, parsed, score_input
 
@@ -206,7 +206,7 @@ def test_stray_bullet_tail_repeated_from_another_bullet_is_dropped():
 
 
 def test_stray_tails_are_looked_for_on_one_page_only():
-    from ruleslawyer.ingest.errata import _without_stray_endings
+    from ruleslawyer.ingest.parse.errata import _without_stray_endings
     from ruleslawyer.records import Erratum, Source
 
     def entry(page, bullet):

@@ -112,7 +112,7 @@ def test_index_card_errata_with_a_wahapedia_datasheet(shared, tmp_path):
     the datasheet (the page already prints REGIMENT), and the Chaos Terminator Squad's
     invulnerable save entry leaves the core rule 'Invulnerable Saves' on that page alone."""
     from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.store import Store
 
     cards, page = shared / "realdata" / INDEX_CARDS, shared / "realdata/AndrewDeWitt__GrimLog/astra-militarum_Kasrkin.html"
@@ -135,7 +135,7 @@ def test_index_card_errata_with_a_wahapedia_datasheet(shared, tmp_path):
 def test_index_card_weapon_errata_on_the_wahapedia_export(shared):
     """The index-card errata v1.2 with the 10th-edition Wahapedia export: weapon entries edit the
     datasheets (or find them already reading so), facts read off the card and the export."""
-    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.amend.apply import apply_errata
     from ruleslawyer.records import from_dict
     from tests.test_structured_sources import records_of
 

@@ -1,7 +1,7 @@
 """Terminal views of errata, notes, Q&A, outcomes and tables."""
 from __future__ import annotations
 
-from ruleslawyer.amend import Outcome
+from ruleslawyer.amend.apply import Outcome
 from ruleslawyer.records import Erratum, Faq, Note, RefTable, Source, TableRow
 from ruleslawyer.termview import format_record
 from ruleslawyer.termview.errata import format_outcome

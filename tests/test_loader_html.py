@@ -309,7 +309,7 @@ def test_bad_files_raise_one_line_load_error(tmp_path, name, data, reason):
 
 
 def test_huge_file_is_refused(tmp_path, monkeypatch):
-    from ruleslawyer.ingest import html
+    from ruleslawyer.ingest.load import html
 
     monkeypatch.setattr(html, "MAX_HTML_BYTES", 100_000)
     err = _load_error(_write(tmp_path, "huge.html", b"<p>" + b"x" * 200_000 + b"</p>"))

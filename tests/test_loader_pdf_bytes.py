@@ -132,7 +132,7 @@ def test_space_glyph_overlapping_the_next_letter_stays_before_it():
     """Fixture from the Armageddon Orks PDF: "KEYWORDS:" then three space glyphs, drawn a
     hair right of the left edge of the "I" that starts the next run (another font, 1.8 pt
     lower). Ordered by left edge the space fell inside the word: "I NFANTRY"."""
-    from ruleslawyer.ingest.pdf_layout import Char, build_fragments, chars_text
+    from ruleslawyer.ingest.load.pdf_layout import Char, build_fragments, chars_text
 
     def char(text, x0, x1, top, size):
         return Char(text, x0, x1, top, top + size, size, False, False, None)

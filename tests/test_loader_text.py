@@ -5,7 +5,7 @@ import pytest
 
 from ruleslawyer.errors import LoadError
 from ruleslawyer.ingest.formats import load_bytes, sniff_format
-from ruleslawyer.ingest.text import parse_spans
+from ruleslawyer.ingest.load.text import parse_spans
 
 from .conftest import seed_path
 

@@ -9,8 +9,8 @@ import pytest
 from ruleslawyer.cli.main import cli
 from ruleslawyer.errors import QueryError
 from ruleslawyer.ingest.formats import load_file
-from ruleslawyer.ingest.parsing import parse_document
-from ruleslawyer.lookup import find_table, lookup, wound_roll
+from ruleslawyer.ingest.parse.parsing import parse_document
+from ruleslawyer.library.lookup import find_table, lookup, wound_roll
 from tests.conftest import seed_path
 
 
@@ -117,7 +117,7 @@ def test_wound_command(run):
 
 def test_wound_cases_read_back_as_their_own_chart_rows():
     """Each case the wound rule states in our words is recognised like a printed chart row."""
-    from ruleslawyer.lookup import _condition_key
+    from ruleslawyer.library.lookup import _condition_key
 
     for s, t in ((8, 4), (5, 4), (4, 4), (3, 4), (2, 4)):
         roll = wound_roll(s, t)
@@ -125,7 +125,7 @@ def test_wound_cases_read_back_as_their_own_chart_rows():
 
 
 def test_errata_command_counts(run, db):
-    from ruleslawyer.amend import apply_errata
+    from ruleslawyer.amend.apply import apply_errata
     from ruleslawyer.store import Store
 
     with Store(db) as store:
@@ -175,6 +175,6 @@ def test_show_amended_and_as_printed(run, shared):
                                         ("S is LESS than T.", "lower"), ("S is the same as T", "equal"),
                                         ("S is half T or less", "half")])
 def test_condition_labels(label, key):
-    from ruleslawyer.lookup import _condition_key
+    from ruleslawyer.library.lookup import _condition_key
 
     assert _condition_key(label) == key

@@ -5,7 +5,7 @@ import json
 from collections import Counter
 
 from ruleslawyer.ingest.formats import load_bytes
-from ruleslawyer.ingest.parsing import parse_document
+from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.records import Rule, Source
 from ruleslawyer.termview import format_record
 from tests.conftest import seed_path
@@ -232,7 +232,7 @@ def test_rule_terminal_view():
 
 
 def test_title_case_for_record_names():
-    from ruleslawyer.ingest.names import title_case
+    from ruleslawyer.names import title_case
 
     assert title_case("VOICE OF THE DEEP VAULT") == "Voice of the Deep Vault"
     assert title_case("COUNTER-STRIKE IS READY") == "Counter-strike Is Ready"  # "is" kept in names

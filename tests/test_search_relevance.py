@@ -76,7 +76,7 @@ def test_amended_and_original_wording_are_both_found(seeded_store):
     """Records changed by errata are indexed with the new wording, and the printed wording
     stays searchable: a phrase from either side of each change finds the record."""
     from ruleslawyer.index.analysis import words
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
 
     amended = [r for r in load_corpus(seeded_store).records if getattr(r, "changes", ())]
     if not amended:

@@ -19,13 +19,12 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from ruleslawyer.amend import Outcome
-from ruleslawyer.library import Corpus
-from ruleslawyer.records import (Ability, Change, Datasheet, Erratum, Faq, Note, Profile, RefTable, Rule, Source,
-                                 Stratagem, TableRow, Weapon)
+from ruleslawyer.amend.apply import Outcome
+from ruleslawyer.library.corpus import Corpus
+from ruleslawyer.records import (Ability, Change, Datasheet, Erratum, Faq, Note, Profile, RefTable, Rule, Source, Stratagem, TableRow, Weapon)
 from ruleslawyer.site.build import get_context
 from ruleslawyer.site.slugs import SlugAllocator, slugify
-from ruleslawyer.site.templating import make_env, rich
+from ruleslawyer.render.templating import make_env, rich
 from ruleslawyer.site.writer import SiteError, write_site
 
 SRC = Source("small.txt", 1, "text", "0" * 64)
@@ -384,7 +383,7 @@ def test_pages_pass_the_nu_html_validator(small_site, tmp_path):
 
 
 def test_css_is_responsive_and_has_print_rules():
-    css = (Path(__file__).resolve().parent.parent / "ruleslawyer" / "site" / "static" / "site.css").read_text()
+    css = (Path(__file__).resolve().parent.parent / "ruleslawyer" / "render" / "static" / "site.css").read_text()
     assert "@media (max-width" in css and "@media print" in css
     base = make_env().get_template("base.html").render(page_title="t", site_title="s", root="")
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in base
@@ -485,7 +484,7 @@ def _luminance(hex_colour: str) -> float:
 
 
 def test_text_colours_meet_wcag_aa_contrast():
-    css = (Path(__file__).resolve().parent.parent / "ruleslawyer" / "site" / "static" / "site.css").read_text()
+    css = (Path(__file__).resolve().parent.parent / "ruleslawyer" / "render" / "static" / "site.css").read_text()
     colours = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", css))
     header = re.search(r"\.site-header \{[^}]*background: (#[0-9a-fA-F]{6})", css).group(1)
     pairs = [("ink", "paper"), ("muted", "paper"), ("accent", "paper"), ("muted", "panel"), ("accent", "panel"),
@@ -504,7 +503,7 @@ def test_faq_page_links_the_rules_it_is_about(small_site):
 
 
 def test_unchanged_store_skips_reading_records_and_a_changed_one_rebuilds(shared, tmp_store, tmp_path, monkeypatch):
-    from ruleslawyer import library
+    from ruleslawyer.library import corpus as library
     from ruleslawyer.ingest.pipeline import ingest_paths
     from ruleslawyer.site.build import build_site
 

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
+
+import ruleslawyer
 
 from ruleslawyer.site.build import build_site, get_context
-from ruleslawyer.site.facts import CACHE, CACHE_VERSION, load_facts, record_fingerprint
+from ruleslawyer.site.incremental.facts import CACHE, CACHE_VERSION, load_facts, record_fingerprint
 from ruleslawyer.site.writer import write_site
 from tests.test_site import small_corpus, tree_bytes
 
@@ -101,8 +104,10 @@ def test_deleted_pages_are_rendered_again_though_nothing_changed(tmp_path):
 def test_site_code_covers_what_makes_the_records_it_shows():
     """A new version that applies errata differently must not leave a site built by the old one
     standing: the errata and record modules are part of the code every page's key holds."""
-    from ruleslawyer.site.writer import code_files
+    from ruleslawyer.site.incremental.codehash import code_files
 
-    names = {f.name for f in code_files()}
-    assert {"amend.py", "amend_weapons.py", "amend_datasheet.py", "records.py", "library.py", "build.py",
-            "record.html"} <= names
+    package = Path(ruleslawyer.__file__).resolve().parent
+    names = {f.relative_to(package).as_posix() for f in code_files()}
+    assert {"amend/apply.py", "amend/weapons.py", "amend/datasheet.py", "records.py", "names.py",
+            "library/corpus.py", "site/build.py", "site/incremental/patch.py",
+            "render/templates/record.html"} <= names

@@ -6,9 +6,9 @@ import dataclasses
 
 from ruleslawyer.records import Datasheet, Rule
 from ruleslawyer.site.build import get_context
-from ruleslawyer.site.facts import load_facts
+from ruleslawyer.site.incremental.facts import load_facts
 from ruleslawyer.site.links import Linker, link_deps, link_requests
-from ruleslawyer.site.memory import MEMORY
+from ruleslawyer.site.incremental.memory import MEMORY
 from ruleslawyer.site.pages import keyword_pages
 from ruleslawyer.site.writer import write_site
 from tests.test_site import SRC, small_corpus, tree_bytes
@@ -145,7 +145,7 @@ def test_search_index_fast_writer_gives_json_dumps_bytes():
 
 def test_record_fingerprint_follows_every_nested_field():
     from ruleslawyer.records import Ability, Weapon
-    from ruleslawyer.site.facts import record_fingerprint
+    from ruleslawyer.site.incremental.facts import record_fingerprint
 
     chrono = next(r for r in small_corpus().records if getattr(r, "name", None) == "Chronomancer")
     again = next(r for r in small_corpus().records if getattr(r, "name", None) == "Chronomancer")
@@ -178,7 +178,7 @@ def _reference_tuples(value):
 
 def test_compiled_record_converters_give_the_plain_conversion():
     from ruleslawyer.records import Leader, UnitCost, Weapon
-    from ruleslawyer.site.facts import _as_tuples
+    from ruleslawyer.site.incremental.facts import _as_tuples
 
     records = small_corpus().records
     chrono = next(r for r in records if getattr(r, "name", None) == "Chronomancer")
@@ -189,7 +189,7 @@ def test_compiled_record_converters_give_the_plain_conversion():
 
 
 def test_index_written_by_kind_equals_render_index_and_reuses_unchanged_kinds():
-    from ruleslawyer.site.index_parts import index_bytes
+    from ruleslawyer.site.incremental.index_parts import index_bytes
     from ruleslawyer.site.search_index import IndexEntry, render_index
 
     entries = [IndexEntry(f"Name {n} </b> <!-- caf\u00e9", kind, faction, edition, f"{kind}/{n}.html", f"s{n}", "t u")

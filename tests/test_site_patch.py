@@ -10,8 +10,8 @@ import pytest
 
 from ruleslawyer.records import Rule
 from ruleslawyer.site.build import get_context
-from ruleslawyer.site.facts import load_facts
-from ruleslawyer.site.memory import MEMORY
+from ruleslawyer.site.incremental.facts import load_facts
+from ruleslawyer.site.incremental.memory import MEMORY
 from ruleslawyer.site.writer import write_site
 from tests.test_site import SRC, small_corpus, tree_bytes
 
@@ -153,7 +153,7 @@ def test_a_store_rebuild_after_one_file_is_patched(tmp_store, tmp_path):
     import hashlib
     from collections import defaultdict
 
-    from ruleslawyer.library import load_corpus
+    from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.site.build import build_site
 
     def put(path, records):

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from ruleslawyer.ingest import parsing
+from ruleslawyer.ingest.parse import parsing
 from ruleslawyer.ingest.pipeline import ingest_paths
 from ruleslawyer.records import Rule
 from ruleslawyer.store import Store

@@ -8,8 +8,8 @@ import pytest
 
 from ruleslawyer.cli.main import cli
 from ruleslawyer.ingest.formats import load_bytes, load_file
-from ruleslawyer.ingest.parsing import parse_document
-from ruleslawyer.queries import filter_stratagems
+from ruleslawyer.ingest.parse.parsing import parse_document
+from ruleslawyer.library.queries import filter_stratagems
 from ruleslawyer.records import Stratagem, Source
 from ruleslawyer.termview import format_record
 from tests.conftest import seed_path

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from ruleslawyer.ingest.document import DocumentOrigin
-from ruleslawyer.ingest.parsing import parse_document
-from ruleslawyer.ingest.tables_glued import split_glued_header
-from ruleslawyer.ingest.text import load_text
-from ruleslawyer.lookup import _condition_key
+from ruleslawyer.ingest.parse.parsing import parse_document
+from ruleslawyer.ingest.parse.tables_glued import split_glued_header
+from ruleslawyer.ingest.load.text import load_text
+from ruleslawyer.library.lookup import _condition_key
 from tests.conftest import seed_path
 from tests.gold import format_report, parsed, score_input
 

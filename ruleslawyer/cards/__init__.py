@@ -92,7 +92,7 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
 def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | None = None,
                 options: CardOptions | Mapping | None = None) -> CardReport:
     """Make cards for the named datasheets (or a faction's) and write `out` (.pdf or .html)."""
-    from ..library import load_corpus
+    from ..library.corpus import load_corpus
     from .content import select_records
 
     opts = CardOptions.resolve(options)

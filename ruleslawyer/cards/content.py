@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..library import find_by_name, fold
+from ..library.find import find_by_name
+from ..names import fold
 from ..records import Ability, Datasheet, Record, Rule, Stratagem
 from .options import CardError
 from .references import RuleIndex, referenced_rules, rule_key

@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
+from .boxes import PX_PER_MM, boxes_by_id, descendants
 from .content import Block, CardContent
 from .options import CardOptions
 
-PX_PER_MM = 96 / 25.4
 EPS_PX = 2.0
 MIN_LINES = 2  # lines kept together at either side of a split
 
@@ -74,37 +74,14 @@ class StreamMeasure:
 
 
 # ---------------------------------------------------------------- measuring
-def _boxes_by_id(document) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for page in document.pages:
-        stack = [page._page_box]
-        while stack:
-            box = stack.pop()
-            element = getattr(box, "element", None)
-            if element is not None and getattr(box, "element_tag", None):
-                ident = element.get("id")
-                if ident and ident not in found:
-                    found[ident] = box
-            stack.extend(reversed(list(getattr(box, "children", ()))))
-    return found
-
-
-def _descendants(box):
-    stack = [box]
-    while stack:
-        b = stack.pop()
-        yield b
-        stack.extend(reversed(list(getattr(b, "children", ()))))
-
-
 def _line_pieces(container, top: float) -> list[tuple[float, float, int]]:
     from weasyprint.formatting_structure.boxes import LineBox, TextBox
 
     pieces = []
-    for b in _descendants(container):
+    for b in descendants(container):
         if isinstance(b, LineBox):
             # list bullets are ::marker boxes: drawn, but not characters of the source text
-            chars = sum(len(re.sub(r"\s", "", t.text)) for t in _descendants(b)
+            chars = sum(len(re.sub(r"\s", "", t.text)) for t in descendants(b)
                         if isinstance(t, TextBox) and not t.element_tag.endswith("::marker"))
             pieces.append((b.position_y - top, b.position_y + b.height - top, chars))
     return pieces
@@ -114,7 +91,7 @@ def _row_pieces(block_box, top: float) -> list[tuple[float, float, int]]:
     from weasyprint.formatting_structure.boxes import TableRowBox, TableRowGroupBox
 
     pieces = []
-    for b in _descendants(block_box):
+    for b in descendants(block_box):
         if isinstance(b, TableRowGroupBox) and not b.is_header:
             for row in b.children:
                 if isinstance(row, TableRowBox):
@@ -137,7 +114,7 @@ def _measure_block(block: Block, box) -> Parts:
     if block.split == "rows":
         pieces = _row_pieces(box, top)
     elif block.split == "text":
-        text_box = next((b for b in _descendants(box) if _is_text_container(b)), None)
+        text_box = next((b for b in descendants(box) if _is_text_container(b)), None)
         if text_box is not None:
             pieces = _line_pieces(text_box, top)
     if not pieces:
@@ -176,7 +153,7 @@ def _measure(streams: Sequence[Face], opts: CardOptions) -> list[StreamMeasure]:
     sheets = [Sheet("measure", [Slot(f, 0, 0, cw, 0, 0, f"m{i}")]) for i, f in enumerate(streams)]
     page = {"width": cw, "height": 3000, "bleed": 0, "marks": False}
     html = document_html(page, sheets, opts, title="measure", ids=True)
-    boxes = _boxes_by_id(HTML(string=html).render())
+    boxes = boxes_by_id(HTML(string=html).render())
     out = []
     for i, f in enumerate(streams):
         face_box, body_box = boxes[f"m{i}"], boxes[f"m{i}-body"]
@@ -192,12 +169,12 @@ def _top_padding(box) -> float:
 # ---------------------------------------------------------------- packing
 def split_text(text: str, chars: int) -> tuple[str, str]:
     """Cut `text` after its first `chars` rendered (non-space, non-bullet) characters."""
-    from ..site.templating import _BULLET
+    from ..render.templating import BULLET
 
     count = 0
     pos = 0
     for line in text.split("\n"):
-        bullet = _BULLET.match(line)
+        bullet = BULLET.match(line)
         start = bullet.end() if bullet else 0
         for k in range(start, len(line)):
             if not line[k].isspace():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from ..library import fold
+from ..names import fold
 from ..records import Datasheet, Rule
 
 # Trailing parameters of a rule name as a card prints it: "Rapid Fire 1", "Assault 2D3",

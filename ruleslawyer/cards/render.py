@@ -16,17 +16,17 @@ from .options import CardOptions
 
 @lru_cache(maxsize=1)
 def _env():
-    from ..site.templating import make_env
+    from ..render.templating import make_env
 
     return make_env()
 
 
 @lru_cache(maxsize=1)
 def card_css() -> str:
-    """The card stylesheet (site/static/cards.css), marked safe: it is ours, not document text."""
+    """The card stylesheet (render/static/cards.css), marked safe: it is ours, not document text."""
     from markupsafe import Markup
 
-    from ..site.templating import STATIC
+    from ..render.templating import STATIC
 
     return Markup((STATIC / "cards.css").read_text(encoding="utf-8"))
 
@@ -48,9 +48,9 @@ def layout(html: str):
 
 def overflows(document, sheets: Sequence[Sheet], opts: CardOptions) -> dict[str, float]:
     """Faces whose content runs past the card's safe area: face id -> overflow in px."""
-    from .fit import PX_PER_MM, _boxes_by_id
+    from .boxes import PX_PER_MM, boxes_by_id
 
-    boxes = _boxes_by_id(document)
+    boxes = boxes_by_id(document)
     limit_pad = opts.padding_mm * PX_PER_MM
     out: dict[str, float] = {}
     for sheet in sheets:

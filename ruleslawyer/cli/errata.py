@@ -19,8 +19,8 @@ def errata(app, document, unapplied, as_json):
 
     Example: ruleslawyer errata --document "core rules" --unapplied
     """
-    from ..amend_report import outcome_dict, select_outcomes
-    from ..library import load_corpus
+    from ..amend.report import outcome_dict, select_outcomes
+    from ..library.corpus import load_corpus
     from ..termview.errata import format_outcome
 
     with app.store() as store:
@@ -53,8 +53,8 @@ def table(app, name, row, col, strength, toughness, edition):
     Examples: ruleslawyer table "to wound" --row 4 --col 5 (prints 5+);
     ruleslawyer table "to wound" (the whole chart).
     """
-    from ..library import load_corpus
-    from ..lookup import find_table, lookup
+    from ..library.corpus import load_corpus
+    from ..library.lookup import find_table, lookup
     from ..termview.errata import format_table
 
     with app.store() as store:
@@ -75,7 +75,7 @@ def wound(strength, toughness):
 
     Example: ruleslawyer wound 4 5 (prints 5+: Strength lower than Toughness).
     """
-    from ..lookup import wound_roll
+    from ..library.lookup import wound_roll
 
     result = wound_roll(strength, toughness)
     click.echo(result.roll)

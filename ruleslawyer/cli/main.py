@@ -77,7 +77,7 @@ class AppContext:
 
     def store(self, *, seed_corpus: bool = True):
         """Open the store; query commands seed an empty store with the shipped corpus."""
-        from ..library import open_store
+        from ..library.corpus import open_store
 
         return open_store(self.db, seed_corpus=seed_corpus)
 

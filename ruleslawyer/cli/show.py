@@ -24,7 +24,8 @@ def show(app, name, kind, edition, faction, as_printed, as_json):
     Matching ignores case and punctuation, accepts a prefix and tolerates typos; when several
     records match, they are listed. Example: ruleslawyer show "skorpekh lord"
     """
-    from ..library import find_one, load_corpus
+    from ..library.find import find_one
+    from ..library.corpus import load_corpus
     from ..records import to_dict
     from ..termview import format_record
 

@@ -46,7 +46,7 @@ def ingest(app, paths, force, quiet):
 @pass_app
 def export(app, fmt, kinds, amended, output):
     """Write the stored records as JSON in the records.md interchange shape."""
-    from ..library import load_corpus
+    from ..library.corpus import load_corpus
     from ..records import KINDS, to_dict
 
     unknown = [k for k in kinds if k not in KINDS]

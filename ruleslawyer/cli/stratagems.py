@@ -22,7 +22,7 @@ def stratagems(app, faction, group, category, phase, cp, as_json):
 
     Example: ruleslawyer stratagems --faction necrons --category "battle tactic"
     """
-    from ..queries import find_stratagems
+    from ..library.queries import find_stratagems
     from ..records import to_dict
     from ..termview.lists import format_stratagem_table
 

@@ -92,7 +92,9 @@ def load_synonyms(path: str | None = None) -> dict[tuple[str, ...], tuple[tuple[
 
 def fold_name(text: str) -> str:
     """Case- and punctuation-folded name ("Look Out, Sir" -> "look out sir"), for exact matches."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    from ..names import fold
+
+    return fold(text)
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:

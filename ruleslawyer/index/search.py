@@ -64,7 +64,7 @@ def ensure_index(store) -> Path:
     from . import lifecycle
 
     def documents():
-        from ..library import load_corpus
+        from ..library.corpus import load_corpus
         from .documents import make_document
 
         return (make_document(r) for r in load_corpus(store).records)
@@ -112,7 +112,7 @@ def _live_index(db: str | Path) -> Path:
     generation = _stored_generation(db) if current else None
     if current and generation is not None and is_fresh(current, generation):
         return index_root(db) / current["dir"]
-    from ..library import open_store
+    from ..library.corpus import open_store
 
     with open_store(db, seed_corpus=True) as store:
         return ensure_index(store)

@@ -17,9 +17,9 @@ from .document import Document, DocumentOrigin
 PDF, HTML, TEXT = "pdf", "html", "text"
 # format -> "module:function"; imported lazily so the CLI starts without pdfplumber or bs4.
 LOADERS = {
-    PDF: "ruleslawyer.ingest.pdf:load_pdf",
-    HTML: "ruleslawyer.ingest.html:load_html",
-    TEXT: "ruleslawyer.ingest.text:load_text",
+    PDF: "ruleslawyer.ingest.load.pdf:load_pdf",
+    HTML: "ruleslawyer.ingest.load.html:load_html",
+    TEXT: "ruleslawyer.ingest.load.text:load_text",
 }
 SUFFIXES = {".pdf": PDF, ".html": HTML, ".htm": HTML, ".xhtml": HTML, ".txt": TEXT, ".md": TEXT,
             ".markdown": TEXT, ".text": TEXT}

@@ -16,14 +16,14 @@ from .. import lazy
 from ..errors import LoadError, RuleslawyerError
 from ..store import Store
 from .formats import SUFFIXES, load_bytes, read_file
-from .parsing import ParseContext, guess_edition, parse_document
+from .parse.parsing import ParseContext, guess_edition, parse_document
 
 # Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
 # folder is walked file by file. Each entry is "module:detect" where detect(path) returns a
 # StructuredSource or None.
 STRUCTURED_SOURCES: tuple[str, ...] = (
-    "ruleslawyer.ingest.wahapedia:detect",
-    "ruleslawyer.ingest.battlescribe:detect",
+    "ruleslawyer.ingest.sources.wahapedia:detect",
+    "ruleslawyer.ingest.sources.battlescribe:detect",
 )
 
 
@@ -141,9 +141,11 @@ def reader_version() -> str:
     again instead of keeping what an older parser made of them.
     """
     here = Path(__file__).resolve().parent
+    package = here.parent
+    files = [*here.rglob("*.py"), package / "records.py", package / "names.py"]
     h = hashlib.sha1()
-    for f in sorted([*here.glob("*.py"), here.parent / "records.py"]):
-        h.update(f.name.encode())
+    for f in sorted(f for f in files if "__pycache__" not in f.parts):
+        h.update(str(f.relative_to(package)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..library import Corpus
+from ..library.corpus import Corpus
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
 from .links import Link, Linker, hover_text
 from .search_index import fold
@@ -247,7 +247,7 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
 
 
 def _plural(kind: str) -> str:
-    from .templating import kind_plural
+    from ..render.templating import kind_plural
 
     return kind_plural(kind)
 

@@ -16,32 +16,21 @@ from typing import NamedTuple
 import functools
 from functools import lru_cache
 
-from .. import library
+from ..names import fold as fold_name
 
-_QUOTES = re.compile(r"['`]")
-_NON_WORD = re.compile(r"[^a-z0-9+]+")
+_QUOTES = re.compile(r"['`]")  # kept for snippet code below
 
 
 def fold(text: str) -> str:
-    """`library.fold` (case, accents, punctuation), with a fast path for ASCII text.
-
-    The site folds every name and text several times; NFKD over pure ASCII is a no-op, so
-    skipping it gives the same result several times faster.
-    """
+    """`names.fold`, remembered for short texts: the site folds the same names over and over."""
     if len(text) < 200:
         return _fold_short(text)
-    return _fold(text)
+    return fold_name(text)
 
 
 @lru_cache(maxsize=1 << 17)
-def _fold_short(text: str) -> str:  # names: folded over and over
-    return _fold(text)
-
-
-def _fold(text: str) -> str:
-    if text.isascii():
-        return _NON_WORD.sub(" ", _QUOTES.sub("", text.lower())).strip()
-    return library.fold(text)
+def _fold_short(text: str) -> str:
+    return fold_name(text)
 
 SNIPPET_CHARS = 140
 MAX_TERMS = 48
@@ -80,14 +69,14 @@ def index_fields(name: str, snippet: str, text: str) -> tuple[str, str]:
     return " ".join(snippet.split())[:SNIPPET_CHARS], terms_of(text, name)
 
 
-def _order(e: IndexEntry) -> tuple[str, str, str]:
+def entry_order(e: IndexEntry) -> tuple[str, str, str]:
     name = e.name  # fold(), without its own call: this runs for every document of every build
-    return e.kind, _fold_short(name) if len(name) < 200 else _fold(name), e.url
+    return e.kind, _fold_short(name) if len(name) < 200 else fold_name(name), e.url
 
 
 def render_index(entries: list[IndexEntry]) -> str:
     """The index as the text of a .js file (deterministic: sorted, compact, no timestamps)."""
-    entries = sorted(entries, key=_order)
+    entries = sorted(entries, key=entry_order)
     kinds = sorted({e.kind for e in entries})
     factions = sorted({e.faction for e in entries} - {None, ""})
     editions = sorted({e.edition for e in entries if e.edition})

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import RuleslawyerError
-from .build import Page, SiteContext, gc_paused
-from .templating import STATIC, TEMPLATES, make_env
+from .incremental.codehash import code_hash
+from .incremental.gcpause import gc_paused
+from .pages import Page, SiteContext
+from ..render.templating import STATIC, TEMPLATES, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
 MANIFEST_VERSION = 1
@@ -44,25 +46,6 @@ class BuildReport:
     seconds: float = 0.0
     counts: dict[str, int] = field(default_factory=dict)
     patched: bool = False  # the context was made by patching the last build (site/patch.py)
-
-
-def code_files() -> list[Path]:
-    """The files a site's pages depend on besides the store: the site's templates, static files
-    and modules, and the package's own modules (records, errata applying, name folding), since
-    the pages show records as those make them."""
-    here = Path(__file__).resolve().parent
-    files = [*TEMPLATES.rglob("*"), *STATIC.rglob("*"), *here.glob("*.py"), *here.parent.glob("*.py")]
-    return sorted(f for f in files if f.is_file())
-
-
-def code_hash() -> str:
-    """Hash of every file in `code_files`: a change re-renders every page."""
-    h = hashlib.sha1()
-    root = Path(__file__).resolve().parent.parent
-    for f in code_files():
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
 
 
 def fingerprint(page: Page, salt: str) -> str:

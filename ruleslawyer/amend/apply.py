@@ -1,0 +1,326 @@
+"""Apply FAQ errata to copies of the records they amend, and say what happened to each entry.
+
+`apply_errata(records)` returns an `ApplyResult`: `records` are the current versions (amended
+copies in place of the originals, new rules for "add the following" entries, everything else
+unchanged) and `outcomes` has one `Outcome` per erratum: applied (to which record, where) or
+not, with the reason. The originals are never modified; each amended copy carries a `Change`
+per entry (document, version, page, old and new wording).
+
+Targets are found among the rules, detachment rules, enhancements and datasheet abilities of the
+erratum's edition, by name with tolerance for case, punctuation and plurals ("LOOK OUT, SIR" =
+"Look Out, Sir"); a comma path ("Rare Rules, Resurrected Models", "Sporocyst, Abilities, Spawn
+Spore Mines") is tried whole, then by its last part, then as datasheet + ability. A sentence
+change whose target name is not in the corpus may still land where its old wording is printed
+(a rules summary titles things differently from the core book). Entries on a unit's keywords,
+weapon profiles ("Wave Serpent – Ranged Weapons, twin starcannon: Change Attacks to '2'"),
+wargear options or unit composition edit its datasheet (amend_datasheet.py, amend_weapons.py,
+amend_lists.py); entries on its other parts are reported, not applied.
+
+Applying is idempotent and order-independent: of several versions of one FAQ document only the
+newest applies (the others are "superseded"), and an entry seen twice applies once.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
+from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
+from .lists import list_target
+from .weapons import weapon_target
+from .text import LocationError, Place, best_sentence, edit, parse_location, tokens
+from ..names import fold, name_key
+from ..records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule, Stratagem, record_name)
+
+_TEXT_KINDS = (Rule, DetachmentRule, Enhancement, Stratagem)
+# Comma parts of a target that name a part of a card or book, not a rule ("rules text").
+_GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
+                  "core abilities", "faction abilities", "wargear abilities", "stratagems", "stratagems card",
+                  "effect section", "target section", "when section", "restrictions section", "rules"}
+_STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
+                     "restrictions section": "restrictions"}
+
+
+def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
+    """Sortable form of "1.7", "1.10", "1.1a", "1.7.1" (numbers compared as numbers).
+
+    Every part is an (int, str) pair, digits as (n, "") and letters as (-1, text), so any two
+    keys compare without mixing ints and strings: "1.7a" sorts before "1.7.1" and after "1.7".
+    """
+    if not version:
+        return ()
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
+
+
+
+
+def apply_errata(records: list[Record]) -> ApplyResult:
+    """The records with every applicable erratum applied to copies, and one Outcome per erratum."""
+    errata = [r for r in records if isinstance(r, Erratum)]
+    current: list[Record | None] = list(records)
+    outcomes: list[Outcome] = []
+    live, skipped = _select(errata)
+    outcomes.extend(skipped)
+    index = _Index(current)
+    for e in live:
+        outcomes.append(_apply_one(e, current, index))
+    _drop_repeated_notes(current)
+    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+
+
+def _drop_repeated_notes(current: list[Record | None]) -> None:
+    """Keep one copy of a designer's note or FAQ answer that several files carry.
+
+    The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
+    new name); its errata are deduplicated when applied, and its notes and answers are here.
+    """
+    seen: set[tuple] = set()
+    for i, r in enumerate(current):
+        if isinstance(r, (Note, Faq)):
+            key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
+                   fold(r.text if isinstance(r, Note) else r.answer))
+            if key in seen:
+                current[i] = None
+            seen.add(key)
+
+
+def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
+    position = {id(e): n for n, e in enumerate(errata)}
+    return sorted(outcomes, key=lambda o: position.get(id(o.erratum), 0))
+
+
+def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
+    """The entries to apply: the newest version of each document, each entry once."""
+    newest: dict[tuple, tuple] = {}
+    for e in errata:
+        doc = (fold(e.document or ""), e.edition)
+        newest[doc] = max(newest.get(doc, ()), version_key(e.version))
+    live: list[Erratum] = []
+    skipped: list[Outcome] = []
+    seen: dict[str, Erratum] = {}
+    for e in errata:
+        doc = (fold(e.document or ""), e.edition)
+        if version_key(e.version) != newest[doc]:
+            newer = next(x.version for x in errata if (fold(x.document or ""), x.edition) == doc
+                         and version_key(x.version) == newest[doc])
+            skipped.append(Outcome(e, False, e.target, f"superseded by version {newer} of {e.document}"))
+            continue
+        key = erratum_id(e)
+        if key in seen:
+            skipped.append(Outcome(e, False, e.target, "duplicate of an entry already applied"))
+            continue
+        seen[key] = e
+        live.append(e)
+    # Documents apply in a fixed order (by name), each in its own printed order, so the result
+    # does not depend on the order files were ingested in.
+    position = {id(e): n for n, e in enumerate(live)}
+    live.sort(key=lambda e: (fold(e.document or ""), e.source.file, position[id(e)]))
+    return live, skipped
+
+
+class _Index:
+    """Where each amendable record sits in the working list, by name key."""
+
+    def __init__(self, current: list[Record | None]):
+        self.current = current
+        self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
+        self._newest: tuple[int | None] | None = None  # (the newest datasheet edition,), once asked
+        self.by_name: dict[str, list[int]] = {}
+        self.datasheets: dict[str, list[int]] = {}
+        for i, r in enumerate(current):
+            if isinstance(r, _TEXT_KINDS):
+                self.by_name.setdefault(name_key(r.name), []).append(i)
+            elif isinstance(r, Datasheet):
+                self.datasheets.setdefault(name_key(r.name), []).append(i)
+
+    def add(self, i: int) -> None:
+        self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
+
+    def newest_sheet_edition(self) -> int | None:
+        """The newest edition of any datasheet in the corpus (None when none says)."""
+        if self._newest is None:
+            editions = [self.current[i].edition for ids in self.datasheets.values() for i in ids
+                        if self.current[i] is not None and self.current[i].edition is not None]
+            self._newest = (max(editions, default=None),)
+        return self._newest[0]
+
+    def sheets(self, name: str, edition: int | None) -> list[int]:
+        """Where the datasheets named `name` of `edition` (None: any) sit."""
+        return [i for i in self.datasheets.get(name_key(name), [])
+                if self.current[i] is not None and _same_edition(self.current[i], edition)]
+
+    def rules(self, name: str, edition: int | None, section: str | None = None) -> list[int]:
+        found = [i for i in self.by_name.get(name_key(name), [])
+                 if self.current[i] is not None and _same_edition(self.current[i], edition)]
+        if section and len(found) > 1:
+            inside = [i for i in found if name_key(section) in {name_key(s) for s in
+                                                                 getattr(self.current[i], "section", ())}]
+            found = inside or found
+        return found
+
+    def mentioning(self, stems: list[str], edition: int | None) -> list[int]:
+        """Text records of `edition` whose wording contains each of `stems` (word starts)."""
+        if self._folded is None:
+            self._folded = {i: self.current[i].text.casefold() for i in self.text_records(None)}
+        return [i for i, text in self._folded.items()
+                if all(s in text for s in stems) and self.current[i] is not None
+                and _same_edition(self.current[i], edition)]
+
+    def text_records(self, edition: int | None) -> list[int]:
+        return [i for i, r in enumerate(self.current)
+                if isinstance(r, (Rule, DetachmentRule, Enhancement)) and _same_edition(r, edition)]
+
+
+def _same_edition(record: Record, edition: int | None) -> bool:
+    return edition is None or record.edition is None or record.edition == edition
+
+
+def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+    if e.operation == "add" and e.title:
+        return _add_rule(e, current, index)
+    if not e.target:
+        return Outcome(e, False, None, "the entry names no target")
+    # An entry of no known edition is taken to be for the corpus's newest datasheets.
+    sheet_edition = e.edition if e.edition is not None else index.newest_sheet_edition()
+    unit = keyword_target(e)
+    if unit is not None:
+        outcome = apply_to_sheet(e, index.sheets(unit, sheet_edition), "keywords", current,
+                                 lambda sheet: keywords_update(sheet, e))
+        if outcome is not None:
+            return outcome
+    # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
+    where = weapon_target(e) or list_target(e)
+    if where is not None:
+        outcome = apply_to_sheet(e, index.sheets(where.unit, sheet_edition), where.label, current,
+                                 lambda sheet: where.update(sheet, e))
+        if outcome is not None:
+            return outcome
+    part = datasheet_part(e)
+    if part is not None:  # "Chaos Terminator Squad, Invulnerable Save": never a rule of that name
+        unit, section = part
+        if not index.sheets(unit, None):
+            return Outcome(e, False, e.target, "target not in the corpus")
+        if where is not None:  # only a datasheet of another edition has that name
+            return Outcome(e, False, unit, f"no edition {sheet_edition} datasheet of that name", "datasheet")
+        return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied",
+                       "datasheet")
+    target = _find_target(e, index)
+    if target is None:
+        return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")
+    if e.operation == "renumber":
+        return Outcome(e, False, _target_name(current, target), "a mechanical change (numbering or map "
+                       "measurements) that cannot be applied to text", _kind(current, target))
+    place = parse_location(e.location)
+    if place is None:
+        return Outcome(e, False, _target_name(current, target), f"location not understood: {e.location!r}",
+                       _kind(current, target))
+    operation = "append" if e.operation == "add" else e.operation
+    i, ability = target
+    record = current[i]
+    if already_applied(record, e):
+        return Outcome(e, True, _target_name(current, target), None, record.kind, "already applied")
+    text_field = _text_field(record, e)
+    old_text = ability.text if ability is not None else (getattr(record, text_field) or "")
+    try:
+        result = edit(old_text, operation, place, e.text)
+    except LocationError as exc:
+        return Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
+    change = change_for(e, result.old, result.new)
+    if ability is not None:
+        abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
+                          for a in record.abilities if not (a is ability and e.operation == "delete"
+                                                            and place.whole))
+        current[i] = dataclasses.replace(record, abilities=abilities, changes=record.changes + (change,))
+    else:
+        updates = {text_field: result.text, "changes": record.changes + (change,)}
+        if isinstance(record, Rule) and e.bullets:
+            updates["summary"] = (tuple(e.bullets) if e.operation == "replace" and place.whole
+                                  else record.summary + tuple(e.bullets))
+        current[i] = dataclasses.replace(record, **updates)
+    return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
+
+
+def _text_field(record: Record, e: Erratum) -> str:
+    """The field an erratum edits: `text`, or a stratagem's effect (or the section it names)."""
+    if not isinstance(record, Stratagem):
+        return "text"
+    parts = {p.strip().lower() for p in (e.target or "").split(",")}
+    return next((f for part, f in _STRATAGEM_FIELDS.items() if part in parts), "effect")
+
+
+def _kind(current, target) -> str:
+    return current[target[0]].kind
+
+
+def _target_name(current, target) -> str:
+    i, ability = target
+    name = record_name(current[i])
+    return f"{name}: {ability.name}" if ability is not None else name
+
+
+def _find_target(e: Erratum, index: _Index) -> tuple[int, Ability | None] | None:
+    """The record (and ability) an erratum's target names, or None."""
+    parts = [p.strip() for p in (e.target or "").split(",")
+             if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
+    candidates = [(e.target, None), (", ".join(parts), None)]
+    if len(parts) > 1:
+        candidates.append((parts[-1], parts[0]))
+        candidates.append((", ".join(parts[1:]), parts[0]))
+    for name, section in candidates:
+        found = index.rules(name, e.edition, section)
+        if len(found) >= 1:
+            return found[0], None
+    if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
+        for i in index.sheets(parts[0], e.edition):
+            for ability in index.current[i].abilities:
+                if name_key(ability.name) == name_key(parts[-1]):
+                    return i, ability
+    return None
+
+
+def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outcome | None:
+    """A sentence change whose target is not a rule name, applied where its old wording is
+    printed: the rule must mention the target's words and hold a sentence the new wording keeps."""
+    place = parse_location(e.location)
+    if e.operation != "replace" or place is None or place.sentence is None or not e.text:
+        return None
+    target_words = [w[:5] for w in tokens(e.target or "") if len(w) > 3]
+    if not target_words:
+        return None
+    best = None
+    for i in index.mentioning(target_words, e.edition):
+        record = current[i]
+        found = best_sentence(record.text, e.text)
+        if found and found[2] >= 0.7 and (best is None or found[2] > best[1][2]):
+            best = (i, found)
+    if best is None:
+        return None
+    i, (pi, si, _score) = best
+    record = current[i]
+    result = edit(record.text, "replace", Place(paragraph=pi + 1, sentence=si + 1), e.text)
+    location = f"{_ordinal_word(si + 1)} sentence of the {_ordinal_word(pi + 1)} paragraph"
+    change = change_for(e, result.old, result.new, location)
+    current[i] = dataclasses.replace(record, text=result.text, changes=record.changes + (change,))
+    return Outcome(e, True, record_name(record), None, record.kind,
+                   f"{e.target!r} is not a rule here; its wording was found in {record_name(record)!r}, "
+                   f"{location}")
+
+
+def _ordinal_word(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
+
+
+def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+    """An added rule or sub-section becomes a new Rule record carrying the change."""
+    existing = index.rules(e.title, e.edition)
+    if existing:
+        i = existing[0]
+        if already_applied(current[i], e):
+            return Outcome(e, True, e.title, None, "rule", "already applied")
+        return Outcome(e, False, e.title, f"a rule named {e.title!r} is already in the corpus", "rule")
+    section = tuple(p.strip() for p in (e.target or "").split(",") if p.strip())
+    rule = Rule(name=e.title, source=e.source, edition=e.edition, section=section, text=e.text,
+                summary=tuple(e.bullets), changes=(change_for(e, "", e.text),))
+    current.append(rule)
+    index.add(len(current) - 1)
+    return Outcome(e, True, e.title, None, "rule", "new rule")

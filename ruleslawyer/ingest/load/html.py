@@ -1,0 +1,114 @@
+"""HTML loader: a web page (Wahapedia datasheets, faction pages, plain semantic HTML) -> Document.
+
+The bytes are decoded by byte-order mark, then `<meta charset>`, then UTF-8, then Windows-1252
+(as browsers do), and refused with a one-line reason when they are empty, binary, or not in
+the encoding the page declares. BeautifulSoup with lxml parses the text; `html_walk` turns the
+tree into blocks in document order (scripts, styles, ads and navigation dropped; hidden popup
+texts kept as role "tooltip" blocks). See `html_walk` for the roles and attrs emitted.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+
+from ...errors import LoadError
+from ..document import HEADING, Document, DocumentOrigin
+
+MAX_HTML_BYTES = 64 * 1024 * 1024
+_META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)"""
+                           rb"""|^\s*<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""", re.I)
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+# Scripts and style sheets are most of a Wahapedia page's bytes (ad code); cutting them out
+# before parsing saves parse time. Style sheets are read first for their bold classes. A match
+# may not contain another "<script": a commented-out opening tag must not swallow the page
+# up to the next real script (such scripts are left to the parser, which drops them too).
+_SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!<script\b).)*?</script\s*>", re.I | re.S)
+_STYLE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.I | re.S)
+_TAG = re.compile(r"<[A-Za-z!/][^<>]*>")
+
+
+def decode_html(data: bytes, path: str) -> str:
+    """Decode page bytes to text, or raise LoadError saying why they are not a readable page."""
+    if not data.strip():
+        raise LoadError(path, "the file is empty")
+    if len(data) > MAX_HTML_BYTES:
+        raise LoadError(path, f"too large for an HTML page ({len(data) // (1024 * 1024)} MB; "
+                              f"the limit is {MAX_HTML_BYTES // (1024 * 1024)} MB)")
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                text = data[len(bom):].decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise LoadError(path, f"starts with a {encoding} byte-order mark but byte {exc.start + len(bom)} "
+                                      f"is not valid {encoding}") from None
+            return _check_text(text, path)
+    if b"\x00" in data[:65536]:
+        raise LoadError(path, "binary data, not an HTML page (NUL bytes)", hint="is this the right file?")
+    text = None
+    m = _META_CHARSET.search(data[:8192])
+    if m:
+        declared = (m.group(1) or m.group(2)).decode("ascii", "replace")
+        try:
+            encoding = codecs.lookup(declared).name
+        except LookupError:
+            raise LoadError(path, f"declares an unknown character encoding {declared!r} (meta charset)") from None
+        # A page saved as bytes cannot be UTF-16/32 without NUL bytes: the label is stale.
+        if not encoding.startswith(("utf-16", "utf-32")):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                try:
+                    text = data.decode("utf-8")  # mislabelled UTF-8 is common and harmless
+                except UnicodeDecodeError:
+                    raise LoadError(path, f"declares charset {declared} but byte {exc.start} is not valid "
+                                          f"{declared}") from None
+    if text is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    return _check_text(text, path)
+
+
+def _check_text(text: str, path: str) -> str:
+    sample = text[:65536]
+    controls = sum(1 for c in sample if ord(c) < 32 and c not in "\t\n\r\f")
+    if controls > max(8, len(sample) // 200):
+        raise LoadError(path, "binary data, not an HTML page (control characters)", hint="is this the right file?")
+    if not _TAG.search(sample):
+        raise LoadError(path, "no HTML markup found")
+    return text
+
+
+def load_html(data: bytes, origin: DocumentOrigin) -> Document:
+    """Turn HTML bytes into a Document (see the module doc of `html_walk` for roles and attrs)."""
+    from bs4 import BeautifulSoup
+
+    from . import html_classes as hc
+    from .html_walk import Ctx, Page, TooDeep, Walker
+
+    path = origin.path
+    text = decode_html(data, path)
+    css = _STYLE.findall(text)
+    text = _SCRIPT.sub("", text)
+    try:
+        soup = BeautifulSoup(text, "lxml")
+        title_el = soup.find("title")
+        title = title_el.get_text(" ", strip=True) if title_el else None
+        tooltip_ids = frozenset(t.lstrip("#") for el in soup.find_all(attrs={"data-tooltip-content": True})
+                                for t in [el.get("data-tooltip-content") or ""] if t.startswith("#"))
+        bold, italic = hc.css_styled_classes(css)
+        walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic))
+        root = soup.body or soup
+        walker.walk_children(root, Ctx(), 0)
+        walker.flush()
+    except (TooDeep, RecursionError):
+        raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
+    blocks = tuple(walker.blocks)
+    if not any(b.text.strip() for b in blocks):
+        raise LoadError(path, "no readable text in the page (only markup, scripts or ads)")
+    if not title:
+        title = next((b.text for b in blocks if b.kind == HEADING and b.text.strip()), None)
+    meta = {"tooltips": str(len({b.attrs.get("tooltip_id") for b in blocks if b.role == "tooltip"}))}
+    return Document(origin=origin, blocks=blocks, title=title, meta=meta)

@@ -1,0 +1,238 @@
+"""What an HTML element is, judged from its tag, class/id tokens, style and text.
+
+Class names are split into lower-case tokens at `-`, `_`, digits and camelCase humps
+("dsH2Header" -> ds, h, 2, header), after folding Cyrillic look-alike letters to Latin
+(Wahapedia spells one class "dsLeftСol" with a Cyrillic С). Matching is by whole token, never
+by substring, so a class `shadow` or `loader` is not an ad and `dsBannerWrap` (the datasheet
+name bar) is not an ad banner.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Cyrillic letters that look like Latin ones, as found in hand-typed class names.
+_CONFUSABLES = str.maketrans({
+    "А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "К": "K", "М": "M", "О": "O", "Р": "P",
+    "Т": "T", "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+    "а": "a", "с": "c", "е": "e", "о": "o", "р": "p", "х": "x", "у": "y", "і": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l",
+})
+_TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+# Never content: code, styling, embedded frames, form controls, media without text.
+DROP_TAGS = frozenset({
+    "script", "style", "noscript", "iframe", "template", "svg", "canvas", "input", "button",
+    "select", "option", "optgroup", "textarea", "link", "meta", "object", "embed", "map", "audio",
+    "video", "img", "picture", "source", "head", "title", "base", "param", "track",
+})
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "div", "dl",
+    "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "hr", "html", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
+    "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption", "legend", "menu",
+})
+HEADING_TAGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+BOLD_TAGS = frozenset({"b", "strong"})
+ITALIC_TAGS = frozenset({"i", "em", "cite", "var", "dfn"})
+
+# Tokens that mark advertising anywhere in a class or id ("top-ad", "adsbygoogle", "AdBox").
+_AD_TOKENS = frozenset({
+    "ad", "ads", "adv", "advert", "adverts", "advertisement", "advertising", "adsbygoogle",
+    "adsense", "adslot", "adunit", "sponsor", "sponsored", "sponsors", "boosty", "ezoic", "taboola",
+    "outbrain", "doubleclick", "googlead", "dfp", "promo", "patreon",
+})
+# Tokens that mark ads only when they lead the name ("banner-top", not "dsBannerWrap").
+_AD_LEAD_TOKENS = frozenset({"banner", "sidebar"})
+# Page chrome: navigation, menus, cookie and consent banners, site search, print-hidden UI.
+_CHROME_TOKENS = frozenset({
+    "nav", "navbar", "navigation", "menu", "menubar", "breadcrumb", "breadcrumbs", "cookie",
+    "cookies", "consent", "gdpr", "cmp", "noprint", "yandex", "share", "social", "subscribe",
+    "subscription", "newsletter", "paywall", "login", "signin", "signup",
+})
+_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
+# Boxes that pop over the page: kept (they may hold rules) unless their text is an ad prompt.
+_POPUP_TOKENS = frozenset({"popup", "modal", "overlay", "dialog", "lightbox", "notice", "notification",
+                           "toast", "flyout"})
+# Short texts that only ever belong to ad or subscription prompts.
+AD_TEXT = re.compile(r"\b(disable ads|remove ads|ad-?free|boosty|patreon|pin code|subscribe to)\b", re.I)
+
+_HEADER_TOKENS = frozenset({"header", "heading", "headline", "title"})
+# Wahapedia class names that render as headings although their tokens do not say "header".
+_NAMED_HEADINGS = {"str10name": 3, "page_header": 1, "page_header2": 1, "dsh2header": 2,
+                   "dsheader": 3, "ttheader": 3, "tooltip_header": 3, "wrtheader": 4,
+                   "ttsubheader": 4, "factionheader": 2}
+_BOLD_CLASSES = frozenset({"kwb", "kwb2", "kwbu", "str10name", "dscharname", "s10name", "pricetag",
+                           "dscharvalue", "dscharinvulvalue"})
+_ITALIC_CLASSES = frozenset({"showfluff", "legend2", "str10legend"})
+
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)
+_ITALIC_STYLE = re.compile(r"font-style\s*:\s*(italic|oblique)", re.I)
+
+
+def latin_letters(name: str) -> str:
+    """A class or id with Cyrillic look-alike letters replaced by Latin ones."""
+    return name.translate(_CONFUSABLES)
+
+
+@lru_cache(maxsize=8192)
+def tokens(name: str) -> tuple[str, ...]:
+    """Lower-case word tokens of one class or id name."""
+    return tuple(t.lower() for t in _TOKEN.findall(latin_letters(name)))
+
+
+def class_names(el) -> list[str]:
+    """The element's classes, folded to Latin letters and lower-cased."""
+    cls = el.get("class") or ()
+    if isinstance(cls, str):
+        cls = cls.split()
+    return [_folded_lower(c) for c in cls]
+
+
+@lru_cache(maxsize=8192)
+def _folded_lower(name: str) -> str:
+    return latin_letters(name).lower()
+
+
+def _names(el) -> list[str]:
+    attrs = el.attrs
+    names = attrs.get("class") or []
+    el_id = attrs.get("id")
+    return [*names, el_id] if el_id else names
+
+
+@lru_cache(maxsize=8192)
+def _ad_name(name: str) -> bool:
+    toks = tokens(name)
+    return bool(toks) and bool(_AD_TOKENS.intersection(toks) or toks[0] in _AD_LEAD_TOKENS
+                               or "".join(toks) in _AD_TOKENS)
+
+
+@lru_cache(maxsize=8192)
+def _chrome_name(name: str) -> bool:
+    toks = tokens(name)
+    return bool(toks) and bool(_CHROME_TOKENS.intersection(toks[:1]) or "".join(toks) in _CHROME_TOKENS
+                               or (len(toks) <= 2 and _CHROME_TOKENS.intersection(toks)))
+
+
+def is_ad(el) -> bool:
+    """True for an advert box: an ad-related class or id token (whole tokens only)."""
+    return any(_ad_name(n) for n in _names(el))
+
+
+def is_chrome(el, in_content: bool) -> bool:
+    """Navigation, menus, site header/footer, cookie banners: page furniture, not content.
+
+    `<header>`/`<footer>` inside an article or section hold that article's title or notes and
+    are kept; at page level they are the site's banner and footer.
+    """
+    name = el.name
+    if name == "nav":
+        return True
+    if name in ("header", "footer") and not in_content:
+        return True
+    role = el.get("role")
+    if role and role.lower() in _CHROME_ROLES:
+        return True
+    return any(_chrome_name(n) for n in _names(el))
+
+
+def is_ad_popup(el) -> bool:
+    """A popup box (class/id says popup, modal, dialog...) whose text is an ad or
+    subscription prompt ("Disable Ads", "Boosty subscribers...")."""
+    if el.name != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
+        return False
+    text = el.get_text(" ", strip=True)
+    return len(text) < 3000 and bool(AD_TEXT.search(text))
+
+
+def is_hidden_inline(el) -> bool:
+    """An inline element hidden with `display:none`: a filter variant the page shows only under
+    another setting (Wahapedia repeats a faction keyword once per detachment filter)."""
+    return el.name not in BLOCK_TAGS and bool(_DISPLAY_NONE.search(el.get("style") or ""))
+
+
+def heading_level(el) -> int:
+    """The heading level an element renders as (0 when it is not a heading)."""
+    level = HEADING_TAGS.get(el.name, 0)
+    if level:
+        return level
+    for cls in class_names(el):
+        if cls in _NAMED_HEADINGS:
+            return _NAMED_HEADINGS[cls]
+    for cls in el.get("class") or ():
+        toks = tokens(cls)
+        if toks and toks[-1] in _HEADER_TOKENS and toks[0] not in ("sub",):
+            return 4
+        if toks and toks[-1] in _HEADER_TOKENS:
+            return 5
+    return 0
+
+
+def style_flags(el, css_bold: frozenset[str], css_italic: frozenset[str]) -> tuple[bool, bool]:
+    """(bold, italic) that this element itself turns on, from its tag, classes or inline style."""
+    bold = el.name in BOLD_TAGS or el.name == "th"
+    italic = el.name in ITALIC_TAGS
+    classes = class_names(el)
+    if classes:
+        bold = bold or any(c in _BOLD_CLASSES or c in css_bold for c in classes)
+        italic = italic or any(c in _ITALIC_CLASSES or c in css_italic for c in classes)
+    style = el.get("style")
+    if style:
+        bold = bold or bool(_BOLD_STYLE.search(style))
+        italic = italic or bool(_ITALIC_STYLE.search(style))
+    return bold, italic
+
+
+_CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CSS_CLASS_ONLY = re.compile(r"^\s*\.([\w-]+)\s*$")
+
+
+def css_styled_classes(css_texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Classes a page's own `<style>` sheets make bold or italic (`.kwb{font-weight:700}`).
+
+    Only plain `.class` selectors count: descendant or state selectors style a context, not
+    the class itself.
+    """
+    bold: set[str] = set()
+    italic: set[str] = set()
+    for css in css_texts:
+        for selectors, body in _CSS_RULE.findall(css):
+            is_bold, is_italic = bool(_BOLD_STYLE.search(body)), bool(_ITALIC_STYLE.search(body))
+            if not (is_bold or is_italic):
+                continue
+            for sel in selectors.split(","):
+                m = _CSS_CLASS_ONLY.match(sel)
+                if m:
+                    (bold if is_bold else italic).add(latin_letters(m.group(1)).lower())
+                    if is_bold and is_italic:
+                        italic.add(latin_letters(m.group(1)).lower())
+    return frozenset(bold), frozenset(italic)
+
+
+# Regions a parser may want to find: (container name, class names or class tokens that mark it).
+_CONTAINER_CLASSES = {
+    "dsouterframe": "datasheet", "datasheet": "datasheet",
+    "str10wrap": "stratagem-card", "dsstratagemswrap": "stratagem-list", "s10wrap": "stratagem-row",
+    "dsdetachmentwrap": "detachment-abilities", "detachmenttooltip": "detachment-ability",
+    "dsenhancementswrap": "enhancements", "enhtooltip": "enhancement",
+    "ruletooltip": "rule", "kwtooltip": "keyword", "ds2colkw": "keywords",
+    "dsprofilebasewrap": "profile", "wtable": "weapons",
+}
+_CONTAINER_TOKENS = (("stratagem", "stratagem-card"), ("enhancement", "enhancement"),
+                     ("datasheet", "datasheet"))
+
+
+def container_of(el) -> str | None:
+    """The region an element opens (a datasheet, a stratagem card...), or None."""
+    classes = class_names(el)
+    for cls in classes:
+        if cls in _CONTAINER_CLASSES:
+            return _CONTAINER_CLASSES[cls]
+    for cls in classes:
+        toks = tokens(cls)
+        for tok, name in _CONTAINER_TOKENS:
+            if tok in toks:
+                return name
+    return None

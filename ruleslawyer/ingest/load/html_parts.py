@@ -1,0 +1,170 @@
+"""Helpers of the HTML walk that look at one element or one finished table: emptiness,
+Wahapedia's badge and points markup, table rows (layout tables, echoed rows, empty columns),
+span tidying and link lists."""
+from __future__ import annotations
+
+import re
+
+from bs4 import NavigableString, Tag
+
+from . import html_classes as hc
+from ..document import TABLE, Block, Span
+
+_WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
+
+
+def has_text(el: Tag, budget: int = 200) -> bool:
+    """Whether the element holds any text; gives up (saying yes) after `budget` nodes so a
+    hostile page of thousands of nested empty boxes stays linear."""
+    for i, node in enumerate(el.descendants):
+        if i >= budget:
+            return True
+        if type(node) is NavigableString and node.strip():
+            return True
+    return False
+
+
+def is_points_list(el: Tag) -> bool:
+    if el.name not in ("ul", "ol"):
+        return False
+    return any(t in ("pts", "points") for c in el.get("class") or () for t in hc.tokens(c))
+
+
+def is_weapon_keyword(el: Tag) -> bool:
+    classes = hc.class_names(el)
+    if "kwb2" not in classes:
+        return False
+    text = el.get_text()
+    return "[" not in text and bool(text.strip())
+
+
+def is_link_block(block: Block) -> bool:
+    spans = [s for s in block.spans if s.text.strip()]
+    return bool(spans) and all(s.link and not s.link.startswith("#") for s in spans)
+
+
+def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
+    """Drop lists of links (datasheet indexes, menus) from a popup: a run of at least
+    `min_links` link-only blocks, with short labels ("Characters", "Battleline") between them.
+    A popup left with no sentence of its own (a menu with a title) is dropped whole."""
+    out: list[Block] = []
+    dropped = False
+    i = 0
+    while i < len(blocks):
+        j, links = i, 0
+        while j < len(blocks) and blocks[j].kind != TABLE and (
+                is_link_block(blocks[j]) or len(blocks[j].text.split()) <= 3):
+            links += is_link_block(blocks[j])
+            j += 1
+        if links >= min_links:
+            dropped = True
+            i = j
+            continue
+        out.extend(blocks[i:max(j, i + 1)])
+        i = max(j, i + 1)
+    menu_like = dropped or any(is_link_block(b) for b in out)
+    if menu_like and not any(b.kind == TABLE or len(b.text.split()) >= 5 for b in out):
+        return []
+    return out
+
+
+def clean(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def tidy(spans: list[Span]) -> list[Span]:
+    """Merge same-style neighbours, collapse spaces across span edges, strip the block ends."""
+    merged: list[Span] = []
+    for s in spans:
+        if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
+            last = merged[-1]
+            merged[-1] = Span(last.text + s.text, last.bold, last.italic, last.color, last.link)
+        else:
+            merged.append(s)
+    out: list[Span] = []
+    prev_space = True
+    for s in merged:
+        text = s.text
+        if prev_space:
+            text = text.lstrip(" ")
+        if not text:
+            continue
+        prev_space = text.endswith(" ")
+        out.append(Span(text, s.bold, s.italic, s.color, s.link) if text != s.text else s)
+    while out and not out[-1].text.strip():
+        out.pop()
+    if out:
+        last = out[-1]
+        out[-1] = Span(last.text.rstrip(), last.bold, last.italic, last.color, last.link)
+    return out
+
+
+def own_rows(table: Tag) -> list[Tag]:
+    """The table's rows, not those of tables nested in its cells."""
+    rows = []
+    for part in table.find_all(("thead", "tbody", "tfoot", "tr"), recursive=False):
+        if part.name == "tr":
+            rows.append(part)
+        else:
+            rows.extend(part.find_all("tr", recursive=False))
+    return rows
+
+
+def is_layout_table(table: Tag, rows: list[Tag]) -> bool:
+    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
+    if not rows:
+        return True
+    for tr in rows:
+        for cell in tr.find_all(("td", "th"), recursive=False):
+            if cell.find(("table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")):
+                return True
+            if len(cell.get_text(" ", strip=True)) > 400:
+                return True
+    return False
+
+
+def is_header_cell(cell: Tag) -> bool:
+    if cell.name == "th":
+        return True
+    for el in [cell, *cell.find_all(True)]:
+        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in el.get("class") or ()):
+            return True
+    return False
+
+
+def drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[list[str]], list[int]]:
+    """Drop one-cell rows that repeat the name of a neighbouring row.
+
+    Responsive pages print each weapon name twice: once alone on a narrow-screen row, once in
+    the full profile row; only the full row is data.
+    """
+    keep: list[int] = []
+    for i, row in enumerate(rows):
+        filled = [c for c in row if c]
+        if len(filled) == 1 and i not in header_rows:
+            neighbours = [rows[j] for j in (i - 1, i + 1) if 0 <= j < len(rows)]
+            if any(len([c for c in n if c]) > 1 and next(c for c in n if c) == filled[0] for n in neighbours):
+                continue
+        keep.append(i)
+    new_headers = [keep.index(i) for i in header_rows if i in keep]
+    return [rows[i] for i in keep], new_headers
+
+
+def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
+    if not rows:
+        return rows
+    width = max(len(r) for r in rows)
+    cols = [j for j in range(width) if any(j < len(r) and r[j] for r in rows)]
+    # A row cut short by colspans keeps only the kept columns it has.
+    return [[r[j] for j in cols if j < len(r)] for r in rows]
+
+
+def descendants_with_token(el: Tag, token: str) -> list[Tag]:
+    found = []
+    for d in el.find_all(True):
+        for c in d.get("class") or ():
+            toks = hc.tokens(c)
+            if toks and toks[-1] == token:
+                found.append(d)
+                break
+    return found

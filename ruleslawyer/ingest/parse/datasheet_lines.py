@@ -1,0 +1,247 @@
+"""The datasheet parser's view of a Document: a flat run of lines and table rows.
+
+Datasheet cards arrive in many shapes: a tab table (text), drawn cells (PDF), a stat grid
+whose labels and values sit on separate lines (a flattened web page), or a table row that a
+loader left as one space-separated line. The parser reads all of them as `Line`s: one per
+text block, one per table row, each remembering the block it came from (for claiming) and
+its cells. The helpers here recognise the header rows that give a card its structure
+(characteristics, weapons) and normalise printed values.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
+
+# Characteristic names of unit profiles (9th and 10th edition, plus the odd older ones).
+STAT_NAMES = ("M", "WS", "BS", "S", "T", "W", "A", "LD", "SV", "OC", "I")
+# Column headers of weapon tables.
+WEAPON_COLUMNS = ("RANGE", "TYPE", "A", "BS", "WS", "S", "AP", "D", "ABILITIES", "KEYWORDS")
+
+_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2011": "-", "\u2010": "-",
+                         "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2033": '"',
+                         "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u00ad": ""})
+_WS = re.compile(r"\s+")
+# A printed characteristic or weapon value: 6", 3+, D6, 2D3+1, -1, User, Melee, N/A, x2, *.
+VALUE = re.compile(r"""^(?:\d+(?:-\d+)?(?:"|''|”)?|\d+\+|\+?-?\d+|[+-]?\d*D\d+(?:\+\d+)?|-|–|User|Melee|N/A|x\d+|\*|\d+"?\*)$""",
+                   re.I)
+
+
+def norm_value(text: str) -> str:
+    """A characteristic value as records.md wants it: plain quotes and dashes, spaces collapsed."""
+    s = _WS.sub(" ", text.translate(_DASHES)).strip()
+    return s.replace("''", '"')
+
+
+def norm_text(text: str) -> str:
+    """Running text with whitespace collapsed (quotes and dashes kept as printed)."""
+    return _WS.sub(" ", text.replace("\u00ad", "")).strip()
+
+
+def label_key(text: str) -> str:
+    """Upper-case, punctuation-free form of a label, for comparing headers."""
+    return re.sub(r"[^A-Z0-9+]", "", text.translate(_DASHES).upper())
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text block or one table row, with the block it came from."""
+
+    index: int  # block index in the Document
+    cells: tuple[str, ...]
+    kind: str  # heading / paragraph / list_item / row
+    block: Block
+    virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
+
+    @property
+    def text(self) -> str:
+        return norm_text(" ".join(c for c in self.cells if c.strip()))
+
+    @property
+    def heading_like(self) -> bool:
+        """A heading block, or a short line with no lower-case letters (an ALL-CAPS title)."""
+        if self.kind == "row" or all(is_value(w) for w in self.text.split()):
+            return False  # a line of values ("12\" D6+3 N/A 6 -1 2") is no title
+        return self.kind == HEADING or is_caps(self.text)
+
+    @property
+    def bold(self) -> bool:
+        return self.kind != "row" and not self.virtual and self.block.is_bold
+
+    def bold_prefix(self) -> str:
+        """The block's leading bold label ("Name:"), or "" for a row or a piece of a block."""
+        if self.kind == "row" or self.virtual:
+            return ""
+        return self.block.bold_prefix()
+
+    def piece(self, cells: tuple[str, ...] | str, kind: str | None = None) -> "Line":
+        """A virtual line holding part of this one."""
+        if isinstance(cells, str):
+            cells = (cells,)
+        return Line(self.index, tuple(cells), kind or self.kind, self.block, virtual=True)
+
+    @property
+    def tokens(self) -> list[str]:
+        """The cells, or the words of a lone cell (a table row a loader left as one line)."""
+        cells = [c.strip() for c in self.cells if c.strip()]
+        if len(cells) == 1:
+            return cells[0].split()
+        return cells
+
+
+def is_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 2 and not any(c.islower() for c in letters) and len(text) <= 80
+
+
+_SMALL_WORDS = {"of", "the", "and", "in", "is", "a", "an", "to", "for", "on", "or", "with", "by", "at"}
+
+
+def title_case(name: str) -> str:
+    """Title Case for names printed in capitals ("NECRON WARRIORS" -> "Necron Warriors")."""
+    if not is_caps(name):
+        return name
+    words = name.lower().split()
+    out = []
+    for n, w in enumerate(words):
+        if n and w in _SMALL_WORDS:
+            out.append(w)
+        elif w.startswith("<"):
+            out.append(w.upper())
+        else:
+            out.append("-".join(p[:1].upper() + p[1:] for p in w.split("-")))
+    return " ".join(out)
+
+
+def document_lines(doc: Document) -> list[Line]:
+    """Every block of `doc` as lines, table rows one line each, in reading order."""
+    out: list[Line] = []
+    for i, block in enumerate(doc.blocks):
+        if block.kind == TABLE:
+            for row in block.rows:
+                if any(c.strip() for c in row):
+                    out.append(Line(i, tuple(norm_text(c) for c in row), "row", block))
+        else:
+            text = block.text
+            if text.strip():
+                kind = block.kind if block.kind in (HEADING, LIST_ITEM) else "paragraph"
+                out.append(Line(i, (text,), kind, block))
+    return out
+
+
+# ---------------------------------------------------------------- header rows
+def stat_header(line: Line) -> list[str] | None:
+    """The header cells of a characteristic row ("No. NAME M WS BS ..." or "M T Sv W Ld OC").
+
+    Returns the cells as printed (empty padding cells dropped), or None for any other line.
+    """
+    cells = line.tokens
+    folded = [label_key(c) for c in cells]
+    have = set(folded)
+    if not {"M", "T", "W", "LD", "SV"} <= have:
+        return None
+    # OC (10th) or WS and BS (9th); a row of nothing but the five shared names is taken too
+    # (a loader may have set the last column apart).
+    if not ("OC" in have or {"WS", "BS"} <= have or all(f in STAT_NAMES for f in folded)):
+        return None
+    # Every cell must be a characteristic or a leading name/count label.
+    extra = [f for f in folded if f not in STAT_NAMES]
+    if len(extra) > 3:
+        return None
+    return cells
+
+
+def vertical_stats(lines: list[Line], i: int) -> tuple[list[tuple[str, str]], int] | None:
+    """A stat grid flattened to label, value, label, value ... lines, starting at lines[i].
+
+    Returns the (label, value) pairs and the index after them, or None when lines[i] does not
+    start such a grid (it needs at least M, T, W and Sv/Ld).
+    """
+    pairs: list[tuple[str, str]] = []
+    j = i
+    while j + 1 < len(lines):
+        label, value = lines[j].text, lines[j + 1].text
+        if label_key(label) not in STAT_NAMES or len(label) > 3 or not VALUE.match(norm_value(value)):
+            break
+        pairs.append((label, value))
+        j += 2
+    labels = {label_key(label) for label, _ in pairs}
+    if {"M", "T", "W"} <= labels and labels & {"SV", "LD"}:
+        return pairs, j
+    return None
+
+
+@dataclass(frozen=True)
+class InlineStats:
+    """A card head a loader ran into one line: "NAME M T SV W LD OC 10" 9 3+ 9 8+ 3 4+ INVULNERABLE SAVE"."""
+
+    name: str
+    labels: tuple[str, ...]
+    values: tuple[str, ...]
+    rest: str
+
+
+def inline_stats(line: Line) -> InlineStats | None:
+    """The name, characteristic labels, values and trailing text of a run-together card head."""
+    if stat_header(line) is not None:
+        return None
+    cells = [c for c in line.cells if c.strip()]
+    if not cells:
+        return None
+    words = cells[0].split()
+    folded = [label_key(w) for w in words]
+    for i in range(1, len(words)):
+        j = i
+        while j < len(words) and folded[j] in STAT_NAMES:
+            j += 1
+        n = j - i
+        labels = set(folded[i:j])
+        if n >= 5 and {"M", "T", "W"} <= labels and labels & {"SV", "LD"} and j + n <= len(words) \
+                and all(is_value(w) for w in words[j:j + n]) and is_caps(" ".join(words[:i])):
+            return InlineStats(" ".join(words[:i]), tuple(words[i:j]), tuple(words[j:j + n]),
+                               " ".join(words[j + n:]))
+        if n:
+            break
+    return None
+
+
+def weapon_header(line: Line) -> list[str] | None:
+    """The header cells of a weapon table row, or None.
+
+    9th edition: WEAPON RANGE TYPE S AP D ABILITIES; 10th edition: [RANGED WEAPONS] RANGE A
+    BS S AP D. The first cell may be a title ("WEAPON", "RANGED WEAPONS") or empty.
+    """
+    cells = line.tokens
+    folded = [label_key(c) for c in cells]
+    have = set(folded)
+    if not {"RANGE", "S", "AP", "D"} <= have or not have & {"TYPE", "A"}:
+        return None
+    unknown = [f for f in folded if f not in WEAPON_COLUMNS and f not in ("WEAPON", "WEAPONS", "RANGEDWEAPONS",
+                                                                          "MELEEWEAPONS", "RANGED", "MELEE")]
+    if unknown:
+        return None
+    return cells
+
+
+WEAPON_TITLES = {"RANGEDWEAPONS", "MELEEWEAPONS", "WEAPONS", "WEAPON"}
+
+
+def vertical_weapon_header(lines: list[Line], i: int) -> tuple[list[str], int] | None:
+    """A weapon header flattened to one label per line ("RANGE", "A", "BS", ...) at lines[i].
+
+    Returns the labels and the index after them.
+    """
+    labels: list[str] = []
+    j = i
+    while j < len(lines) and label_key(lines[j].text) in WEAPON_COLUMNS and len(lines[j].cells) == 1:
+        labels.append(lines[j].text)
+        j += 1
+    have = {label_key(label) for label in labels}
+    if {"RANGE", "S", "AP", "D"} <= have and have & {"TYPE", "A"}:
+        return labels, j
+    return None
+
+
+def is_value(text: str) -> bool:
+    return bool(VALUE.match(norm_value(text)))

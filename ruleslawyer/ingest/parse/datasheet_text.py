@@ -1,0 +1,108 @@
+"""Small text items of a datasheet: option and composition lists, unit costs, keyword lists, factions."""
+from __future__ import annotations
+
+import re
+
+from ...records import UnitCost
+from .datasheet_lines import Line, label_key, norm_text, norm_value, title_case
+
+_BULLETS = "•■▪●◦- "
+_VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
+# Where a composition line holds several items: bullets, or an equipment sentence run on.
+_COMPOSITION_ITEM = re.compile(r"\s*[▪■•]\s*|(?<=[a-z])\s+(?=(?:This|Every|Each|The)\b[^.:]*\bequipped with\b)")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a paragraph."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", norm_text(text))
+    return [p for p in parts if p]
+
+
+def split_composition(text: str) -> list[str]:
+    """"▪ 1 Warboss This model is equipped with: ..." -> ["1 Warboss", "This model is equipped with: ..."]."""
+    return [item for item in _COMPOSITION_ITEM.split(text) if item and item.strip()]
+
+
+def add_sentence_line(target: list[str], line: Line) -> None:
+    """A line of an option or composition list; a wrapped line joins the one before it."""
+    text = line.text.lstrip(_BULLETS).strip()
+    if not text:
+        return
+    if target and line.kind != "list_item" and (text[0].islower() or target[-1].endswith((";", ","))) \
+            and not re.search(r"[.:!?]$", target[-1]):
+        target[-1] = f"{target[-1]} {text}"
+        return
+    target.append(text)
+
+
+def add_option(options: list[str], line: Line, list_open: bool) -> bool:
+    """Add a wargear option line; return whether the last option now lists choices after it.
+
+    The choices under "... one of the following:" join their lead: "This model's X can be
+    replaced with one of the following:" + "1 A" + "1 B" is one option "...following: 1 A; 1 B".
+    """
+    text = line.text.lstrip(_BULLETS).strip()
+    if label_key(text) == "NONE":
+        return list_open
+    if list_open and text and not _VERB.search(text) and len(text.split()) <= 10:
+        lead = options[-1]
+        joiner = " " if lead.endswith((":", ":*")) else "; "
+        options[-1] = f"{lead}{joiner}{text.rstrip('.')}"
+        return True
+    add_sentence_line(options, line)
+    return bool(options) and options[-1].endswith((":", ":*"))
+
+
+# ---------------------------------------------------------------- costs and keywords
+_COST_INLINE = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?\b\W*(\d+)\s*(?:pts|points)?\.?$", re.I)
+_COST_MODELS = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?$", re.I)
+_COST_POINTS = re.compile(r"^(\d+)\s*(?:pts|points)?$", re.I)
+
+
+def cost_from(line: Line, following: Line | None) -> tuple[UnitCost, bool] | None:
+    """A unit size and its points ("1 model" + "65", or one row/line with both).
+
+    Returns the cost and whether the following line was used.
+    """
+    cells = [c for c in line.cells if c.strip()]
+    if len(cells) == 2 and _COST_MODELS.match(cells[0]) and _COST_POINTS.match(cells[1]):
+        return UnitCost(_models(cells[0]), int(_COST_POINTS.match(cells[1]).group(1))), False
+    text = line.text
+    m = _COST_INLINE.match(text)
+    if m:
+        return UnitCost(_models(m.group(1)), int(m.group(2))), False
+    if _COST_MODELS.match(text) and following is not None and _COST_POINTS.match(following.text):
+        return UnitCost(_models(text), int(_COST_POINTS.match(following.text).group(1))), True
+    return None
+
+
+def _models(text: str) -> str:
+    return re.sub(r"\s+", "", norm_value(re.sub(r"\s*models?$", "", text.strip(), flags=re.I)))
+
+
+def split_keywords(text: str) -> list[str]:
+    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike."""
+    return [norm_text(k).rstrip(".") for k in re.split(r"[,;]", text) if norm_text(k).rstrip(".")]
+
+
+# Faction keywords that name a faction differently from its usual name.
+_FACTION_NAMES = {"ADEPTUS ASTARTES": "Space Marines", "ASTRA MILITARUM": "Astra Militarum",
+                  "ADEPTA SORORITAS": "Adepta Sororitas", "ADEPTUS MECHANICUS": "Adeptus Mechanicus",
+                  "HERETIC ASTARTES": "Chaos Space Marines", "ASURYANI": "Aeldari", "TAU EMPIRE": "T'au Empire",
+                  "T'AU EMPIRE": "T'au Empire", "LEAGUES OF VOTANN": "Leagues of Votann"}
+_UMBRELLA = {"IMPERIUM", "CHAOS", "AELDARI", "YNNARI", "AGENTS OF THE IMPERIUM"}
+
+
+def faction_from_keywords(keywords: list[str]) -> str | None:
+    """The faction a card's faction keywords name (IMPERIUM and <CHAPTER>-style slots skipped)."""
+    folded = [k.upper().replace("\u2019", "'") for k in keywords]
+    for k in folded:
+        if k in _FACTION_NAMES:
+            return _FACTION_NAMES[k]
+    for k in folded:
+        if k.startswith("<") or k in _UMBRELLA:
+            continue
+        return title_case(k)
+    if "AELDARI" in folded:
+        return "Aeldari"
+    return None

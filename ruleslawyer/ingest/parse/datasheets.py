@@ -1,0 +1,271 @@
+"""Unit datasheets from any Document: the one datasheet parser for PDF, HTML and text.
+
+A datasheet is recognised by its content: a characteristic header (`M WS BS S T W A Ld Sv` or
+`M T Sv W Ld OC`, as a table row, a flattened grid of label/value lines, or one line of
+words). Around each such header the parser finds the card: its name (the title line above,
+past keyword lines, "POWER n" and a base size), and everything down to the next card or to
+a heading that is not part of a card. The card's lines are then read section by section
+(stats, weapons, abilities, wargear, composition, leader, keywords) into a `Datasheet`.
+
+Loader roles and attrs are hints only; nothing here depends on them. Blocks the card uses are
+claimed; a shared rule printed after a card (its name listed on the card without text, then
+printed in full under a heading of the same name) is left for the rules parser.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from ...records import Datasheet, Leader
+from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
+from .datasheet_lines import (Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
+from .datasheet_text import faction_from_keywords
+from ..document import Document
+from .parsing import ParseContext
+
+
+@dataclass
+class Card:
+    """Where one datasheet's lines are: its name line, its characteristic header, its end."""
+
+    start: int  # index into the line list
+    anchor: int  # the characteristic header
+    end: int = 0
+
+
+def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
+    """Every datasheet in `doc`; claims the blocks each card is printed in."""
+    lines = document_lines(doc)
+    cards = find_cards(lines)
+    vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
+    for card in cards:
+        record, used = read_card(card, lines, doc, ctx, vocabulary)
+        if record is None:
+            continue
+        ctx.claim({lines[k].index for k in used})
+        yield record
+
+
+# ---------------------------------------------------------------- finding cards
+def _stat_anchor(lines: list[Line], i: int) -> int | None:
+    """The index after the stat header starting at lines[i], or None if none starts there."""
+    if stat_header(lines[i]) is not None or inline_stats(lines[i]) is not None:
+        return i + 1
+    grid = vertical_stats(lines, i)
+    return grid[1] if grid else None
+
+
+def find_cards(lines: list[Line]) -> list[Card]:
+    """Cards: one per characteristic header that has a name line above it."""
+    cards: list[Card] = []
+    floor = 0
+    i = 0
+    while i < len(lines):
+        after = _stat_anchor(lines, i)
+        if after is None:
+            i += 1
+            continue
+        start = i if inline_stats(lines[i]) is not None else _find_name(lines, i, floor)
+        if start is None or (cards and _only_profile_names(lines, floor, start)):
+            i = after
+            continue  # a second profile grid of the card above, or a stray table
+        if cards:
+            cards[-1].end = start
+        cards.append(Card(start=start, anchor=i))
+        floor = after
+        i = after
+    if cards:
+        cards[-1].end = len(lines)
+    return cards
+
+
+def _only_profile_names(lines: list[Line], begin: int, end: int) -> bool:
+    """True when lines[begin:end], after one card's stats, hold nothing but short titles:
+    the next grid then profiles another model of the same unit ("Boyz", then "Boss Nob")."""
+    between = lines[begin:end]
+    return len(between) <= 3 and all(_is_name_line(line) and line.kind != "row" for line in between)
+
+
+def _skippable_head(line: Line) -> bool:
+    """Lines between a card's name and its stats: power, base size, keywords."""
+    text = line.text
+    return bool(POWER.match(text) and not POWER.match(text).group(1)) or bool(BASE.fullmatch(text.strip())) \
+        or bool(KEYWORDS.match(text)) or bool(FACTION_KEYWORDS.match(text)) or text in ("]", "[")
+
+
+def _find_name(lines: list[Line], anchor: int, floor: int) -> int | None:
+    """The index of the card's name line above the stat header at `anchor`.
+
+    Walks up past power, base size and keyword lines and past flavour text; a heading or
+    bold line is taken first, a short plain line ("Chronomancer") when it is the nearest.
+    """
+    j = anchor - 1
+    while j >= floor and anchor - j <= 12:
+        line = lines[j]
+        if _skippable_head(line):
+            j -= 1
+            continue
+        # "NECRONS" under a bare "FACTION KEYWORDS:" label is the label's value, not a name,
+        # unless the stats follow it at once (the label's own value was lost, and this line
+        # is the next card's title).
+        label = FACTION_KEYWORDS.match(lines[j - 1].text) if j > floor else None
+        if label and not label.group(1) and j < anchor - 1:
+            j -= 2
+            continue
+        if _is_name_line(line):
+            return j
+        if line.kind == "row" and not _row_name(line):
+            return None
+        j -= 1
+    return None
+
+
+def _row_name(line: Line) -> str | None:
+    """The name in a table row's first cell ("WARBOSS" beside the card's flavour text)."""
+    cells = [c for c in line.cells if c.strip()]
+    if cells and is_caps(cells[0]) and len(cells[0].split()) <= 6 and not re.search(r"[.:;,!?]$", cells[0]) \
+            and stat_header(line) is None and weapon_header(line) is None:
+        return cells[0]
+    return None
+
+
+def _name_text(line: Line) -> str:
+    inline = inline_stats(line)
+    if inline is not None:
+        return inline.name
+    return (_row_name(line) or line.text) if line.kind == "row" else line.text
+
+
+def _is_name_line(line: Line) -> bool:
+    if line.kind == "row":
+        return _row_name(line) is not None and label_key(_row_name(line)) not in SECTIONS
+    text = line.text
+    words = text.split()
+    if not text or len(words) > 10 or re.search(r"[.:;,!?]$", text) or BASE.fullmatch(text):
+        return False
+    if label_key(text) in SECTIONS or stat_header(line) is not None or weapon_header(line) is not None:
+        return False
+    if not (line.heading_like or line.bold) and (len(words) > 5 or not text[0].isupper()):
+        return False  # a line of flavour text, not a title
+    return bool(re.search(r"[A-Za-z]{2}", text))
+
+
+# ---------------------------------------------------------------- reading a card
+def _edition_of(card: Card, lines: list[Line], ctx: ParseContext) -> int | None:
+    """10 when the characteristics include OC, 9 for WS/BS profiles, else the document's guess."""
+    labels = stat_header(lines[card.anchor])
+    inline = inline_stats(lines[card.anchor])
+    if inline is not None:
+        labels = list(inline.labels)
+    if labels is None:
+        labels = [label for label, _ in (vertical_stats(lines, card.anchor) or ([], 0))[0]]
+    folded = {label_key(label) for label in labels}
+    if "OC" in folded:
+        return 10
+    if {"WS", "BS"} <= folded:
+        return 9 if (ctx.edition is None or ctx.edition >= 8) else ctx.edition
+    return ctx.edition
+
+
+def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext,
+              weapon_keywords: frozenset[str] = frozenset()) -> tuple[Datasheet | None, list[int]]:
+    """Read one card's lines into a Datasheet; return it and the line indexes it used."""
+    name_line = lines[card.start]
+    raw_name = _name_text(name_line)
+    reader = CardReader(name="", edition=_edition_of(card, lines, ctx), weapon_keywords=weapon_keywords)
+    m = POWER.match(raw_name)
+    if m and m.group(1):
+        raw_name, reader.power = m.group(1), int(m.group(2))
+    base = BASE.search(raw_name)
+    if base:
+        reader.base = base_size(base)
+        raw_name = BASE.sub("", raw_name)
+    reader.name = title_case(norm_text(raw_name))
+    used = [card.start]
+    k = card.start + 1
+    inline = inline_stats(name_line)
+    if inline is not None:
+        reader.read_inline_stats(name_line, inline)
+    while k < card.end:
+        step = reader.read(lines, k, card.end)
+        if step == END:
+            break
+        used.extend(range(k, k + step))
+        k += step
+    # A characteristic line alone (an erratum's corrected profile, a rules example) is not a
+    # datasheet: a card also has weapons, abilities or keywords.
+    if not reader.profiles or not (reader.weapons or reader.abilities.items or reader.keywords
+                                   or reader.faction_keywords):
+        return None, []
+    return _build(reader, doc, ctx, name_line), used
+
+
+def _inline_units(text: str) -> tuple[str, ...]:
+    """Bodyguard units listed in the leader sentence itself: "...following units: BOYZ; NOBZ"."""
+    m = re.search(r"following units?:\s*([^.:]+?)\s*(?:\.|$)", text)
+    if not m:
+        return ()
+    items = [norm_text(i) for i in re.split(r"[;,]", m.group(1))]
+    if items and all(i and len(i.split()) <= 5 and not re.search(r"\b(?:you|this|the|can)\b", i, re.I) for i in items):
+        return tuple(items)
+    return ()
+
+
+def _faction(doc: Document, st: CardReader) -> str | None:
+    """The faction: from a "Faction – Unit" page title, else from the faction keywords."""
+    title = doc.title or ""
+    m = re.match(r"^\s*(.+?)\s+[–—-]\s+(.+?)\s*$", title)
+    if m and label_key(m.group(2)) == label_key(st.name):
+        return norm_text(m.group(1))
+    return faction_from_keywords(st.faction_keywords)
+
+
+def _untangle_keywords(st: CardReader) -> None:
+    """A keyword box read out of order: "FACTION KEYWORDS: KEYWORDS: Monster, Tomb Stalker Necrons".
+
+    When no faction keyword was read and one keyword is another plus trailing words (the
+    card's back repeats the clean list), those words are the faction keyword.
+    """
+    if st.faction_keywords:
+        return
+    clean = {k.upper() for k in st.keywords}
+    for k in list(st.keywords):
+        for other in clean:
+            if k.upper().startswith(other + " ") and k.upper() != other:
+                extra = k[len(other) + 1:].strip()
+                st.keywords.remove(k)
+                if extra.upper() not in {f.upper() for f in st.faction_keywords}:
+                    st.faction_keywords.append(extra)
+                break
+
+
+def _build(st: CardReader, doc: Document, ctx: ParseContext, name_line: Line) -> Datasheet:
+    _untangle_keywords(st)
+    abilities = st.abilities.abilities()
+    wargear = st.wargear.abilities()
+    invuln = st.invuln or invulnerable_from_abilities(abilities)
+    leader = None
+    if st.leader_text or st.attaches_to:
+        text = norm_text(" ".join(st.leader_text))
+        leader = Leader(text=text, attaches_to=tuple(st.attaches_to) or _inline_units(text))
+    return Datasheet(
+        name=st.name,
+        source=ctx.source(name_line.block.page),
+        edition=st.edition,
+        faction=_faction(doc, st),
+        power=st.power,
+        points=tuple(st.points) if st.points else None,
+        base=st.base,
+        faction_keywords=tuple(st.faction_keywords),
+        keywords=tuple(st.keywords),
+        profiles=tuple(st.profiles),
+        invulnerable_save=invuln,
+        weapons=tuple(st.weapons),
+        abilities=tuple(abilities + wargear),
+        wargear_options=tuple(st.options),
+        composition=tuple(st.composition),
+        leader=leader,
+        damaged=norm_text(" ".join(st.damaged)) or None,
+    )

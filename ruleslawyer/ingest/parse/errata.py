@@ -1,0 +1,393 @@
+"""FAQ/errata documents -> `errata`, `note` and `faq` records.
+
+An FAQ document is recognised by its content: entry headers ("Page 219 – Look Out, Sir", or in
+the index-card errata a bold "Unit – Section, Item" line) followed by editing instructions
+("Change … to read:", "Add the following …:", "Delete …"), or "Q:"/"A:" pairs. Its title block
+gives the document name and version ("CORE BOOK", "Indomitus Version 1.7"). Designer's notes
+become `note` records, entries `errata` records (the entry grammar is in errata_entries.py),
+question/answer pairs `faq` records. Every block of an FAQ document is claimed, so the rules
+parser does not turn its headings into rules.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from ...records import Erratum, Faq, Note, Record
+from ..document import HEADING, Document
+from .errata_entries import Header, is_instruction, parse_entry, parse_header, read_instruction
+from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
+from .parsing import ParseContext
+
+_VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
+_NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
+_ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|"
+                             r"errata\s*(?:&|and)\s*amendments)$", re.I)
+_FAQ_HEADING = re.compile(r"^(?:faqs?|frequently asked questions|questions?\s*(?:&|and)\s*answers|q\s*&\s*a)$",
+                          re.I)
+_QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
+_ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
+# "Mortifiers – Abilities, Anguish of the Unredeemed": an unpaged entry header of index-card errata.
+_DASH_HEADER = re.compile(r"^(?P<title>[^\u2013\u2014]{2,80}?)\s+[\u2013\u2014-]\s+(?P<rest>.{2,160})$")
+# "Aegis Defence Line": a dashless one (a name, not a sentence and not quoted wording).
+_BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
+
+
+@dataclass
+class _Meta:
+    document: str | None
+    version: str | None
+    edition: int | None
+
+
+@dataclass
+class _Entry:
+    header: Header
+    lines: list[EntryLine] = field(default_factory=list)
+    header_line: EntryLine | None = None
+
+
+def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
+    """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
+    lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
+    lines = _split_run_in_headers([ln for ln in lines if ln.text or ln.is_table])
+    if not is_faq_document(lines):
+        return
+    meta = _title_block(lines, ctx)
+    used: set[int] = set()
+    records = _without_stray_endings(list(_walk(lines, meta, ctx, used, _is_index_cards(lines))))
+    if len(used) >= 0.5 * len(lines):
+        # An FAQ document: its title block, intro and headings are not rules either.
+        ctx.claim(ln.index for ln in lines)
+    else:
+        # FAQ entries inside another document (a faction page): only what they used.
+        ctx.claim(used)
+    yield from records
+
+
+_INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
+
+
+def _split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
+    """Split "Page 93 – Deathleaper, … Skin Change the second sentence to read:" (a header and
+    its instruction joined into one block) into the header and the instruction."""
+    out: list[EntryLine] = []
+    for line in lines:
+        header = parse_header(line.text)
+        cut = None
+        if header and header.target:
+            for m in _INSTRUCTION_START.finditer(line.text):
+                if is_instruction(line.text[m.end():]) and parse_header(line.text[:m.start()]):
+                    cut = m
+                    break
+        if cut is None:
+            out.append(line)
+            continue
+        out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
+        out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
+    return out
+
+
+def _without_stray_endings(records: list[Record]) -> list[Record]:
+    """The records with stray bullet tails dropped (`drop_stray_endings`, among the bullets of
+    the entries on one page of the book: where a wrapped line can stray to)."""
+    by_page: dict[str | None, list[str]] = {}
+    for r in records:
+        if isinstance(r, Erratum):
+            by_page.setdefault(r.page, []).extend(r.bullets)
+    fixed = {(page, b): f for page, bullets in by_page.items() for b, f in zip(bullets, drop_stray_endings(bullets))}
+    return [dataclasses.replace(r, bullets=tuple(fixed[r.page, b] for b in r.bullets))
+            if isinstance(r, Erratum) and any(fixed[r.page, b] != b for b in r.bullets) else r for r in records]
+
+
+def is_faq_document(lines: list[EntryLine]) -> bool:
+    """True when the lines read as an FAQ/errata document (see the module docstring)."""
+    entries = 0
+    for n, line in enumerate(lines):
+        if parse_header(line.text) and any(is_instruction(x.text) for x in lines[n + 1:n + 3]):
+            entries += 1
+    questions = sum(1 for n, line in enumerate(lines[:-1])
+                    if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or _split_qa(x.text)[1]
+                                                         for x in lines[n:n + 4]))
+    return entries >= 2 or questions >= 2 or _dash_entries(lines) >= 3
+
+
+def _dash_entries(lines: list[EntryLine]) -> int:
+    """How many bold "Unit – Section" lines sit directly above an instruction."""
+    return sum(1 for n, line in enumerate(lines[:-1])
+               if line.bold and _DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
+
+
+def _is_index_cards(lines: list[EntryLine]) -> bool:
+    """True for unpaged errata made of bold "Unit – Section" headers (the index-card errata)."""
+    # A bare "Page 3" (a footer) is no paged entry header: only one naming a target is.
+    return _dash_entries(lines) >= 3 and not any((h := parse_header(line.text)) and h.target for line in lines)
+
+
+def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
+    """Document name and version from the first lines ("CORE BOOK" / "Indomitus Version 1.7")."""
+    document = version = None
+    for n, line in enumerate(lines[:12]):
+        m = _VERSION.search(line.text)
+        if m and len(line.text) < 60:
+            version = m.group("v")
+            if document is None:
+                before = [x.text for x in lines[:n] if is_heading_like(x) and not _VERSION.search(x.text)]
+                if before:
+                    document = before[-1]
+                elif line.text[:m.start()].strip():
+                    document = line.text[:m.start()].strip()
+            break
+    if document is None:
+        for line in lines[:5]:
+            if is_heading_like(line):
+                document = line.text
+                break
+    if document:
+        document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
+        document = title_case(document.strip(" :-"))
+    return _Meta(document, version, ctx.edition)
+
+
+def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
+          index_cards: bool = False) -> Iterator[Record]:
+    """Records from the lines in order; adds the index of every block they use to `used`.
+
+    `index_cards`: the document is unpaged index-card errata, where a bold line above an
+    instruction is an entry header even without a dash ("Aegis Defence Line").
+    """
+    section = "intro"
+    note: tuple[EntryLine, list[EntryLine]] | None = None
+    entry: _Entry | None = None
+    question: list[EntryLine] = []
+    answer: list[EntryLine] = []
+    in_answer = False
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        text = line.text.strip()
+        header = parse_header(text)
+        if header and index_cards and not header.target:  # "Page 3": a footer among unpaged entries
+            used.add(line.index)
+            n += 1
+            continue
+        heading_section = _section_of(line)
+        dash = None if header else _dash_header(lines, n, index_cards)
+        if heading_section or header or dash or _QUESTION.match(text):
+            if note:
+                yield _note(note, meta, ctx)
+                note = None
+            if entry:
+                yield _erratum(entry, meta, ctx)
+                entry = None
+            if question and _QUESTION.match(text) or heading_section or header or dash:
+                if question:
+                    yield _faq(question, answer, meta, ctx)
+                question, answer, in_answer = [], [], False
+        ends_pair = question and (line.kind == HEADING or (line.is_table and not _QUESTION.match(text)))
+        ends_entry = entry and line.kind == HEADING and len(entry.lines) >= 2
+        if ends_pair or ends_entry:
+            # A heading (or a table that is not a Q&A) after an answer or a complete entry
+            # leaves the FAQ material.
+            if question:
+                yield _faq(question, answer, meta, ctx)
+                question, answer, in_answer = [], [], False
+            if ends_entry:
+                yield _erratum(entry, meta, ctx)
+                entry = None
+        if heading_section:
+            section = heading_section
+            used.add(line.index)
+            n += 1
+            continue
+        if header or dash:
+            start = n
+            header, n = _full_header(lines, n, header or dash)
+            used.update(x.index for x in lines[start:n])
+            entry = _Entry(header, header_line=line)
+            section = "errata"
+            continue
+        if question or entry or section == "notes" or _QUESTION.match(text):
+            used.add(line.index)
+        q, a = _split_qa(text)
+        if _QUESTION.match(text):
+            question = [_with_text(line, q)]
+            answer, in_answer = ([_with_text(line, a)], True) if a else ([], False)
+        elif question and _ANSWER.match(text):
+            answer, in_answer = [_with_text(line, _ANSWER.sub("", text, count=1))], True
+        elif question:
+            (answer if in_answer else question).append(line)
+        elif entry and line.kind == HEADING and n + 1 < len(lines) and \
+                (parse_header(lines[n + 1].text) or _dash_header(lines, n + 1, index_cards)):
+            # A section heading (a faction name) between entries ends the entry above it.
+            yield _erratum(entry, meta, ctx)
+            entry = None
+        elif entry and _orphan_addition(entry, line):
+            # An "Add the following sub-section:" after a complete entry of another kind: its
+            # page header was lost (a PDF loader can take "Page 247" for a page number).
+            yield _erratum(entry, meta, ctx)
+            entry = _Entry(Header("", None, None), [line], header_line=None)
+        elif entry:
+            entry.lines.append(line)
+        elif section == "notes":
+            if is_heading_like(line) and not line.is_bullet:
+                if note:
+                    yield _note(note, meta, ctx)
+                note = (line, [])
+            elif note:
+                note[1].append(line)
+        n += 1
+    if note:
+        yield _note(note, meta, ctx)
+    if entry:
+        yield _erratum(entry, meta, ctx)
+    if question:
+        yield _faq(question, answer, meta, ctx)
+
+
+def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
+    """True when `line` opens a new titled addition inside an entry that already has its own
+    instruction and wording (so it cannot be a second instruction of the same entry)."""
+    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
+        return False
+    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
+        return False
+    first = read_instruction(entry.lines[0].text, entry.header)
+    this = read_instruction(line.text, entry.header)
+    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule")
+
+
+def _section_of(line: EntryLine) -> str | None:
+    t = re.sub(r"\s+", " ", line.text.strip().strip(":")).strip()
+    if len(t) > 40:
+        return None
+    if _NOTES_HEADING.match(t):
+        return "notes"
+    if _ERRATA_HEADING.match(t):
+        return "errata"
+    if _FAQ_HEADING.match(t):
+        return "faq"
+    return None
+
+
+def _dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
+    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction,
+    perhaps wrapped onto a second bold line; with `bare`, also one without a dash ("Astra
+    Militarum Infantry Armoury Card, asterisk note")."""
+    line = lines[n]
+    if not line.bold or line.kind == HEADING:
+        return None
+    end = _wrapped_end(lines, n)
+    if end >= len(lines) or not is_instruction(lines[end].text):
+        return None
+    text = " ".join(x.text.strip() for x in lines[n:end])
+    m = _DASH_HEADER.match(text)
+    if m:
+        title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
+    elif bare and _BARE_HEADER.match(text) and not is_instruction(text):
+        title = text
+    else:
+        return None
+    parsed = parse_header(f"Page 0 - {title}")
+    return Header("", parsed.target if parsed else title, parsed.location if parsed else None)
+
+
+_WRAPS = (",", " and", " &", "–", "-")
+
+
+def _wrapped_end(lines: list[EntryLine], n: int) -> int:
+    """Where the bold header at `n` ends: after the bold lines it wraps onto ("… Ranged Weapons," /
+    "accelerator burst cannon"), at most two."""
+    end = n + 1
+    while end < len(lines) and end - n <= 2 and lines[end].bold and not is_instruction(lines[end].text) \
+            and lines[end - 1].text.rstrip().endswith(_WRAPS):
+        end += 1
+    return end
+
+
+def _full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header, int]:
+    """Join a header that wraps onto the next line ("… Heroic Deeds," / "Heroic Inspiration")."""
+    if not header.page:  # an unpaged header: _dash_header has read its wrapped lines already
+        return header, _wrapped_end(lines, n)
+    text = lines[n].text.strip()
+    n += 1
+    while n < len(lines) and header.target:
+        nxt = lines[n]
+        wraps = text.rstrip().endswith(_WRAPS) or (lines[n - 1].bold and nxt.bold)
+        if not wraps or is_instruction(nxt.text) or parse_header(nxt.text) or _section_of(nxt) \
+                or len(nxt.text) > 80:
+            break
+        text = f"{text.rstrip()} {nxt.text.strip()}"
+        reparsed = parse_header(text)
+        if reparsed is None:
+            break
+        header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred)
+        n += 1
+    return header, n
+
+
+def _split_qa(text: str) -> tuple[str, str]:
+    """Split "Q: … A: …" printed in one block into question and answer."""
+    body = _QUESTION.sub("", text, count=1)
+    m = re.search(r"\s+A\s*:\s+", body)
+    if m and _QUESTION.match(text):
+        return body[:m.start()].strip(), body[m.end():].strip()
+    return body.strip(), ""
+
+
+def _with_text(line: EntryLine, text: str) -> EntryLine:
+    kind = "paragraph" if line.is_table else line.kind  # a Q/A printed as a two-column table
+    return EntryLine(line.index, text, kind, line.bold, line.italic, line.color, line.page)
+
+
+def _highlight(lines: Iterable[EntryLine]) -> str | None:
+    """The entry's colour flag: the colour of most of its text, when it is a flag colour."""
+    weights: dict[str | None, int] = {}
+    for line in lines:
+        flag = highlight_of(line.color)
+        weights[flag] = weights.get(flag, 0) + len(line.text)
+    if not weights:
+        return None
+    best = max(weights, key=weights.get)
+    return best
+
+
+def _body_text(lines: list[EntryLine]) -> str:
+    parts = []
+    for line in lines:
+        if line.is_table:
+            parts.append("\n".join("\t".join(r) for r in line.rows))
+        elif line.is_bullet:
+            parts.append(f"- {line.text.strip()}")
+        else:
+            parts.append(line.text.strip())
+    return "\n".join(join_broken([p for p in parts if p]))
+
+
+def _note(note: tuple[EntryLine, list[EntryLine]], meta: _Meta, ctx: ParseContext) -> Note:
+    head, body = note
+    return Note(name=title_case(head.text.strip().rstrip(":")), source=ctx.source(head.page),
+                document=meta.document, version=meta.version, text=_body_text(body),
+                edition=meta.edition, highlight=_highlight([head, *body]))
+
+
+def _erratum(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Erratum:
+    fields = parse_entry(entry.header, entry.lines)
+    page = entry.header_line.page if entry.header_line else None
+    all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
+    return Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
+                   target=entry.header.target, source=ctx.source(page), location=fields.location,
+                   operation=fields.operation, text=fields.text, edition=meta.edition,
+                   title=fields.title, bullets=tuple(fields.bullets),
+                   designers_note=fields.designers_note,
+                   highlight=highlight_of(entry.header_line.color if entry.header_line else None)
+                   or _highlight(all_lines))
+
+
+def _faq(question: list[EntryLine], answer: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Faq:
+    return Faq(question=_body_text(question), answer=_body_text(answer),
+               source=ctx.source(question[0].page), document=meta.document, version=meta.version,
+               edition=meta.edition, highlight=_highlight(question + answer))
+

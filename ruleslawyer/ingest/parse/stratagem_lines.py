@@ -1,0 +1,117 @@
+"""The line view the stratagem parsers walk: every block with its text and state.
+
+Stratagem cards, enhancement and detachment popups are recognised by the shape of a few
+consecutive lines ("NAME" / "1CP" / "Group – Category"), so the parsers look at blocks as a
+flat list of lines. Claimed blocks stay in the list (as stoppers) so a record never runs
+across another parser's block; furniture lines are marked so they end a record too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
+from .parsing import ParseContext
+from ...names import title_case
+from .rule_text import is_caps, is_furniture, is_icon, text_of
+
+CP_RE = re.compile(r"^(?P<cp>\d+)\s*CP$", re.I)
+NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<cp>\d+)\s*CP$", re.I)
+CP_TYPE_RE = re.compile(r"^(?P<cp>\d+)\s*CP\s+(?P<type>.+)$", re.I)
+TYPE_RE = re.compile(
+    r"^(?P<group>[A-Za-z][\w'’ .&/-]*?)\s*(?:\s[–—-]\s|[–—])\s*"
+    r"(?P<cat>[A-Za-z][A-Za-z'’]*(?: [A-Za-z][A-Za-z'’]*){0,2}?)?(?P<suffix>\s*Stratagem)?$")
+DET_RE = re.compile(r"^(?P<group>[A-Z][\w'’ &/-]{1,60}?)\s+Detachment$")
+PTS_RE = re.compile(r"^(?P<pts>\d+)\s*pts?$", re.I)
+NAME_PTS_RE = re.compile(r"^(?P<name>.*?\S)\s*(?P<pts>\d+)\s*pts?$", re.I)
+BULLET_RE = re.compile(r"^(?:[•▪●·]\s*|[-–]\s+)")
+
+# Rules sets every army may use: their stratagems belong to no faction.
+UNIVERSAL_GROUPS = {"core", "boarding actions"}
+
+
+@dataclass
+class Line:
+    """One block as a line: its index in the Document, text, and whether it may be used."""
+
+    index: int
+    block: Block
+    text: str
+    claimed: bool
+    junk: bool
+
+    @property
+    def usable(self) -> bool:
+        """True when no earlier parser claimed the line and it is not page furniture."""
+        return not self.claimed and not self.junk
+
+    @property
+    def kind(self) -> str:
+        """The block kind (heading, paragraph, list_item, table)."""
+        return self.block.kind
+
+
+def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
+    """Every block of `doc` as a Line (claimed and junk ones included, marked)."""
+    lines = []
+    for i, block in enumerate(doc.blocks):
+        text = text_of(block)
+        if block.kind != TABLE:
+            text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
+        lines.append(Line(i, block, text, ctx.is_claimed(i), is_furniture(text)))
+    return lines
+
+
+# "CORE STRATAGEM": a rules-set name with no category (core rules books print it so).
+BARE_TYPE_RE = re.compile(r"^(?P<group>[A-Za-z][\w'’ ]{1,40}?)\s+STRATAGEM$", re.I)
+# A section number after a name in a rules book: "COMMAND RE-ROLL 15.02".
+SECTION_NUMBER_RE = re.compile(r"\s+\d{1,2}\.\d{2}$")
+
+
+def match_type(text: str):
+    """(group, category, has "Stratagem" suffix) of a "Group – Category" line, else None."""
+    m = BARE_TYPE_RE.match(text.strip())
+    if m and not TYPE_RE.match(text.strip()):
+        return title_case(m.group("group").strip()), None, True
+    m = TYPE_RE.match(text.strip())
+    if not m:
+        return None
+    category = (m.group("cat") or "").strip()
+    if category.casefold() == "stratagem":  # "Grizzled Company – Stratagem": no category printed
+        return m.group("group").strip(), None, True
+    return m.group("group").strip(), category or None, bool(m.group("suffix"))
+
+
+def document_faction(doc: Document) -> str | None:
+    """The faction a page is about, from its title ("Necrons – Chronomancer"), its faction
+    keywords line, or a faction heading; None when the page does not say."""
+    blocks = doc.blocks
+    # An army rule names its faction: "If your Army Faction is NECRONS, ..."
+    m = re.search(r"\bArmy Faction is ([A-Z][A-Z'’\- ]{2,40}?)(?=[,.;:]|\s+[a-z])", doc.text[:200_000])
+    if m:
+        return title_case(m.group(1).strip())
+    candidates = [doc.title or ""] + [blocks[i].text for i in range(min(6, len(blocks)))]
+    for text in candidates:
+        m = re.match(r"^\s*([A-Z][\w' ]{2,40}?)\s+[–—-]\s+\S", text or "")
+        if m:
+            return title_case(m.group(1).strip())
+    for i, block in enumerate(blocks):
+        m = re.match(r"^\s*FACTION KEYWORDS?\s*:?\s*(.*)$", block.text, re.I)
+        if m:
+            value = m.group(1).strip() or (blocks[i + 1].text.strip() if i + 1 < len(blocks) else "")
+            first = value.split(",")[0].strip()
+            if first and is_caps(first) and len(first) < 40:
+                return title_case(first)
+    return None
+
+
+def faction_for(group: str | None, faction: str | None) -> str | None:
+    """Universal rules sets (Core, Boarding Actions) have no faction; detachments have the page's."""
+    if group and group.strip().casefold() in UNIVERSAL_GROUPS:
+        return None
+    return faction
+
+
+def is_badge(line: Line) -> bool:
+    """True for an icon letter ("C", "BA") standing alone as a heading or paragraph."""
+    return line.kind in (HEADING, PARAGRAPH) and is_icon(line.text)

@@ -1,0 +1,205 @@
+"""Stratagems, enhancements and detachment rules, recognised by their content.
+
+A stratagem starts with three lines (or fewer, when a loader ran them together): its name,
+its cost ("1CP") and "Group – Category" ("Awakened Dynasty – Battle Tactic", optionally
+followed by "Stratagem"). A full card then has an optional flavour line and WHEN:, TARGET:,
+EFFECT: and RESTRICTIONS: sections; a page's stratagem list has the three header lines only.
+Both are merged into one record per (name, group). Enhancements and detachment rules are the
+popups headed "<name>" / "[N pts]" / "<Group> Detachment" (see `stratagem_popups`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Sequence
+
+from ...records import Record, Stratagem
+from ..document import HEADING, Document
+from .parsing import ParseContext
+from ...names import title_case
+from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label
+from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines, document_faction, faction_for, is_badge, match_type)
+
+_FIELDS = {"WHEN": "when", "TARGET": "target", "EFFECT": "effect", "RESTRICTIONS": "restrictions"}
+
+
+@dataclass
+class Header:
+    """The name / cost / type lines that open a stratagem card or list entry."""
+
+    name: str
+    cp: int
+    group: str
+    category: str | None
+    suffix: bool
+    start: int  # position in the line list
+    end: int  # position after the header
+
+
+@dataclass
+class Card:
+    """A stratagem card being read: its header, flavour lines and labelled sections."""
+
+    header: Header
+    fluff: list[str] = field(default_factory=list)
+    sections: list[tuple[str, list[str]]] = field(default_factory=list)
+    used: list[int] = field(default_factory=list)  # line positions consumed
+
+
+def _name_ok(line: Line) -> bool:
+    t = line.text.strip()
+    return (line.usable and 0 < len(t) <= 80 and len(t.split()) <= 10 and not starts_with_label(t)
+            and not t[0].islower() and sum(c.isalpha() for c in t) >= 3
+            and t[-1] not in ".:;," and not CP_RE.match(t))
+
+
+def match_header(lines: Sequence[Line], k: int) -> Header | None:
+    """The stratagem header starting at line position k, if there is one."""
+    n = len(lines)
+    a = lines[k]
+    if not a.usable:
+        return None
+    m = NAME_CP_RE.match(a.text)
+    if m and k + 1 < n and lines[k + 1].usable:
+        t = match_type(lines[k + 1].text)
+        if t:
+            return Header(m.group("name"), int(m.group("cp")), *t, start=k, end=k + 2)
+    if k + 1 < n and lines[k + 1].usable and _name_ok(a):
+        b = lines[k + 1]
+        m = CP_TYPE_RE.match(b.text)
+        if m:
+            t = match_type(m.group("type"))
+            if t:
+                return Header(a.text, int(m.group("cp")), *t, start=k, end=k + 2)
+        m = CP_RE.match(b.text)
+        if m and k + 2 < n and lines[k + 2].usable:
+            t = match_type(lines[k + 2].text)
+            if t:
+                return Header(a.text, int(m.group("cp")), *t, start=k, end=k + 3)
+    return None
+
+
+def _label_ahead(lines: Sequence[Line], j: int, span: int) -> bool:
+    for line in lines[j:j + span]:
+        if not line.usable:
+            return False
+        if any(lab for lab, _ in split_labels(line.text)):
+            return True
+    return False
+
+
+def _continues(card: Card, line: Line, lines: Sequence[Line], j: int) -> bool:
+    """Whether an unlabelled line after a section still belongs to that section."""
+    if line.kind == HEADING or line.kind == "table":
+        return False
+    label, texts = card.sections[-1]
+    if label in ("WHEN", "TARGET"):
+        return True  # EFFECT is still to come
+    if line.text[:1].islower() or not ends_sentence(texts[-1] if texts else ""):
+        return True
+    return _label_ahead(lines, j + 1, 1)
+
+
+def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
+    """The body of the card opened by `header`: badges, flavour, labelled sections.
+
+    `is_start(k)` says whether line k opens another record (the body stops there).
+    """
+    card = Card(header, used=list(range(header.start, header.end)))
+    j = header.end
+    while j < len(lines):
+        line = lines[j]
+        if not line.usable or is_start(j):
+            break
+        if is_badge(line) and not card.sections:
+            card.used.append(j)
+            j += 1
+            continue
+        pieces = split_labels(line.text)
+        if pieces and pieces[0][0] is None:
+            lead = pieces[0][1]
+            if not card.sections:
+                if len(pieces) == 1 and not _label_ahead(lines, j + 1, 3):
+                    break
+                card.fluff.append(lead)
+            elif _continues(card, line, lines, j):
+                card.sections[-1][1].append(lead)
+            else:
+                break
+            pieces = pieces[1:]
+        for label, text in pieces:
+            card.sections.append((label, [text] if text else []))
+        card.used.append(j)
+        j += 1
+    return card
+
+
+def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequence[Line]) -> Stratagem:
+    h = card.header
+    values: dict[str, str] = {}
+    for label, texts in card.sections:
+        key = _FIELDS[label]
+        text = " ".join(t.strip() for t in texts if t.strip())
+        values[key] = f"{values[key]}\n\n{text}" if key in values else text
+    name = SECTION_NUMBER_RE.sub("", h.name.strip())
+    name = title_case(name) if is_caps(name) else name
+    first = lines[h.start].block
+    return Stratagem(
+        name=name, source=ctx.source(first.page), edition=ctx.edition,
+        faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category) if h.category else None,
+        group=h.group, when=values.get("when"), target=values.get("target"),
+        effect=values.get("effect"), restrictions=values.get("restrictions"),
+        fluff=" ".join(card.fluff) or None,
+    )
+
+
+def _key(record) -> tuple[str, str]:
+    return (" ".join(record.name.casefold().split()), " ".join((record.group or "").casefold().split()))
+
+
+def parse_stratagems(lines: Sequence[Line], ctx: ParseContext, faction: str | None, is_start) -> list[Stratagem]:
+    """Every stratagem card and list entry, merged per (name, group), in page order."""
+    merged: dict[tuple[str, str], Stratagem] = {}
+    k = 0
+    while k < len(lines):
+        header = match_header(lines, k)
+        if header is None:
+            k += 1
+            continue
+        card = read_card(lines, header, is_start)
+        record = _stratagem(card, faction, ctx, lines)
+        ctx.claim(lines[p].index for p in card.used)
+        key = _key(record)
+        if key in merged:
+            merged[key] = _merge(merged[key], record)
+        else:
+            merged[key] = record
+        k = max(card.used) + 1
+    return list(merged.values())
+
+
+def _merge(old: Stratagem, new: Stratagem) -> Stratagem:
+    """One record from a list entry and a full card: the card's text, any missing value filled."""
+    full, other = (new, old) if (new.when or new.effect) and not (old.when or old.effect) else (old, new)
+    fill = {f: getattr(other, f) for f in ("cp", "category", "fluff", "when", "target", "effect", "restrictions")
+            if getattr(full, f) in (None, "") and getattr(other, f) not in (None, "")}
+    return replace(full, **fill) if fill else full
+
+
+def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
+    """Stratagems, enhancements and detachment rules found in `doc` (claims what it uses)."""
+    from .stratagem_popups import PopupParser
+
+    lines = build_lines(doc, ctx)
+    faction = document_faction(doc)
+    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None}
+    popups = PopupParser(lines, ctx, faction, groups)
+    popups.read_listings()
+    is_start = lambda j: match_header(lines, j) is not None or popups.starts_popup(j)
+    yield from parse_stratagems(lines, ctx, faction, is_start)
+    # A popup printed twice (a page section and its tooltip copy) is one record.
+    merged: dict[tuple, Record] = {}
+    for record in popups.parse(is_start):
+        key = (record.kind,) + _key(record)
+        if key not in merged or len(record.text) > len(merged[key].text):
+            merged[key] = record
+    yield from merged.values()

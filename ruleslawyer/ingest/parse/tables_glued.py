@@ -1,0 +1,84 @@
+"""Tables whose cells ran together when a web page was saved as text.
+
+    BATTLE SIZENUMBER OF UNITS          <- header cells glued ("SIZE" + "NUMBER")
+    IncursionUp to 2 units              <- row cells glued at a lower/upper case change
+or
+    HIT ROLL MODIFIERSD6 RESULT          <- header cells glued ("MODIFIERS" + "D6")
+    The target is in the open.
+    +                                   <- label and result on alternate lines
+
+A glued header is split where one of its words is two words the document uses elsewhere
+("modifiers" + "d6"). The lines stay where they are (the document printed them as text), so
+these grids are read, never claimed.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from ..document import HEADING, PARAGRAPH, Document
+
+_RESULT = re.compile(r"^(?:[1-6]\+|\+|-|\d{1,2})$")
+_CASE_BREAK = re.compile(r"(?<=[a-z)])(?=[A-Z])")
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def vocabulary(doc: Document) -> Counter:
+    """How often the document uses each word (case-folded), for splitting glued header words."""
+    words: Counter = Counter()
+    for b in doc.blocks:
+        words.update(_words(b.text))
+    return words
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold().replace("\u2019", "'"))
+
+
+def split_glued_header(text: str, vocabulary: Counter) -> list[str] | None:
+    """Two header cells from an ALL-CAPS line with one glued word, or None.
+
+    A word is known when the document uses it outside this line."""
+    own = Counter(_words(text))
+    known = {w for w, n in vocabulary.items() if n > own.get(w, 0)}
+    words = text.split()
+    for n, word in enumerate(words):
+        low = word.casefold().replace("\u2019", "'")
+        if low in known and len(words) > 1:
+            continue
+        for cut in range(2, len(word) - 1):
+            left, right = low[:cut], low[cut:]
+            if left in known and right in known and len(left) > 1 and len(right) > 1:
+                return [" ".join(words[:n] + [word[:cut]]), " ".join([word[cut:]] + words[n + 1:])]
+    return None
+
+
+def glued_grid_at(doc: Document, i: int, is_claimed, words: Counter
+                  ) -> tuple[list[list[str]], list[int], int] | None:
+    """(rows, block indexes, end index) of a glued table whose header is block `i`, or None."""
+    blocks = doc.blocks
+    head = blocks[i]
+    text = head.text.strip()
+    if head.kind not in (HEADING, PARAGRAPH) or "\t" in text or any(c.islower() for c in text) \
+            or len(text) > 90 or not re.search(r"[A-Z]{2}", text):
+        return None
+    header = split_glued_header(text, words)
+    if header is None:
+        return None
+    rows: list[list[str]] = []
+    j = i + 1
+    # Label and result on alternate lines.
+    while j + 1 < len(blocks) and not is_claimed(j) and blocks[j].kind == PARAGRAPH \
+            and _RESULT.match(blocks[j + 1].text.strip()) and not _RESULT.match(blocks[j].text.strip()):
+        rows.append([blocks[j].text.strip(), blocks[j + 1].text.strip()])
+        j += 2
+    if len(rows) < 2:
+        rows, j = [], i + 1
+        while j < len(blocks) and not is_claimed(j) and blocks[j].kind == PARAGRAPH:
+            parts = _CASE_BREAK.split(blocks[j].text.strip())
+            if len(parts) != 2 or len(parts[0]) > 40:
+                break
+            rows.append(parts)
+            j += 1
+    if len(rows) < 2:
+        return None
+    return [header] + rows, list(range(i, j)), j

@@ -1,0 +1,324 @@
+"""Wahapedia's data export (pipe-separated CSV, one file per table) -> records.
+
+Recognised by its file set (Datasheets.csv with Factions.csv and Datasheets_models.csv); the
+10th and 9th edition layouts are told apart by the characteristic columns (OC vs WS) and
+columns are always located by header name. Quirks handled: UTF-8 BOM, CRLF, the trailing `|`
+on every row, no quoting at all (a `|` in text shifts the row, so extra fields are folded back
+into the text column), ids with leading zeros kept as strings, header rows repeated inside a
+table. Text cells hold HTML fragments, converted with `fragments.fragment_text`.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterator
+
+from ...errors import LoadError
+from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, UnitCost, Weapon)
+from ..load.fragments import fragment_lines, fragment_text, link_texts
+from ...names import title_case
+from .structured import StructuredSource
+
+REQUIRED = ("Datasheets.csv", "Factions.csv", "Datasheets_models.csv")
+STATS_10 = ("M", "T", "Sv", "W", "Ld", "OC")
+STATS_9 = ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
+
+
+def detect(path: Path) -> "WahapediaExport | None":
+    """A WahapediaExport when `path` is a folder holding the export's file set."""
+    if not path.is_dir() or not all((path / name).is_file() for name in REQUIRED):
+        return None
+    files = tuple(sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv"))
+    header = read_header(path / "Datasheets_models.csv")
+    edition = 10 if "OC" in header else 9 if "WS" in header else None
+    return WahapediaExport(path=path, files=files, format="wahapedia-csv", edition=edition,
+                           title=f"Wahapedia data export ({edition}th edition)" if edition else "Wahapedia data export")
+
+
+def read_header(path: Path) -> list[str]:
+    """The column names of a Wahapedia CSV (its first line)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            return _split(fh.readline())
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _split(line: str) -> list[str]:
+    fields = line.rstrip("\r\n").split("|")
+    if fields and fields[-1] == "":  # every row ends with a `|`
+        fields.pop()
+    return fields
+
+
+def read_table(path: Path, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings).
+
+    `required` names columns the caller cannot do without; a file lacking one is a LoadError.
+    """
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+    lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header = _split(lines[0])
+    if not header or not header[0]:
+        raise LoadError(path, "no header row")
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise LoadError(path, f"no {', '.join(repr(c) for c in missing)} column (is this a Wahapedia export?)")
+    width = len(header)
+    terminated = lines[0].rstrip("\r").endswith("|")  # rows end with `|` too: an unended row continues
+    text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
+    rows: list[dict[str, str]] = []
+    pending = ""
+    for line in lines[1:]:
+        line = pending + line if pending else line
+        if not line.strip():
+            pending = ""
+            continue
+        fields = _split(line)
+        if fields == header:  # a header row repeated inside the table
+            pending = ""
+            continue
+        if len(fields) < width or (terminated and not line.endswith("|")):
+            pending = line + "\n"  # a newline inside a text cell: read on
+            continue
+        pending = ""
+        if len(fields) > width:  # an unquoted `|` inside the text column
+            extra = len(fields) - width
+            fields[text_col:text_col + extra + 1] = ["|".join(fields[text_col:text_col + extra + 1])]
+        rows.append(dict(zip(header, fields)))
+    return rows
+
+
+def _dash(name: str) -> str:
+    return re.sub(r"\s*[\u2013\u2014]\s*", " - ", name).strip()
+
+
+def _inches(value: str) -> str:
+    value = value.strip()
+    return f'{value}"' if re.fullmatch(r"\d+", value) else value
+
+
+def _plus(value: str) -> str:
+    value = value.strip()
+    return f"{value}+" if re.fullmatch(r"\d+", value) else value
+
+
+def _int(value: str) -> int | None:
+    m = re.search(r"-?\d+", value or "")
+    return int(m.group()) if m else None
+
+
+def split_stratagem_text(fragment: str) -> dict[str, str | None]:
+    """WHEN/TARGET/EFFECT/RESTRICTIONS from a stratagem's HTML (bold labels), else all as effect."""
+    parts: dict[str, list[str]] = {}
+    current = None
+    for spans in fragment_lines(fragment):
+        text = "".join(s.text for s in spans).strip()
+        m = re.match(r"(WHEN|TARGET|EFFECT|RESTRICTIONS?)\s*:\s*", text)
+        if m and spans[0].bold:
+            current = m.group(1).lower().rstrip("s") + ("s" if m.group(1).startswith("RESTRICTION") else "")
+            text = text[m.end():]
+        parts.setdefault(current or "effect", []).append(text)
+    joined = {k: "\n".join(t for t in v if t).strip() or None for k, v in parts.items()}
+    return {k: joined.get(k) for k in ("when", "target", "effect", "restrictions")}
+
+
+def split_restriction(text: str) -> tuple[str | None, str]:
+    """A leading "X model only." limit of an enhancement, and the rest of its text."""
+    m = re.match(r"\s*([^.]{0,80}?\bmodels? only\.)\s*", text)
+    if m:
+        return m.group(1).strip(), text[m.end():].strip()
+    return None, text
+
+
+def shared_rule_text(row: dict[str, str]) -> str:
+    """The rules text of an Abilities.csv row, without the repeated title and flavour lines it embeds."""
+    lines = fragment_text(row.get("description")).split("\n")
+    legend = fragment_text(row.get("legend"))
+    while lines and (lines[0].strip().casefold() == row.get("name", "").casefold()
+                     or (legend and lines[0].strip() == legend)):
+        lines.pop(0)
+    return "\n".join(lines).strip()
+
+
+class WahapediaExport(StructuredSource):
+    """One export folder; `records()` joins its tables into records."""
+
+    def _source(self, file: str, row_id: str) -> Source:
+        return Source(file=file, page=None, format=self.format, sha256=None, locator=f"id={row_id}")
+
+    # Columns each table must have; everything else is read with .get() and may be missing.
+    _REQUIRED = {"Factions.csv": ("id", "name"), "Datasheets.csv": ("id", "name"), "Stratagems.csv": ("id", "name"),
+                 "Enhancements.csv": ("id", "name"), "Detachment_abilities.csv": ("id", "name"),
+                 "Abilities.csv": ("id", "name"), "Wargear_list.csv": ("wargear_id",),
+                 "StratagemPhases.csv": ("stratagem_id", "phase")}
+
+    def _table(self, name: str) -> list[dict[str, str]]:
+        path = self.path / name
+        return read_table(path, self._REQUIRED.get(name, ())) if path.is_file() else []
+
+    def records(self) -> Iterator[Record]:
+        """Datasheets, stratagems, enhancements, detachment rules and shared abilities of the export."""
+        factions = {r["id"]: r["name"] for r in self._table("Factions.csv")}
+        if self.edition == 9:
+            yield from self._datasheets_9(factions)
+            yield from self._stratagems_9(factions)
+            return
+        ability_rows = self._table("Abilities.csv")
+        abilities = {r["id"]: r for r in ability_rows}
+        yield from self._datasheets_10(factions, abilities)
+        yield from self._stratagems_10(factions)
+        for row in self._table("Enhancements.csv"):
+            restriction, text = split_restriction(fragment_text(row.get("description")))
+            yield Enhancement(name=row["name"], source=self._source("Enhancements.csv", row["id"]), edition=10,
+                              faction=factions.get(row.get("faction_id", "")), points=_int(row.get("cost", "")),
+                              group=row.get("detachment") or None, restriction=restriction, text=text,
+                              fluff=fragment_text(row.get("legend")) or None)
+        for row in self._table("Detachment_abilities.csv"):
+            yield DetachmentRule(name=row["name"], source=self._source("Detachment_abilities.csv", row["id"]),
+                                 edition=10, faction=factions.get(row.get("faction_id", "")),
+                                 group=row.get("detachment") or None, text=fragment_text(row.get("description")),
+                                 fluff=fragment_text(row.get("legend")) or None)
+        for row in ability_rows:
+            yield Rule(name=row["name"], source=self._source("Abilities.csv", row["id"]), edition=10,
+                       faction=factions.get(row.get("faction_id", "")), text=shared_rule_text(row),
+                       fluff=fragment_text(row.get("legend")) or None)
+
+    # ------------------------------------------------------------ 10th edition
+    def _datasheets_10(self, factions, abilities) -> Iterator[Datasheet]:
+        by_sheet = {name: _group(self._table(name)) for name in (
+            "Datasheets_models.csv", "Datasheets_wargear.csv", "Datasheets_abilities.csv", "Datasheets_keywords.csv",
+            "Datasheets_options.csv", "Datasheets_unit_composition.csv", "Datasheets_models_cost.csv")}
+        sheets = self._table("Datasheets.csv")
+        names = {r["id"]: r["name"] for r in sheets}
+        leads = defaultdict(list)
+        for row in self._table("Datasheets_leader.csv"):
+            if row.get("attached_id") in names:
+                leads[row["leader_id"]].append(names[row["attached_id"]])
+        for row in sheets:
+            sid = row["id"]
+            models = by_sheet["Datasheets_models.csv"].get(sid, [])
+            profiles = tuple(Profile(name=fragment_text(m.get("name")), stats={k: m.get(k, "") for k in STATS_10}) for m in models)
+            invuln = next((_plus(m["inv_sv"]) for m in models if m.get("inv_sv", "").strip("-+ ")), None)
+            base = next((m["base_size"] for m in models if m.get("base_size")), None)
+            kw = by_sheet["Datasheets_keywords.csv"].get(sid, [])
+            leader_text = "\n".join(t for t in (fragment_text(row.get("leader_head")),
+                                                fragment_text(row.get("leader_footer"))) if t)
+            composition = [fragment_text(c.get("description")) for c in by_sheet["Datasheets_unit_composition.csv"].get(sid, [])]
+            if row.get("loadout"):
+                composition.append(fragment_text(row["loadout"]))
+            damaged = " ".join(t for t in (row.get("damaged_w", ""), fragment_text(row.get("damaged_description"))) if t)
+            yield Datasheet(
+                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid), edition=10,
+                faction=factions.get(row.get("faction_id", "")), role=row.get("role") or None, base=base,
+                points=tuple(UnitCost(models=str(_int(c.get("description", "")) or c.get("description", "")),
+                                      points=_int(c.get("cost", "")))
+                             for c in by_sheet["Datasheets_models_cost.csv"].get(sid, [])) or None,
+                faction_keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") == "true"),
+                keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") != "true"),
+                profiles=profiles, invulnerable_save=invuln,
+                weapons=tuple(self._weapon_10(w) for w in by_sheet["Datasheets_wargear.csv"].get(sid, [])),
+                abilities=tuple(self._ability_10(a, abilities) for a in by_sheet["Datasheets_abilities.csv"].get(sid, [])),
+                wargear_options=tuple(t for t in (fragment_text(o.get("description"))
+                                                  for o in by_sheet["Datasheets_options.csv"].get(sid, [])) if t),
+                composition=tuple(t for t in composition if t),
+                leader=Leader(leader_text, tuple(leads[sid])) if leader_text or leads.get(sid) else None,
+                damaged=damaged or None)
+
+    @staticmethod
+    def _weapon_10(w: dict[str, str]) -> Weapon:
+        melee = w.get("type", "").lower() == "melee"
+        return Weapon(name=_dash(fragment_text(w.get("name"))), range="Melee" if melee else _inches(w.get("range", "")),
+                      A=w.get("A") or None, skill=_plus(w.get("BS_WS", "")) or None, S=w.get("S") or None,
+                      AP=w.get("AP") or None, D=w.get("D") or None,
+                      abilities=tuple(t.lower() for t in link_texts(w.get("description"))))
+
+    @staticmethod
+    def _ability_10(a: dict[str, str], shared: dict[str, dict[str, str]]) -> Ability:
+        category = re.sub(r"\s*\(.*\)", "", a.get("type", "")).strip().lower() or None
+        category = {"datasheet": "unit"}.get(category, category)
+        ref = shared.get(a.get("ability_id", ""))
+        name = fragment_text(a.get("name")) or (ref["name"] if ref else "")
+        text = fragment_text(a.get("description")) or (shared_rule_text(ref) if ref else "")
+        if a.get("parameter"):
+            name = f"{name} {a['parameter']}"
+        return Ability(name=name, text=text, category=category)
+
+    def _stratagems_10(self, factions) -> Iterator[Stratagem]:
+        for row in self._table("Stratagems.csv"):
+            kind = _dash(row.get("type", ""))
+            category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
+            group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
+            parts = split_stratagem_text(row.get("description", ""))
+            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=10,
+                            faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
+                            category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
+
+    # ------------------------------------------------------------ 9th edition
+    def _datasheets_9(self, factions) -> Iterator[Datasheet]:
+        models = _group(self._table("Datasheets_models.csv"))
+        links = _group(self._table("Datasheets_wargear.csv"))
+        profiles_by_wargear = _group(self._table("Wargear_list.csv"), key="wargear_id")
+        damage = _group(self._table("Datasheets_damage.csv"))
+        for row in self._table("Datasheets.csv"):
+            sid = row["id"]
+            weapons = []
+            for link in links.get(sid, []):
+                for p in profiles_by_wargear.get(link.get("wargear_id", ""), []):
+                    weapons.append(Weapon(name=_dash(re.sub(r"^\d+:\s*", "", fragment_text(p.get("name")))), range=p.get("Range"),
+                                          type=p.get("type"), S=p.get("S"), AP=p.get("AP"), D=p.get("D"),
+                                          abilities=(fragment_text(p["abilities"]),) if p.get("abilities") else ()))
+            brackets = damage.get(sid, [])
+            damaged = "\n".join("\t".join(c for c in (b.get(f"Col{i}", "") for i in range(1, 6)) if c) for b in brackets)
+            yield Datasheet(
+                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid), edition=9,
+                faction=factions.get(row.get("faction_id", "")), role=row.get("role") or None,
+                power=_int(row.get("power_points", "")),
+                base=next((m["base_size"] for m in models.get(sid, []) if m.get("base_size")), None),
+                profiles=tuple(Profile(name=fragment_text(m.get("name")), models=m.get("models_per_unit") or None,
+                                       stats={k: m.get(k, "") for k in STATS_9}) for m in models.get(sid, [])),
+                weapons=_unique_weapons(weapons),
+                composition=tuple(t for t in (fragment_text(row.get("unit_composition")),) if t),
+                damaged=damaged or None)
+
+    def _stratagems_9(self, factions) -> Iterator[Stratagem]:
+        phases = defaultdict(list)
+        for row in self._table("StratagemPhases.csv"):
+            phases[row["stratagem_id"]].append(row["phase"])
+        for row in self._table("Stratagems.csv"):
+            kind = row.get("type", "")
+            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
+                            faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
+                            group=re.sub(r"\s*Stratagem$", "", kind).strip() or None,
+                            when=", ".join(phases.get(row["id"], [])) or None,
+                            effect=fragment_text(row.get("description")) or None,
+                            fluff=fragment_text(row.get("legend")) or None)
+
+
+def _group(rows: list[dict[str, str]], key: str = "datasheet_id") -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for row in rows:
+        out[row.get(key, "")].append(row)
+    for items in out.values():
+        if items and "line" in items[0]:
+            items.sort(key=lambda r: (_int(r.get("line", "")) or 0, _int(r.get("line_in_wargear", "")) or 0))
+    return out
+
+
+def _unique(items) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(i for i in items if i))
+
+
+def _unique_weapons(weapons: list[Weapon]) -> tuple[Weapon, ...]:
+    seen, out = set(), []
+    for w in weapons:
+        if w.name not in seen:
+            seen.add(w.name)
+            out.append(w)
+    return tuple(out)

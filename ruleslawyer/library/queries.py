@@ -1,0 +1,55 @@
+"""Library queries behind list commands: which stratagems match a set of filters.
+
+The CLI passes the options through unchanged; everything here works on records (amended
+copies from `load_corpus`), so the site and tests can ask the same questions.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..names import fold
+from ..records import Record, Stratagem
+
+
+def filter_stratagems(records: Iterable[Record], *, faction: str | None = None, group: str | None = None,
+                      category: str | None = None, phase: str | None = None,
+                      cp: int | None = None) -> list[Stratagem]:
+    """Stratagems matching every given filter, sorted by faction, group and name.
+
+    Matching ignores case and hyphens. `faction` is the record's faction ("none" or
+    "universal" for the Core/Boarding Actions sets, which have none); `group` and `phase`
+    match a part of the group name or of the WHEN text ("shooting" finds "Your Shooting
+    phase"); `category` and `cp` must be equal.
+    """
+    out = []
+    for r in records:
+        if r.kind != "stratagem":
+            continue
+        if faction is not None:
+            want = _folded(faction)
+            if want in ("none", "universal"):
+                if r.faction:
+                    continue
+            elif _folded(r.faction) != want:
+                continue
+        if group is not None and _folded(group) not in _folded(r.group):
+            continue
+        if category is not None and _folded(category) != _folded(r.category):
+            continue
+        if phase is not None and _folded(phase) not in _folded(r.when):
+            continue
+        if cp is not None and r.cp != cp:
+            continue
+        out.append(r)
+    return sorted(out, key=lambda r: (_folded(r.faction), _folded(r.group), _folded(r.name)))
+
+
+def find_stratagems(store, **filters) -> list[Stratagem]:
+    """The stratagems in `store` (errata applied) that match `filters` (see filter_stratagems)."""
+    from .corpus import load_corpus
+
+    return filter_stratagems(load_corpus(store).records, **filters)
+
+
+def _folded(s: str | None) -> str:
+    return fold(s or "")
