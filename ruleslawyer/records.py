@@ -30,6 +30,8 @@ class Source:
     format: str | None = None
     sha256: str | None = None
     locator: str | None = None
+    date: str | None = None  # the document's publication date (ISO "2025-10-22") where it says so
+    version: str | None = None  # the document's own version ("1.2", a catalogue revision)
 
 
 # ---------------------------------------------------------------- datasheet parts
@@ -68,18 +70,34 @@ class Ability:
 
 @dataclass(frozen=True)
 class Leader:
+    """A LEADER (or 11th edition SUPPORT) box: its wording and the units it can join."""
+
     text: str
     attaches_to: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class UnitCost:
+    """Points for one unit size ("5" models); 11th edition prices repeated units in tiers
+    ("1st-2nd", "3rd+"), kept in `tier`."""
+
     models: str
+    points: int | None
+    tier: str | None = None
+
+
+@dataclass(frozen=True)
+class ItemCost:
+    """Points for one piece of wargear or one option (11th edition wargear costs)."""
+
+    name: str
     points: int | None
 
 
 @dataclass(frozen=True)
 class TableRow:
+    """One row of a reference table: its label (None when rows are unlabelled) and cells."""
+
     label: str | None
     cells: tuple[str, ...] = ()
 
@@ -101,6 +119,8 @@ class Change:
 # ---------------------------------------------------------------- records
 @dataclass(frozen=True)
 class Datasheet:
+    """A unit's datasheet: profiles, weapons, abilities, keywords, options and points."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -117,6 +137,8 @@ class Datasheet:
     wargear_options: tuple[str, ...] = ()
     composition: tuple[str, ...] = ()
     leader: Leader | None = None
+    support: Leader | None = None  # 11th edition SUPPORT box: units this model can support
+    wargear_costs: tuple[ItemCost, ...] = ()
     damaged: str | None = None
     role: str | None = None
     changes: tuple[Change, ...] = ()
@@ -125,6 +147,8 @@ class Datasheet:
 
 @dataclass(frozen=True)
 class Stratagem:
+    """A stratagem: cost, category, its detachment or set (`group`), WHEN/TARGET/EFFECT."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -137,12 +161,15 @@ class Stratagem:
     effect: str | None = None
     restrictions: str | None = None
     fluff: str | None = None
+    number: str | None = None  # 11th edition core stratagems are numbered ("15.04")
     changes: tuple[Change, ...] = ()
     kind: typing.ClassVar[str] = "stratagem"
 
 
 @dataclass(frozen=True)
 class Enhancement:
+    """An enhancement of a detachment: points, restriction and text."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -152,12 +179,16 @@ class Enhancement:
     restriction: str | None = None
     text: str = ""
     fluff: str | None = None
+    upgrade: bool | None = None  # 11th edition: an upgrade rather than a character enhancement
+    support: bool | None = None  # 11th edition: may be given to a SUPPORT model
     changes: tuple[Change, ...] = ()
     kind: typing.ClassVar[str] = "enhancement"
 
 
 @dataclass(frozen=True)
 class DetachmentRule:
+    """A detachment's rule (or an army rule given per detachment)."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -165,12 +196,16 @@ class DetachmentRule:
     group: str | None = None
     text: str = ""
     fluff: str | None = None
+    detachment_points: int | None = None  # 11th edition: what the detachment costs
+    force_disposition: str | None = None  # 11th edition: "Take and Hold", "Purge the Foe", ...
     changes: tuple[Change, ...] = ()
     kind: typing.ClassVar[str] = "detachment_rule"
 
 
 @dataclass(frozen=True)
 class Rule:
+    """A core, special or army rule, glossary entry or summary section, with its heading path."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -181,12 +216,15 @@ class Rule:
     summary: tuple[str, ...] = ()
     step: int | None = None
     footnote: str | None = None
+    number: str | None = None  # the printed rule number ("24.12"), 11th edition
     changes: tuple[Change, ...] = ()
     kind: typing.ClassVar[str] = "rule"
 
 
 @dataclass(frozen=True)
 class Erratum:
+    """One amendment from an FAQ/errata document: where, what operation, the new wording."""
+
     document: str | None
     version: str | None
     page: str | None
@@ -205,6 +243,8 @@ class Erratum:
 
 @dataclass(frozen=True)
 class Note:
+    """A designer's note or clarification that changes no wording."""
+
     name: str
     source: Source
     document: str | None = None
@@ -217,6 +257,8 @@ class Note:
 
 @dataclass(frozen=True)
 class Faq:
+    """A question and its answer from an FAQ document."""
+
     question: str
     answer: str
     source: Source
@@ -230,6 +272,8 @@ class Faq:
 
 @dataclass(frozen=True)
 class RefTable:
+    """A reference table (To Wound chart, weapon table): columns and labelled rows."""
+
     name: str
     source: Source
     edition: int | None = None
@@ -240,10 +284,29 @@ class RefTable:
     kind: typing.ClassVar[str] = "table"
 
 
-Record = Union[Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable]
+@dataclass(frozen=True)
+class Points:
+    """A versioned points entry (Munitorum Field Manual) for a unit or a detachment.
+
+    `target_kind` is "datasheet" or "detachment"; the current points of a datasheet come from the
+    newest version that names it."""
+
+    name: str
+    source: Source
+    edition: int | None = None
+    faction: str | None = None
+    version: str | None = None
+    target_kind: str = "datasheet"
+    costs: tuple[UnitCost, ...] = ()
+    wargear_costs: tuple[ItemCost, ...] = ()
+    detachment_points: int | None = None
+    kind: typing.ClassVar[str] = "points"
+
+
+Record = Union[Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable, Points]
 RECORD_TYPES: dict[str, type] = {
     cls.kind: cls
-    for cls in (Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable)
+    for cls in (Datasheet, Stratagem, Enhancement, DetachmentRule, Rule, Erratum, Note, Faq, RefTable, Points)
 }
 KINDS: tuple[str, ...] = tuple(RECORD_TYPES)
 
@@ -263,6 +326,11 @@ def _plain(value: Any) -> Any:
         if isinstance(value, Profile):
             out = {"name": value.name, "models": value.models}
             out.update(value.stats)
+            return out
+        if isinstance(value, UnitCost):  # `tier` only where a document prices repeated units (11th)
+            out = {"models": value.models, "points": value.points}
+            if value.tier is not None:
+                out["tier"] = value.tier
             return out
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (tuple, list)):
@@ -285,8 +353,9 @@ def to_dict(record: Record, *, include_changes: bool = False) -> dict[str, Any]:
         out[f.name] = _plain(getattr(record, f.name))
     src = record.source
     out["source"] = {"file": src.file, "page": src.page, "format": src.format, "sha256": src.sha256}
-    if src.locator:
-        out["source"]["locator"] = src.locator
+    for extra in ("locator", "date", "version"):  # optional: older exports have none of them
+        if getattr(src, extra):
+            out["source"][extra] = getattr(src, extra)
     return out
 
 
