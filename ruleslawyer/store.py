@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 from .errors import StoreError
 from .records import Record, from_dict, record_name, to_dict
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY,
@@ -30,7 +30,10 @@ CREATE TABLE IF NOT EXISTS files (
     title TEXT,
     edition INTEGER,
     warnings TEXT NOT NULL DEFAULT '[]',
-    reader TEXT NOT NULL DEFAULT ''
+    reader TEXT NOT NULL DEFAULT '',
+    date TEXT,
+    version TEXT,
+    preference INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS files_sha ON files(sha256);
 CREATE TABLE IF NOT EXISTS records (
@@ -85,6 +88,14 @@ class StoredFile:
     edition: int | None
     warnings: tuple[str, ...]
     record_count: int = 0
+    date: str | None = None  # publication date (ISO) where the document says so or the user set it
+    version: str | None = None
+    preference: int = 0  # the user's ranking (`ingest --prefer`, ruleslawyer.toml): higher wins
+
+    @property
+    def effective_date(self) -> str:
+        """The date printings are ranked by: the publication date, else the day it was ingested."""
+        return self.date or time.strftime("%Y-%m-%d", time.gmtime(self.ingested_at))
 
 
 class Store:
@@ -122,6 +133,10 @@ class Store:
             try:
                 if version == 1:  # schema 2 records which code read each file
                     self.conn.execute("ALTER TABLE files ADD COLUMN reader TEXT NOT NULL DEFAULT ''")
+                if 1 <= version <= 2:  # schema 3: each file's publication date, version and preference
+                    self.conn.execute("ALTER TABLE files ADD COLUMN date TEXT")
+                    self.conn.execute("ALTER TABLE files ADD COLUMN version TEXT")
+                    self.conn.execute("ALTER TABLE files ADD COLUMN preference INTEGER NOT NULL DEFAULT 0")
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
@@ -155,10 +170,13 @@ class Store:
 
     def replace_file(self, *, path: str, name: str, sha256: str, format: str, size: int,
                      records: Iterable[Record], title: str | None = None, edition: int | None = None,
-                     warnings: Iterable[str] = (), reader: str = "") -> int:
+                     warnings: Iterable[str] = (), reader: str = "", date: str | None = None,
+                     version: str | None = None, preference: int | None = None) -> int:
         """Store `records` as the whole content of `path`, replacing what it had, atomically.
 
-        `reader` names the version of the code that read the file (see `is_unchanged`).
+        `reader` names the version of the code that read the file (see `is_unchanged`); `date`
+        and `version` are the document's own (publication date, version); `preference` the
+        user's ranking of the file (kept from the last ingest when None).
         """
         rows = []
         for seq, rec in enumerate(records):
@@ -166,12 +184,16 @@ class Store:
                          json.dumps(to_dict(rec), ensure_ascii=False)))
         try:
             self.conn.execute("BEGIN IMMEDIATE")
+            if preference is None:
+                row = self.conn.execute("SELECT preference FROM files WHERE path = ?", (path,)).fetchone()
+                preference = row[0] if row else 0
             self.conn.execute("DELETE FROM records WHERE file_path = ?", (path,))
             self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
             self.conn.execute(
-                "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings, reader)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings)), reader))
+                "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings, reader,"
+                " date, version, preference) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings)), reader,
+                 date, version, preference))
             self.conn.executemany(
                 "INSERT INTO records (file_path, seq, kind, name, edition, faction, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows)
@@ -237,12 +259,36 @@ class Store:
             yield data
 
     def files(self) -> list[StoredFile]:
+        """Every stored file with its dating, warnings and record count, by path."""
         counts = dict(self.conn.execute("SELECT file_path, COUNT(*) FROM records GROUP BY file_path"))
         out = []
         for row in self.conn.execute(
-                "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings FROM files ORDER BY path"):
-            out.append(StoredFile(*row[:8], warnings=tuple(json.loads(row[8])), record_count=counts.get(row[0], 0)))
+                "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings, date, version,"
+                " preference FROM files ORDER BY path"):
+            out.append(StoredFile(*row[:8], warnings=tuple(json.loads(row[8])), record_count=counts.get(row[0], 0),
+                                  date=row[9], version=row[10], preference=row[11]))
         return out
+
+    def set_file_dating(self, path: str, *, date: str | None = None, version: str | None = None,
+                        preference: int | None = None) -> None:
+        """Set a stored file's publication date, version or preference (None leaves it as is)."""
+        sets, args = [], []
+        for column, value in (("date", date), ("version", version), ("preference", preference)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                args.append(value)
+        if not sets:
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute(f"UPDATE files SET {', '.join(sets)} WHERE path = ?", (*args, path))
+        self._bump_generation()
+        self.conn.execute("COMMIT")
+
+    def records_by_file(self) -> Iterator[tuple[str, Record, str]]:
+        """(file path, record, hash of its stored form) for every record, in ingest order."""
+        sha1 = hashlib.sha1
+        for path, data in self.conn.execute("SELECT file_path, data FROM records ORDER BY file_path, seq"):
+            yield path, from_dict(json.loads(data)), sha1(data.encode("utf-8")).hexdigest()
 
     def counts_by_kind(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT kind, COUNT(*) FROM records GROUP BY kind ORDER BY kind"))

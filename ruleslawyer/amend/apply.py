@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Callable
 
 from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
 from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
@@ -54,8 +55,13 @@ def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
 
 
 
-def apply_errata(records: list[Record]) -> ApplyResult:
-    """The records with every applicable erratum applied to copies, and one Outcome per erratum."""
+def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None] | None = None) -> ApplyResult:
+    """The records with every applicable erratum applied to copies, and one Outcome per erratum.
+
+    `dated(record)` gives the publication date of the file a record was printed in. An erratum
+    applies only to printings older than its own document: a printing dated after it already
+    reflects it, and the outcome says so.
+    """
     errata = [r for r in records if isinstance(r, Erratum)]
     current: list[Record | None] = list(records)
     outcomes: list[Outcome] = []
@@ -63,9 +69,20 @@ def apply_errata(records: list[Record]) -> ApplyResult:
     outcomes.extend(skipped)
     index = _Index(current)
     for e in live:
-        outcomes.append(_apply_one(e, current, index))
+        index.start(e, dated)
+        outcome = _apply_one(e, current, index)
+        if not outcome.applied and index.skipped_newer:
+            outcome = _newer_printing(e, outcome, index.skipped_newer[0], dated)
+        outcomes.append(outcome)
     _drop_repeated_notes(current)
     return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+
+
+def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Outcome:
+    """The outcome of an entry whose only targets were printed after its document."""
+    return Outcome(e, False, outcome.target_name or record_name(i_record),
+                   f"not applied: {i_record.source.file} (dated {dated(i_record)}) is newer than "
+                   f"{e.document or e.source.file} ({dated(e)})", i_record.kind, "newer printing")
 
 
 def _drop_repeated_notes(current: list[Record | None]) -> None:
@@ -123,6 +140,8 @@ class _Index:
 
     def __init__(self, current: list[Record | None]):
         self.current = current
+        self._too_new: Callable[[Record], bool] | None = None  # printed after the current erratum
+        self.skipped_newer: list[Record] = []
         self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
         self._newest: tuple[int | None] | None = None  # (the newest datasheet edition,), once asked
         self.by_name: dict[str, list[int]] = {}
@@ -144,14 +163,34 @@ class _Index:
             self._newest = (max(editions, default=None),)
         return self._newest[0]
 
+    def start(self, e: Erratum, dated: Callable[[Record], str | None] | None) -> None:
+        """Before applying `e`: printings dated after its document are out of its reach."""
+        self.skipped_newer = []
+        erratum_date = dated(e) if dated else None
+        if not erratum_date:
+            self._too_new = None
+            return
+        self._too_new = lambda r: (dated(r) or "") > erratum_date
+
+    def _in_time(self, positions: list[int]) -> list[int]:
+        if self._too_new is None:
+            return positions
+        kept = []
+        for i in positions:
+            if self._too_new(self.current[i]):
+                self.skipped_newer.append(self.current[i])
+            else:
+                kept.append(i)
+        return kept
+
     def sheets(self, name: str, edition: int | None) -> list[int]:
         """Where the datasheets named `name` of `edition` (None: any) sit."""
-        return [i for i in self.datasheets.get(name_key(name), [])
-                if self.current[i] is not None and _same_edition(self.current[i], edition)]
+        return self._in_time([i for i in self.datasheets.get(name_key(name), [])
+                              if self.current[i] is not None and _same_edition(self.current[i], edition)])
 
     def rules(self, name: str, edition: int | None, section: str | None = None) -> list[int]:
-        found = [i for i in self.by_name.get(name_key(name), [])
-                 if self.current[i] is not None and _same_edition(self.current[i], edition)]
+        found = self._in_time([i for i in self.by_name.get(name_key(name), [])
+                               if self.current[i] is not None and _same_edition(self.current[i], edition)])
         if section and len(found) > 1:
             inside = [i for i in found if name_key(section) in {name_key(s) for s in
                                                                  getattr(self.current[i], "section", ())}]

@@ -6,6 +6,8 @@ are left for real bugs.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .. import __version__, lazy
@@ -24,6 +26,9 @@ COMMANDS = {
     "search": "ruleslawyer.cli.search:search",
     "site": "ruleslawyer.cli.site:site",
     "cards": "ruleslawyer.cli.cards:cards",
+    "files": "ruleslawyer.cli.files:files",
+    "remove": "ruleslawyer.cli.files:remove",
+    "conflicts": "ruleslawyer.cli.files:conflicts",
 }
 
 
@@ -70,16 +75,36 @@ class LazyGroup(click.Group):
 
 
 class AppContext:
-    """What every command gets: where the store is."""
+    """What every command gets: where the store is, and whether it was named with --db."""
 
-    def __init__(self, db: str | None):
+    def __init__(self, db: str | None, *, named: bool = False):
         self.db = db
+        self.named = named  # given on the command line: never seeded with the example corpus
 
     def store(self, *, seed_corpus: bool = True):
-        """Open the store; query commands seed an empty store with the shipped corpus."""
+        """Open the store. Query commands seed a new default store (one with no files at all)
+        with the shipped example corpus, and say so on stderr."""
         from ..library.corpus import open_store
 
-        return open_store(self.db, seed_corpus=seed_corpus)
+        store = open_store(self.db)
+        if seed_corpus and not self.named:
+            from ..ingest.pipeline import ensure_corpus
+
+            report = ensure_corpus(store)
+            if report is not None:
+                click.echo(f"Your store was empty: added the example corpus ({report.read} files) so there is "
+                           "something to answer. `ruleslawyer ingest` your own documents to replace it.", err=True)
+        return store
+
+    def ensure_seeded(self) -> None:
+        """Seed a new default store before a command that reads the store by path (search)."""
+        if self.named:
+            return
+        from ..store import default_db_path
+
+        path = default_db_path() if self.db is None else Path(self.db)
+        if not path.exists() or path.stat().st_size == 0:
+            self.store().close()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -94,7 +119,8 @@ def cli(ctx, db):
     show a datasheet or stratagem, look up a chart, list errata, build a static reference site
     or print unit cards. Query commands on an empty store use the shipped example corpus.
     """
-    ctx.obj = AppContext(db)
+    source = ctx.get_parameter_source("db")
+    ctx.obj = AppContext(db, named=source == click.core.ParameterSource.COMMANDLINE)
 
 
 pass_app = click.make_pass_decorator(AppContext)

@@ -26,6 +26,7 @@ def search(app, query, kind, faction, edition, limit, as_json):
     """
     from ..index.search import search_db
 
+    app.ensure_seeded()
     result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit)
     if as_json:
         click.echo(json.dumps({"query": result.query, "corrected": result.corrected,

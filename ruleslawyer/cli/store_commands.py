@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -13,28 +14,54 @@ from .main import pass_app
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--force", is_flag=True, help="Re-read files even when their content is unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary line.")
+@click.option("--verbose", "-v", is_flag=True, help="List every warning the readers recorded.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) when any file gives a warning.")
+@click.option("--dated", metavar="YYYY-MM-DD", callback=lambda c, p, v: _iso_date(v),
+              help="The publication date of these files (newer printings win; errata apply only to older ones).")
+@click.option("--prefer", is_flag=True, help="Prefer these files' printings over other files' of any date.")
 @pass_app
-def ingest(app, paths, force, quiet):
+def ingest(app, paths, force, quiet, verbose, strict, dated, prefer):
     """Read rules documents (PDF, HTML, text/Markdown; files or folders) into the store.
 
     Folders are read recursively. Unchanged files are skipped; a file that fails is reported
-    on one line and leaves the store as it was. Exit status 1 if any file failed.
+    on one line and leaves the store as it was. Exit status 1 if any file failed. The example
+    corpus a new store starts with is removed the first time you ingest your own documents.
 
-    Example: ruleslawyer ingest rules/ faq.pdf
+    Example: ruleslawyer ingest rules/ faq.pdf --dated 2025-10-22
     """
-    from ..ingest.pipeline import ingest_paths
+    from ..ingest.pipeline import Dating, ingest_paths, remove_example_corpus
     from .progress import progress_bar
 
+    dating = Dating(date=dated, preference=1 if prefer else None)
     with app.store(seed_corpus=False) as store, progress_bar(enabled=not quiet) as progress:
-        report = ingest_paths(store, paths, force=force, progress=progress)
+        report = ingest_paths(store, paths, force=force, progress=progress, dating=dating)
+        removed = remove_example_corpus(store, paths) if report.read or report.unchanged else 0
     for failure in report.failed:
         click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
+    if removed:
+        click.echo(f"Removed the example corpus ({removed} files): the store now holds your own documents.")
+    for path, warning in report.warnings:
+        if verbose or warning.startswith("no records found"):
+            click.echo(f"Warning: {Path(path).name}: {warning}", err=True)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
     if report.factions and not quiet:
         click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
     click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
-    if report.failed:
+    if report.warnings and not verbose:
+        click.echo(f"{len(report.warnings)} warnings (list them with `ruleslawyer files --warnings` or ingest -v)")
+    if report.failed or (strict and report.warnings):
         sys.exit(1)
+
+
+def _iso_date(value: str | None) -> str | None:
+    if value is None:
+        return None
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date like 2025-10-22") from None
 
 
 @click.command()

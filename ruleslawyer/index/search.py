@@ -114,7 +114,7 @@ def _live_index(db: str | Path) -> Path:
         return index_root(db) / current["dir"]
     from ..library.corpus import open_store
 
-    with open_store(db, seed_corpus=True) as store:
+    with open_store(db) as store:
         return ensure_index(store)
 
 

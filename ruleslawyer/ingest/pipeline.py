@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ class FileResult:
     factions: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     hint: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -57,6 +59,11 @@ class IngestReport:
     @property
     def failed(self) -> list[FileResult]:
         return [r for r in self.results if r.status == "failed"]
+
+    @property
+    def warnings(self) -> list[tuple[str, str]]:
+        """(file, warning) for every warning recorded in this run."""
+        return [(r.path, w) for r in self.results for w in r.warnings]
 
     @property
     def kinds(self) -> Counter:
@@ -150,13 +157,26 @@ def reader_version() -> str:
     return h.hexdigest()[:16]
 
 
-def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
+@dataclass(frozen=True)
+class Dating:
+    """What the user says of the files of one ingest: their publication date and preference."""
+
+    date: str | None = None  # ISO date (`ingest --dated`)
+    preference: int | None = None  # `ingest --prefer`: ranks above files of the same date
+
+
+def _no_records_warning(records) -> list[str]:
+    return [] if records else ["no records found: nothing in this file was recognised as rules"]
+
+
+def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
     """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
     key = str(path.resolve()) if path.exists() else str(path)
     try:
         data = read_file(path)
         sha = hashlib.sha256(data).hexdigest()
         if not force and store.is_unchanged(key, sha, reader_version()):
+            store.set_file_dating(key, date=dating.date, preference=dating.preference)
             return FileResult(key, "unchanged")
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
@@ -171,17 +191,22 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
         return FileResult(key, "failed", error=f"{path}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
+    warnings = tuple(ctx.warnings) + tuple(_no_records_warning(records))
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
-                       records=records, title=doc.title, edition=ctx.edition, reader=reader_version())
-    return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=_factions(records))
+                       records=records, title=doc.title, edition=ctx.edition, reader=reader_version(),
+                       warnings=warnings, date=dating.date or pdf_date(doc.meta) or _records_date(records),
+                       version=_records_version(records), preference=dating.preference)
+    return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=_factions(records),
+                      warnings=warnings)
 
 
-def ingest_structured(store: Store, source, *, force: bool = False) -> FileResult:
+def ingest_structured(store: Store, source, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
     """Ingest a folder-shaped source (CSV export, BattleScribe data) as one unit."""
     key = source.key
     try:
         sha = source.sha256()
         if not force and store.is_unchanged(key, sha, reader_version()):
+            store.set_file_dating(key, date=dating.date, preference=dating.preference)
             return FileResult(key, "unchanged")
         records = list(source.records())
     except RuleslawyerError as exc:
@@ -189,14 +214,43 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
     except Exception as exc:
         return FileResult(key, "failed", error=f"{key}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the files")
+    warnings = tuple(getattr(source, "warnings", ())) + tuple(_no_records_warning(records))
     store.replace_file(path=key, name=source.name, sha256=sha, format=source.format, size=source.size,
-                       records=records, title=source.title, edition=source.edition, reader=reader_version())
+                       records=records, title=source.title, edition=source.edition, reader=reader_version(),
+                       warnings=warnings, date=dating.date or getattr(source, "date", None) or _records_date(records),
+                       version=getattr(source, "version", None) or _records_version(records),
+                       preference=dating.preference)
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
-                      factions=_factions(records))
+                      factions=_factions(records), warnings=warnings)
+
+
+def pdf_date(meta) -> str | None:
+    """A PDF's creation (else modification) date as ISO, from its metadata ("D:20230726...")."""
+    for key in ("CreationDate", "ModDate"):
+        value = str(meta.get(key) or "")
+        m = re.match(r"(?:D:)?(\d{4})(\d{2})(\d{2})", value)
+        if m and 1980 <= int(m.group(1)) <= 2100:
+            return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+    return None
+
+
+def _records_date(records) -> str | None:
+    """The newest publication date the records' sources give, if any."""
+    dates = [r.source.date for r in records if r.source.date]
+    return max(dates) if dates else None
+
+
+def _records_version(records) -> str | None:
+    """The document version the records give (an FAQ's version, a catalogue's revision)."""
+    for r in records:
+        version = r.source.version or getattr(r, "version", None)
+        if version and r.kind != "points":
+            return str(version)
+    return None
 
 
 def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = False,
-                 progress: ProgressCallback | None = None) -> IngestReport:
+                 progress: ProgressCallback | None = None, dating: Dating = Dating()) -> IngestReport:
     """Ingest files and folders into `store`; returns what happened to each.
 
     `progress(done, total, path)` is called before each item. `force` re-reads unchanged files.
@@ -213,9 +267,9 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
             if not item.exists():
                 report.results.append(FileResult(str(item), "failed", error=f"{item}: no such file or folder"))
                 continue
-            report.results.append(ingest_file(store, item, force=force))
+            report.results.append(ingest_file(store, item, force=force, dating=dating))
         else:
-            report.results.append(ingest_structured(store, item, force=force))
+            report.results.append(ingest_structured(store, item, force=force, dating=dating))
     if progress:
         progress(len(items), len(items), "")
     return report
@@ -227,8 +281,28 @@ def corpus_dir() -> Path:
 
 
 def ensure_corpus(store: Store) -> IngestReport | None:
-    """Ingest the shipped corpus when the store is empty, so a new user gets answers at once."""
-    if not store.is_empty():
+    """Ingest the shipped example corpus into a store that holds no files at all (a new user's),
+    so there is something to answer at once; None when the store holds files already."""
+    if store.files():
         return None
     return ingest_paths(store, [corpus_dir()])
+
+
+def example_files(store: Store) -> list[str]:
+    """The stored paths that are the shipped example corpus."""
+    root = corpus_dir().resolve()
+    return [f.path for f in store.files() if Path(f.path).is_relative_to(root)]
+
+
+def remove_example_corpus(store: Store, paths: Iterable[str | Path]) -> int:
+    """Drop the example corpus once the user ingests documents of their own (`paths` outside
+    it); returns how many example files were removed."""
+    root = corpus_dir().resolve()
+    own = [p for p in paths if not Path(p).resolve().is_relative_to(root)]
+    if not own:
+        return 0
+    removed = example_files(store)
+    for path in removed:
+        store.remove_file(path)
+    return len(removed)
 

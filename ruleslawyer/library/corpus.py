@@ -7,23 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping
 
+from ..errors import StoreError
 from ..records import Record
 from ..store import Store
+from .reconcile import FileInfo, reconcile
 
 
-def open_store(db: str | Path | None = None, *, seed_corpus: bool = False) -> Store:
-    """Open the store at `db` (default location when None).
-
-    With `seed_corpus`, an empty store first ingests the shipped corpus, so query commands
-    answer at once on a new machine.
-    """
-    store = Store(db)
-    if seed_corpus and store.is_empty():
-        from ..ingest.pipeline import ensure_corpus
-
-        ensure_corpus(store)
-    return store
+def open_store(db: str | Path | None = None) -> Store:
+    """Open the store at `db` (default location when None). Whether an empty store gets the
+    example corpus is the command line's decision, not the read side's."""
+    return Store(db)
 
 
 @dataclass
@@ -37,6 +32,8 @@ class Corpus:
     records: list[Record]
     originals: list[Record]
     outcomes: list = field(default_factory=list)
+    # id(chosen record) -> its printings, where several files print one record (see reconcile)
+    printings: dict[int, Any] = field(default_factory=dict)
     # id(record) -> hash of its stored form, for the originals read from a store (they stay alive
     # in `originals`, so the ids stay theirs); the site keys its caches by it. Amended copies have none.
     stored_hashes: dict[int, str] = field(default_factory=dict)
@@ -45,14 +42,69 @@ class Corpus:
         return [r for r in self.records if r.kind in kinds]
 
 
-def load_corpus(store: Store, *, amended: bool = True) -> Corpus:
-    """All stored records; with `amended`, errata applied to copies (originals kept)."""
-    pairs = list(store.records_with_hashes())
-    originals = [r for r, _ in pairs]
-    hashes = {id(r): h for r, h in pairs}
+SETTINGS_FILE = "ruleslawyer.toml"
+
+
+def source_ranking(store: Store) -> dict[str, int]:
+    """File-name patterns and their preference from `ruleslawyer.toml` beside the store:
+
+        [precedence]
+        "Datasheets.csv" = 10     # glob patterns; higher wins over newer dates
+        "*.html" = -5
+    """
+    path = Path(store.path).parent / SETTINGS_FILE
+    if not path.is_file():
+        return {}
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise StoreError(f"{path}: cannot read the settings: {exc}", hint="fix or remove the file") from None
+    table = data.get("precedence", {})
+    if not isinstance(table, dict) or not all(isinstance(v, int) for v in table.values()):
+        raise StoreError(f"{path}: [precedence] must map file-name patterns to whole numbers")
+    return table
+
+
+def file_infos(store: Store) -> dict[str, FileInfo]:
+    """Each stored file's precedence facts (date, format, preference), by path."""
+    from fnmatch import fnmatch
+
+    ranking = source_ranking(store)
+    out = {}
+    for f in store.files():
+        bonus = sum(v for pattern, v in ranking.items() if fnmatch(f.name, pattern) or fnmatch(f.path, pattern))
+        out[f.path] = FileInfo(f.path, f.name, f.effective_date, f.format, f.preference + bonus, f.version,
+                               f.date)
+    return out
+
+
+def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
+                choose: Mapping[str, str] | None = None) -> Corpus:
+    """The stored records as one reference.
+
+    With `reconciled`, printings of one record in several files are one entry (the newest or
+    preferred printing; the others kept in `printings`); with `amended`, errata are applied to
+    copies of the printings older than them (originals kept). `choose` maps a folded record name
+    to the file whose printing to use.
+    """
+    infos = file_infos(store)
+    triples = list(store.records_by_file())
+    hashes = {id(r): h for _, r, h in triples}
+    if reconciled:
+        merged = reconcile(((r, infos[p]) for p, r, _ in triples if p in infos), choose=choose)
+        originals, printings = merged.records, merged.printings
+    else:
+        originals, printings = [r for _, r, _ in triples], {}
     if not amended:
-        return Corpus(records=originals, originals=originals, stored_hashes=hashes)
+        return Corpus(records=originals, originals=originals, printings=printings, stored_hashes=hashes)
     from ..amend.apply import apply_errata
 
-    result = apply_errata(originals)
-    return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, stored_hashes=hashes)
+    # Errata are weighed against publication dates only: a file dated just by the day it was
+    # ingested is not known to be newer than an erratum. Records name the file they came from
+    # (a CSV export's member file, not its folder), so dates are looked up by that name.
+    published = {r.source.file: infos[p].published for p, r, _ in triples if p in infos and infos[p].published}
+    result = apply_errata(originals, dated=lambda r: published.get(r.source.file))
+    return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, printings=printings,
+                  stored_hashes=hashes)

@@ -51,6 +51,22 @@ def source_line(record: Record) -> str:
     return f"Source: {src.file}{page}"
 
 
+def format_printings(printings, other_editions: list[int], record: Record) -> list[str]:
+    """Lines naming a record's other printings (and where they differ) and other editions."""
+    lines = []
+    if printings and printings.others:
+        files = ", ".join(info.name for _, info in printings.others)
+        lines.append(f"Also printed in: {files} (choose one with --source FILE)")
+        for d in printings.differences[:8]:
+            chosen_value = d.values[0][1]
+            others = [(f, v) for f, v in d.values[1:] if v != chosen_value]
+            lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
+    if other_editions:
+        editions = ", ".join(f"{e}th" for e in other_editions)
+        lines.append(f"Other editions: {editions} (show one with --edition N)")
+    return lines
+
+
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
     """Wrap text paragraph by paragraph, keeping its line breaks."""
     out: list[str] = []

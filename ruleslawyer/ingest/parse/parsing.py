@@ -32,7 +32,12 @@ class ParseContext:
     doc: Document
     edition: int | None = None
     claimed: set[int] = field(default_factory=set)
-    notes: list[str] = field(default_factory=list)  # warnings worth reporting to the user
+    warnings: list[str] = field(default_factory=list)  # doubts worth reporting, stored with the file
+
+    def warn(self, message: str, page: int | None = None) -> None:
+        """Record a doubt (a block skipped, a value guessed): stored with the file, shown by
+        `ingest -v` and `ruleslawyer files --warnings`, fatal under `ingest --strict`."""
+        self.warnings.append(f"p.{page}: {message}" if page else message)
 
     def claim(self, indexes: Iterable[int]) -> None:
         self.claimed.update(indexes)

@@ -7,7 +7,7 @@ a hash over all its files, so an unchanged export is not read again.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -23,6 +23,9 @@ class StructuredSource:
     format: str = "structured"
     title: str | None = None
     edition: int | None = None
+    date: str | None = None  # the export's or catalogue's own date (ISO), where it gives one
+    version: str | None = None  # its own version or revision
+    warnings: list[str] = field(default_factory=list)  # doubts found while mapping rows to records
 
     @property
     def key(self) -> str:

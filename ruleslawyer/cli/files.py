@@ -1,0 +1,88 @@
+"""`files`, `remove` and `conflicts`: which documents the store holds, and where they disagree."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .main import pass_app
+
+
+@click.command()
+@click.option("--warnings", "show_warnings", is_flag=True, help="List each file's warnings too.")
+@click.option("--json", "as_json", is_flag=True, help="Print the files as JSON.")
+@pass_app
+def files(app, show_warnings, as_json):
+    """List the stored files: date, version, precedence, record counts and warnings.
+
+    The date is the document's own (PDF metadata, an export's update stamp, `ingest --dated`),
+    else the day it was ingested (marked "ingested"). Newer printings of a record win;
+    `ingest --prefer` and ruleslawyer.toml rank files above that.
+
+    Example: ruleslawyer files --warnings
+    """
+    from ..library.files import describe_files
+
+    with app.store(seed_corpus=False) as store:
+        rows = describe_files(store)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo("The store holds no files (`ruleslawyer ingest FILE` adds some).")
+        return
+    for r in rows:
+        when = r.date if r.dated else f"{r.date} (ingested)"
+        parts = [f"{r.name:<40}", f"{r.format:<14}", f"{when:<23}", f"v{r.version}" if r.version else "-",
+                 f"prefer {r.preference:+d}" if r.preference else "", f"{r.records} records",
+                 f"{len(r.warnings)} warnings" if r.warnings else ""]
+        click.echo("  ".join(p for p in parts if p).rstrip())
+        if show_warnings:
+            for w in r.warnings:
+                click.echo(f"    warning: {w}")
+
+
+@click.command()
+@click.argument("names", nargs=-1, required=True)
+@pass_app
+def remove(app, names):
+    """Drop stored files and their records. NAMES are file names or paths as `files` lists them.
+
+    Example: ruleslawyer remove core-faq.pdf
+    """
+    from ..library.files import remove_files
+
+    with app.store(seed_corpus=False) as store:
+        removed = remove_files(store, names)
+    for path in removed:
+        click.echo(f"Removed {path}")
+
+
+@click.command()
+@click.option("--kind", help="Only records of this kind (datasheet, rule, stratagem, ...).")
+@click.option("--faction", help="Only records of this faction.")
+@click.option("--json", "as_json", is_flag=True, help="Print the conflicts as JSON.")
+@pass_app
+def conflicts(app, kind, faction, as_json):
+    """Report records printed in several files that disagree: a characteristic, keyword or
+    wording, side by side, the chosen printing first.
+
+    Example: ruleslawyer conflicts --kind datasheet --faction necrons
+    """
+    from ..library.files import find_conflicts
+
+    with app.store() as store:
+        found = find_conflicts(store, kind=kind, faction=faction)
+    if as_json:
+        click.echo(json.dumps([c.to_json() for c in found], ensure_ascii=False, indent=2))
+        return
+    if not found:
+        click.echo("No conflicts: where several files print a record, they agree.")
+        return
+    for c in found:
+        click.echo(f"{c.name} ({c.kind}{', ' + c.faction if c.faction else ''}"
+                   f"{f', {c.edition}th ed.' if c.edition else ''}): uses {c.chosen_file}")
+        for d in c.differences:
+            values = "; ".join(f"{v!s} in {f}" for f, v in d.values)
+            click.echo(f"  {d.field}: {values}")
+    click.echo(f"{len(found)} records with conflicting printings")
