@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from .errors import StoreError
+from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
 from .records import Record, from_dict, record_name, to_dict
 
 SCHEMA_VERSION = 3
@@ -64,16 +65,6 @@ def _while_locked(step, seconds: float = 60.0) -> None:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
-
-
-def default_db_path() -> Path:
-    """`$RULESLAWYER_DB`, else `store.sqlite` in the per-user data directory."""
-    env = os.environ.get("RULESLAWYER_DB")
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_data_dir  # small, and only needed when no path is given
-
-    return Path(user_data_dir("ruleslawyer", appauthor=False)) / "store.sqlite"
 
 
 @dataclass(frozen=True)

@@ -56,12 +56,38 @@ def tmp_store(tmp_path):
         yield store
 
 
+@pytest.fixture(scope="session")
+def example_store(tmp_path_factory) -> Path:
+    """A store holding just the shipped example corpus, made once; tests get copies."""
+    from ruleslawyer.ingest.pipeline import ensure_corpus
+    from ruleslawyer.store import Store
+
+    path = tmp_path_factory.mktemp("example") / "example.sqlite"
+    with Store(path) as store:
+        ensure_corpus(store)
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return path
+
+
 @pytest.fixture
-def runner(tmp_path, monkeypatch):
-    """A click CliRunner whose store is a fresh temporary file."""
+def runner(tmp_path, monkeypatch, example_store):
+    """A click CliRunner whose store is a temporary copy of a store seeded with the example
+    corpus (what a new user's first command gives them)."""
+    import shutil
+
     from click.testing import CliRunner
 
+    shutil.copyfile(example_store, tmp_path / "cli.sqlite")
     monkeypatch.setenv("RULESLAWYER_DB", str(tmp_path / "cli.sqlite"))
+    return CliRunner()
+
+
+@pytest.fixture
+def fresh_runner(tmp_path, monkeypatch):
+    """A click CliRunner whose store does not exist yet (a new user's machine)."""
+    from click.testing import CliRunner
+
+    monkeypatch.setenv("RULESLAWYER_DB", str(tmp_path / "fresh.sqlite"))
     return CliRunner()
 
 

@@ -17,17 +17,7 @@ from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.records import Ability, Datasheet, Erratum, Rule, Source
 from tests.conftest import seed_path
 
-SRC = Source("test.txt")
-
-
-def rule(name, text, edition=9, **kw):
-    return Rule(name=name, source=SRC, edition=edition, text=text, **kw)
-
-
-def erratum(target, text, operation="replace", location=None, version="1.0", document="Core Book",
-            edition=9, **kw):
-    return Erratum(document=document, version=version, page="12", target=target, source=SRC,
-                   location=location, operation=operation, text=text, edition=edition, **kw)
+from tests.factories import SRC, erratum, rule
 
 
 TWO_PARAS = "First one. Second one. Third one.\nAnother start. Another middle, e.g. this. Another end."

@@ -4,7 +4,9 @@ from __future__ import annotations
 from ruleslawyer.amend.apply import apply_errata
 from ruleslawyer.records import Datasheet, Erratum, Source
 
-SRC = Source("cards.txt")
+from tests.factories import source
+
+SRC = source("cards.txt")
 WARGEAR = ("This model\u2019s glimmer lance can be replaced with one of the following:\n- 1 ember cannon\n- 1 star bolas",
            "This model can be equipped with 1 skiff beacon.")
 COMPOSITION = ("1-2 Glimmer Skiffs", "Every model is equipped with: glimmer lance; hull blades.")

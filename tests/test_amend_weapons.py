@@ -7,7 +7,9 @@ from ruleslawyer.amend.apply import apply_errata
 from ruleslawyer.amend.weapons import WeaponEditError, edit_weapons, weapon_target
 from ruleslawyer.records import Datasheet, Erratum, Source, Weapon
 
-SRC = Source("cards.txt")
+from tests.factories import source
+
+SRC = source("cards.txt")
 LANCE = Weapon("Glimmer lance", range='36"', A="1", skill="3+", S="12", AP="-3", D="D6", abilities=("twin-linked",))
 CANNON_STANDARD = Weapon("Ember cannon - standard", range='24"', A="2", skill="3+", S="7", AP="-2", D="1",
                          abilities=("assault", "hazardous"))

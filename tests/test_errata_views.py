@@ -6,7 +6,9 @@ from ruleslawyer.records import Erratum, Faq, Note, RefTable, Source, TableRow
 from ruleslawyer.termview import format_record
 from ruleslawyer.termview.errata import format_outcome
 
-SRC = Source("faq.pdf", page=3)
+from tests.factories import source
+
+SRC = source("faq.pdf", page=3)
 
 
 def _erratum(**kw):

@@ -80,7 +80,7 @@ def test_records_are_frozen():
 
 def test_every_kind_has_a_class():
     assert set(KINDS) == {"datasheet", "stratagem", "enhancement", "detachment_rule", "rule", "errata", "note",
-                          "faq", "table"}
+                          "faq", "table", "points"}
     for kind in KINDS:
         assert from_dict({"kind": kind, "name": "n", "question": "q", "answer": "a", "document": None,
                           "version": None, "page": None, "target": None,

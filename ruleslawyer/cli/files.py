@@ -52,7 +52,7 @@ def remove(app, names):
     """
     from ..library.files import remove_files
 
-    with app.store(seed_corpus=False) as store:
+    with app.store() as store:
         removed = remove_files(store, names)
     for path in removed:
         click.echo(f"Removed {path}")

@@ -100,7 +100,7 @@ class AppContext:
         """Seed a new default store before a command that reads the store by path (search)."""
         if self.named:
             return
-        from ..store import default_db_path
+        from ..paths import default_db_path
 
         path = default_db_path() if self.db is None else Path(self.db)
         if not path.exists() or path.stat().st_size == 0:

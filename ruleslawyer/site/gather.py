@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..library.corpus import Corpus
+from ..library.reconcile import identity
 from ..records import Faq, Record, record_name
 from .incremental.codehash import code_hash
 from .incremental.facts import RecordFacts, record_fingerprint, record_fingerprints
@@ -37,6 +38,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
     furls = faction_urls(records)
     rules = RuleTree(entries)
     change_anchor = errata_anchors(corpus.outcomes)
+    printed = printed_in(corpus)
     common = {"site_title": title}
     pages: list[Page] = []
 
@@ -61,7 +63,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         changes = getattr(r, "changes", ())
         anchors = [change_anchor.get(change_key(c)) for c in changes] if changes else []
         pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
-                                 furls.get(faction), mentions))
+                                 furls.get(faction), mentions, printed.get(identity(r), ())))
 
     pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
                                    make_list_pages(entries, keywords, linker, common, furls)))
@@ -77,7 +79,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         counts[e.record.kind] += 1
     from .incremental.memory import shape_of
 
-    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords)
+    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(corpus))
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
 
 
@@ -112,24 +114,47 @@ def mentionable(r: Record) -> str | None:
 
 
 def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,
-                crumbs, kids, anchors, furl, mentions) -> Page:
-    """The page of one record; `links` may be None (resolved only if the page is rendered)."""
+                crumbs, kids, anchors, furl, mentions, printed: tuple = ()) -> Page:
+    """The page of one record; `links` may be None (resolved only if the page is rendered).
+    `printed` lists the other files that print the record, with what they say differently."""
     # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
     return Page(e.url, "record.html",
                 functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
-                                  anchors, furl, mentions),
-                (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions))
+                                  anchors, furl, mentions, printed),
+                (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions,
+                 printed))
 
 
 def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,
-                 anchors, furl, mentions) -> dict:
+                 anchors, furl, mentions, printed) -> dict:
     """A record page's template variables; its links are resolved here when gathering did not need them."""
     r = e.record
     if links is None:
         links = linker.resolve(r, facts.requests(fp, requests), "../")
     return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
                 page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
-                mentions=mentions)
+                mentions=mentions, printed_in=printed)
+
+
+def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
+    """For each record printed in several files: ((file, ((field, value here, value there), ...)), ...)
+    for the other printings, by record identity (an amended copy keeps its original's)."""
+    out = {}
+    for p in corpus.printings.values():
+        rows = []
+        for _, info in p.others:
+            diffs = tuple((d.field, d.values[0][1], dict(d.values).get(info.name, "")) for d in p.differences
+                          if dict(d.values).get(info.name) not in (None, d.values[0][1]))
+            rows.append((info.name, diffs))
+        out[identity(p.chosen)] = tuple(rows)
+    return out
+
+
+def printings_digest(corpus: Corpus) -> str:
+    """A hash of every record's printings: a change means pages must be gathered afresh."""
+    import hashlib
+
+    return hashlib.sha1(repr(sorted(printed_in(corpus).items())).encode()).hexdigest()
 
 
 # ---------------------------------------------------------------- URLs and originals

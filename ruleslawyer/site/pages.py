@@ -117,6 +117,30 @@ def _item(e: Entry, prefix: str, *, said: tuple[str, ...] = ()) -> dict[str, Any
             "amended": _amended_label(r), "kind": r.kind}
 
 
+def _faction_sections(items: list[Entry], item: Callable) -> list[dict[str, Any]]:
+    """A faction's entries grouped by edition (newest first), then kind, then battlefield role
+    (datasheets) or detachment (stratagems, enhancements, detachment rules)."""
+    by_edition: dict[int, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for e in items:
+        r = e.record
+        row = item(e, ("faction", "edition"))
+        if isinstance(r, Stratagem):
+            row = dict(row, phases=_phases(r.when), category=r.category or "", cp="" if r.cp is None else str(r.cp))
+        head = (getattr(r, "role", None) if isinstance(r, Datasheet) else getattr(r, "group", None)) or ""
+        by_edition[r.edition or 0][r.kind][head].append(row)
+    sections = []
+    for n, edition in enumerate(sorted(by_edition, reverse=True)):
+        kinds = by_edition[edition]
+        sections.append({
+            "label": f"{edition}th edition" if edition else "Edition not stated",
+            "anchor": f"ed{edition}" if edition else "ed-none",
+            "suffix": "" if n == 0 else f"-{edition}",  # the newest edition keeps the plain ids
+            "kinds": [(kind, sorted(kinds[kind].items(), key=lambda kv: (kv[0] == "", fold(kv[0]))))
+                      for kind in KIND_ORDER if kinds.get(kind)],
+        })
+    return sections
+
+
 def _amended_label(r: Record) -> str:
     """'' for a record as printed, 'added' for one an erratum brought in, else 'amended'."""
     changes = getattr(r, "changes", ())
@@ -215,19 +239,13 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     faction_list = []
     for faction in sorted(by_faction):
         items = sorted(by_faction[faction], key=lambda e: (fold(record_name(e.record)), e.url))
-        rows_by_kind: dict[str, list] = defaultdict(list)
-        for e in items:
-            row = item(e, ("faction",))
-            if isinstance(e.record, Stratagem):
-                s = e.record
-                row = dict(row, phases=_phases(s.when), category=s.category or "", cp="" if s.cp is None else str(s.cp))
-            rows_by_kind[e.record.kind].append(row)
-        sections = [(kind, rows_by_kind[kind]) for kind in KIND_ORDER if rows_by_kind.get(kind)]
+        sections = _faction_sections(items, item)
         url = faction_urls[faction]
         faction_list.append({"name": faction, "url": url, "count": len(items)})
         pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
-                                                    sections=sections),
-                          (faction, tuple((kind, rows_key(rows)) for kind, rows in sections))))
+                                                    editions=sections),
+                          (faction, tuple((ed["label"], tuple((kind, tuple((head, rows_key(rows)) for head, rows in groups))
+                                                              for kind, groups in ed["kinds"])) for ed in sections))))
     pages.append(Page("faction/index.html", "factions.html",
                       dict(common, root="../", page_title="Factions", factions=faction_list), tuple(map(repr, faction_list))))
 

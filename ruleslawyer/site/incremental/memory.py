@@ -224,7 +224,8 @@ def _read(path: Path, code: str) -> Any:
 COLUMN_SEP = "\0"  # joins a shape's column values (never in a hash, URL or file name)
 
 
-def shape_of(title: str, entries: Sequence[Entry], fps: Sequence[str], outcomes, keywords) -> dict[str, Any]:
+def shape_of(title: str, entries: Sequence[Entry], fps: Sequence[str], outcomes, keywords,
+             printings: str = "") -> dict[str, Any]:
     """What a build keeps so that the next one can patch it (see the module docstring).
 
     `fps` are the record hashes of `entries` (in entry order); `keywords` the keyword pages.
@@ -235,7 +236,7 @@ def shape_of(title: str, entries: Sequence[Entry], fps: Sequence[str], outcomes,
             "files": column(e.record.source.file for e in entries), "outcomes": outcomes_digest(outcomes),
             "amended": {e.url: e.original and record_fingerprint(e.original)
                         for e in entries if getattr(e.record, "changes", ())},
-            "keywords": {kw: [url, len(units)] for kw, (url, units) in keywords.items()}}
+            "keywords": {kw: [url, len(units)] for kw, (url, units) in keywords.items()}, "printings": printings}
 
 
 def outcomes_digest(outcomes) -> str:

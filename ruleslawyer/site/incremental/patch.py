@@ -29,7 +29,8 @@ from typing import Any, Sequence
 
 from ...library.corpus import Corpus
 from ...records import Record, record_name
-from ..gather import (RuleTree, allocate_urls, change_key, errata_anchors, gather, mentionable, pair_originals,
+from ...library.reconcile import identity
+from ..gather import (RuleTree, printed_in, printings_digest, allocate_urls, change_key, errata_anchors, gather, mentionable, pair_originals,
                       record_page)
 from .memory import COLUMN_SEP, column, outcomes_digest
 from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint, record_fingerprints
@@ -76,6 +77,8 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
         raise NotPatchable(f"{len(changed)} records changed")
     if outcomes_digest(corpus.outcomes) != shape["outcomes"]:
         raise NotPatchable("the errata outcomes changed")
+    if printings_digest(corpus) != shape.get("printings"):
+        raise NotPatchable("which files print which records changed")
     for i in changed:
         if not _same_place(ordered[i], fps[i], urls[i], old_files[i], facts.known.get(old_fps[i]), shape, facts):
             raise NotPatchable(f"{urls[i]}: its record moved (list fields or file) or is amended")
@@ -139,6 +142,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
                                     .union(*(_runs(text) for text in about.values() if text)))
         rules = RuleTree(entries) if any(entries[i].record.kind == "rule" for _, i, _, _ in remake) else None
         anchors_of = errata_anchors(corpus.outcomes)
+        printed = printed_in(corpus)
         for n, i, requests, _deps in remake:
             e, fp = entries[i], fps[i]
             r = e.record
@@ -148,7 +152,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
             anchors = [anchors_of.get(change_key(c)) for c in getattr(r, "changes", ())]
             mentions = linker.mentions(about[i], r.edition, "../") if about[i] is not None else []
             pages[n] = record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
-                                   furls.get(getattr(r, "faction", None)), mentions)
+                                   furls.get(getattr(r, "faction", None)), mentions, printed.get(identity(r), ()))
     list_state = memory.old_list_state()
     if list_state is None:
         raise NotPatchable("no list state kept")
