@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..names import fold
@@ -77,7 +78,14 @@ class Printings:
     chosen: Record
     chosen_file: FileInfo
     others: list[tuple[Record, FileInfo]] = field(default_factory=list)
-    differences: list[Difference] = field(default_factory=list)
+    _differences: list[Difference] | None = None
+
+    @property
+    def differences(self) -> list[Difference]:
+        """Where the printings disagree (worked out when first asked: loading does not pay for it)."""
+        if self._differences is None:
+            self._differences = differences(self.chosen, self.chosen_file, self.others)
+        return self._differences
 
 
 @dataclass
@@ -93,15 +101,20 @@ class Reconciled:
         return [p for p in self.printings.values() if p.differences]
 
 
+@lru_cache(maxsize=1 << 17)
+def _folded(name: str) -> str:  # names, factions and groups repeat across thousands of records
+    return fold(name)
+
+
 def identity(record: Record) -> tuple | None:
     """The key that makes two printings one record; None for kinds that are never merged."""
     kind = record.kind
     if kind in UNMERGED_KINDS:
         return None
-    group = fold(getattr(record, "group", None) or "") if kind in GROUPED_KINDS else ""
+    group = _folded(getattr(record, "group", None) or "") if kind in GROUPED_KINDS else ""
     version = getattr(record, "version", None) if kind == "points" else None
-    return (kind, fold(record_name(record)), fold(getattr(record, "faction", None) or ""), record.edition or 0,
-            group, version)
+    return (kind, _folded(record_name(record)), _folded(getattr(record, "faction", None) or ""),
+            record.edition or 0, group, version)
 
 
 def reconcile(pairs: Iterable[tuple[Record, FileInfo]], *, choose: Mapping[str, str] | None = None) -> Reconciled:
@@ -136,7 +149,7 @@ def reconcile(pairs: Iterable[tuple[Record, FileInfo]], *, choose: Mapping[str, 
             continue
         chosen, chosen_info = _choose(members, choose)
         others = [(r, i) for r, i in members if r is not chosen]
-        entry = Printings(item, chosen, chosen_info, others, differences(chosen, chosen_info, others))
+        entry = Printings(item, chosen, chosen_info, others)
         printings[id(chosen)] = entry
         records.append(chosen)
     return Reconciled(records=records, printings=printings)
@@ -159,6 +172,8 @@ def _adopt_defining_faction(pairs: list[tuple[Record, FileInfo]]) -> list[tuple[
     the page's faction. Where a structured source or another document defines a rule of the same
     name and edition under exactly one faction (or as a core rule), the page's copy is that rule.
     """
+    if not any(info.format.startswith("html") for _, info in pairs):
+        return pairs
     defined: dict[tuple, set[str]] = defaultdict(set)
     for record, info in pairs:
         if isinstance(record, Rule) and (info.structured or not info.format.startswith("html")):
