@@ -265,15 +265,16 @@ def _resolve_item(item: ListItem, d: Datasheet, u: ListUnit, cat: Catalogue, fac
     if fold(item.name) in {fold(o) for o in d.wargear_options} or any(
             f and f in fold(" ".join(d.wargear_options)) for f in forms if len(f) > 5):
         return ResolvedItem(item, "option")
+    line = item.line or u.line or None
     close = close_weapons(d, item.name, 0.86)
     if close:
         weapons = weapons_named(d, close[0])
-        problems.append(Problem(u.line or None, "close name", f"line {u.line}: {u.name}: {item.name!r} read as "
+        problems.append(Problem(line, "close name", f"line {line}: {u.name}: {item.name!r} read as "
                                 f"the weapon {close[0]!r}", u.name))
         return ResolvedItem(item, "weapon", tuple(weapons))
     hint = close_weapons(d, item.name, SUGGEST)
-    problems.append(Problem(u.line or None, "unknown wargear",
-                            f"line {u.line}: {u.name}: no weapon or ability {item.name!r} on its datasheet "
+    problems.append(Problem(line, "unknown wargear",
+                            f"line {line}: {u.name}: no weapon or ability {item.name!r} on its datasheet "
                             f"({d.faction}, {_nth(d.edition) if d.edition else '?'} edition)", u.name,
                             f"did you mean: {', '.join(hint)}" if hint else "check the datasheet's wargear"))
     return ResolvedItem(item, "unknown")

@@ -189,7 +189,7 @@ def _read_body(army: ArmyList, unit: ListUnit, body: list[tuple[int, str]]) -> N
 def _read_nested(unit: ListUnit, items: list[tuple[int, int, str, bool]]) -> None:
     model = None
     model_col = None
-    for k, (_, col, s, _) in enumerate(items):
+    for k, (lineno, col, s, _) in enumerate(items):
         count, name = split_count(s)
         has_children = k + 1 < len(items) and items[k + 1][1] > col
         if has_children:
@@ -198,25 +198,25 @@ def _read_nested(unit: ListUnit, items: list[tuple[int, int, str, bool]]) -> Non
             continue
         if model_col is not None and col <= model_col:
             model = model_col = None
-        unit.wargear.append(ListItem(name, count, model))
+        unit.wargear.append(ListItem(name, count, model, lineno))
 
 
 def _read_flat(unit: ListUnit, items: list[tuple[int, int, str, bool]]) -> None:
-    groups: list[list[str]] = []
-    for _, _, s, bulleted in items:
+    groups: list[list[tuple[int, str]]] = []
+    for lineno, _, s, bulleted in items:
         if bulleted or not groups:
-            groups.append([s])
+            groups.append([(lineno, s)])
         else:
-            groups[-1].append(s)
+            groups[-1].append((lineno, s))
     expecting_model, model = len(groups) > 1, None
     for k, group in enumerate(groups):
         last = k == len(groups) - 1
         if expecting_model and len(group) == 1 and not last:
-            count, model = split_count(group[0])
+            count, model = split_count(group[0][1])
             unit.model_lines.append((model, count))
             expecting_model = False
             continue
-        for s in group:
+        for lineno, s in group:
             count, name = split_count(s)
-            unit.wargear.append(ListItem(name, count, model))
+            unit.wargear.append(ListItem(name, count, model, lineno))
         expecting_model = True

@@ -16,6 +16,7 @@ class ListItem:
     name: str
     count: int = 1
     model: str | None = None  # the model line it was listed under, when the format says
+    line: int | None = None  # the list line naming it
 
 
 @dataclass

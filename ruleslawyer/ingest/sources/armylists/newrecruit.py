@@ -87,7 +87,7 @@ def parse_newrecruit(text: str) -> ArmyList:
                 labels[m.group("label").casefold()] = unit
             model = None
             if m.group("items"):
-                _items(unit, m.group("items"), None, unit.models or 1)
+                _items(unit, m.group("items"), None, unit.models or 1, lineno)
             continue
         if _is_heading(s):
             section, unit = s.title(), None
@@ -139,11 +139,12 @@ def _header_value(army: ArmyList, lineno: int, key: str, value: str, enh_on: lis
         army.note(lineno, "unread line", f"line {lineno}: header entry not understood: {key}: {value}")
 
 
-def _items(unit: ListUnit, text: str, model: str | None, times: int) -> None:
+def _items(unit: ListUnit, text: str, model: str | None, times: int, line: int | None = None) -> None:
     w = _WITH.match(text.strip())
     if w:
         times, text = int(w.group(1)), w.group(2)
     for item in split_items(text, model, times):
+        item.line = line
         if item.name.casefold() == "warlord":
             unit.warlord = True
         else:
@@ -175,13 +176,13 @@ def _body_line(army: ArmyList, unit: ListUnit, lineno: int, raw: str, model, fol
         unit.enhancement_points = points_in(s)
         return model
     if _WITH.match(s):
-        _items(unit, s, model[0] if model else None, 1)
+        _items(unit, s, model[0] if model else None, 1, lineno)
         return model
     if bulleted and ":" in s:  # "• 1x Long-quill: Close combat weapon, Kroot pistol"
         head, rest = s.split(":", 1)
         count, name = split_count(head)
         unit.model_lines.append((name, count))
-        _items(unit, rest, name, 1 if _WITH.match(rest.strip()) else count)
+        _items(unit, rest, name, 1 if _WITH.match(rest.strip()) else count, lineno)
         return None
     deeper_next = following.strip() and text_column(following) > col
     count, name = split_count(s)
@@ -189,7 +190,7 @@ def _body_line(army: ArmyList, unit: ListUnit, lineno: int, raw: str, model, fol
         unit.model_lines.append((name, count))
         return (name, count, col)
     if s:
-        _items(unit, s, model[0] if model else None, 1)
+        _items(unit, s, model[0] if model else None, 1, lineno)
     return model
 
 
