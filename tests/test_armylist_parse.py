@@ -131,3 +131,16 @@ def test_parsers_take_text_or_bytes_and_refuse_non_lists():
         parse_list(b"PK\x03\x04 broken zip")
     with pytest.raises(LoadError):
         load_list(FIXTURES / "no_such_list.txt")
+
+
+def test_battlescribe_text_export():
+    army = load_list(FIXTURES / "battlescribe_text.txt")
+    assert army.format == "newrecruit-roster"
+    assert army.factions == ["Xenos - Necrons"] and army.detachments == ["Awakened Dynasty"]
+    assert army.battle_size == "Strike Force" and army.points_listed == 295
+    assert [u.section for u in army.units] == ["Epic Hero", "Battleline", "Character"]
+    assert army.units[0].warlord and army.units[2].enhancement == "Enaegic Dermal Bond"
+    warriors = army.units[1]
+    assert warriors.models == 10 and {(w.name, w.count) for w in warriors.wargear} == {("Gauss flayer", 10),
+                                                                                       ("Close combat weapon", 10)}
+    assert not army.notes  # the configuration lines are all understood

@@ -152,7 +152,7 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
     problems = [Problem(n.line, n.kind, n.message) for n in army.notes]
     factions, sub = _factions(army, cat, problems)
     candidates = {id(u): cat.datasheets.find(u.name) for u in army.units}
-    edition = army.edition or _majority_edition(candidates.values())
+    edition = army.edition or _majority_edition(army.units, candidates)
     if not factions:
         counted = Counter(d.faction for recs, _ in candidates.values() for d in recs[:1] if d.faction)
         factions = [counted.most_common(1)[0][0]] if counted else []
@@ -173,9 +173,20 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
     return ListCheck(army, units, detachments, factions, sub, edition, problems)
 
 
-def _majority_edition(found) -> int | None:
-    editions = Counter(d.edition for recs, _ in found for d in {r.edition: r for r in recs}.values() if d.edition)
-    return max(editions, key=lambda e: (editions[e], e)) if editions else None
+def _majority_edition(units: list[ListUnit], candidates: dict) -> int | None:
+    """The edition of a list that does not say: the one most units resolve in, then the one whose
+    points match the list's prices most often (an 11th edition list priced for 11th edition), then
+    the newest."""
+    found, priced = Counter(), Counter()
+    for u in units:
+        recs, _ = candidates[id(u)]
+        for edition in {r.edition for r in recs if r.edition}:
+            found[edition] += 1
+        for edition in {r.edition for r in recs if r.edition and u.points is not None
+                        and any(c.points is not None and c.points <= u.points <= c.points + 60
+                                and (c.points == u.points or u.enhancement) for c in (r.points or ()))}:
+            priced[edition] += 1
+    return max(found, key=lambda e: (found[e], priced[e], e)) if found else None
 
 
 def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[list[str], str | None]:

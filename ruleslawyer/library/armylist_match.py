@@ -98,6 +98,8 @@ class Catalogue:
     def of(cls, records: Sequence[Record]) -> "Catalogue":
         sheets = [r for r in records if isinstance(r, Datasheet)]
         factions = {fold(d.faction): d.faction for d in sheets if d.faction}
+        for f in list(factions.values()):  # a stored "Xenos - Orks" also answers to "Orks"
+            factions.setdefault(fold(re.split(r"\s+-\s+", f)[-1]), f)
         subs: dict[str, str] = {}
         for d in sheets:
             for k in d.faction_keywords:
@@ -109,6 +111,9 @@ class Catalogue:
             if isinstance(r, (DetachmentRule, Enhancement, Stratagem)) and r.group and (r.faction or isinstance(r, DetachmentRule)):
                 groups.setdefault(fold(r.group), []).append(r)
                 names.setdefault(fold(r.group), r.group)
+            elif isinstance(r, DetachmentRule) and not r.group:  # a detachment rule named as its detachment
+                groups.setdefault(fold(r.name), []).append(r)
+                names.setdefault(fold(r.name), r.name)
         return cls(NameIndex.of(sheets), NameIndex.of(r for r in records if isinstance(r, Enhancement)),
                    factions, subs, groups, names)
 

@@ -23,7 +23,7 @@ _ENH_ON = re.compile(r"^(?P<name>.+?)\s*\(on\s+(?:(?P<label>Char\d+):\s*)?(?P<un
 
 def looks_like_newrecruit(text: str) -> bool:
     """True for the "+++" header, the "++ Army Roster ++" heading or "Name (N pts)" unit lines."""
-    if re.search(r"^\+{5,}", text, re.MULTILINE) or "++ Army Roster ++" in text:
+    if re.search(r"^\+{5,}", text, re.MULTILINE) or re.search(r"\+\+ Army Roster\b", text):
         return True
     lines = [ln for ln in text.splitlines() if ln.strip()]
     hits = sum(1 for ln in lines if _UNIT.match(ln.strip()))
@@ -34,7 +34,7 @@ def parse_newrecruit(text: str) -> ArmyList:
     """Parse a New Recruit / BattleScribe text export into an ArmyList."""
     lines = [ln.rstrip() for ln in text.splitlines()]
     fmt = "newrecruit-wtc" if any(ln.startswith("+++") for ln in lines) else (
-        "newrecruit-roster" if "++ Army Roster ++" in text else "newrecruit-short")
+        "newrecruit-roster" if re.search(r"\+\+ Army Roster\b", text) else "newrecruit-short")
     army = ArmyList(format=fmt)
     enh_on: list[tuple[int, str, str | None, str]] = []  # (line, enhancement, char label, unit name)
     labels: dict[str, ListUnit] = {}
@@ -48,6 +48,17 @@ def parse_newrecruit(text: str) -> ArmyList:
         if not s:
             continue
         if s.startswith("+++") or s == "+":
+            continue
+        roster = re.match(r"^\+\+\s*(.*?)\s*\+\+$", s)  # "++ Army Roster (Xenos - Necrons) [2,000pts] ++"
+        if roster:
+            m = re.search(r"\(([^)]*)\)", roster.group(1))
+            if m and not army.factions:
+                army.factions = [m.group(1).strip()]
+            army.points_listed = points_in(roster.group(1).replace("[", " ").replace("]", " ")) or army.points_listed
+            continue
+        plus = re.match(r"^\+\s+(.+?)\s+\+$", s)  # "+ Epic Hero +": a BattleScribe section
+        if plus:
+            section, unit = re.sub(r"\s*\[.*\]\s*$", "", plus.group(1)), None
             continue
         header = _HEADER_KEY.match(s)
         if header or (s.startswith("&") and last_key == "ENHANCEMENT"):
@@ -123,7 +134,7 @@ def _header_value(army: ArmyList, lineno: int, key: str, value: str, enh_on: lis
     elif key.startswith("TOTAL"):
         army.points_listed = points_in(value)
     elif key.startswith("BATTLE SIZE"):
-        army.battle_size = re.sub(r"\s*\(.*$", "", value)
+        army.battle_size = re.sub(r"^\d+\.\s*", "", re.sub(r"\s*\(.*$", "", value))
         army.points_limit = points_in(value.replace("Point limit", "points"))
     elif key.startswith("WARLORD"):
         army.warlord = re.sub(r"^Char\d+:\s*", "", value)
@@ -133,7 +144,7 @@ def _header_value(army: ArmyList, lineno: int, key: str, value: str, enh_on: lis
             enh_on.append((lineno, m.group("name").strip(), m.group("label"), m.group("unit").strip()))
         else:
             army.note(lineno, "unread line", f"line {lineno}: enhancement without a bearer: {value!r}")
-    elif key.startswith(("NUMBER OF UNITS", "SECONDARY")):
+    elif key.startswith(("NUMBER OF UNITS", "SECONDARY", "SHOW/HIDE", "GAME TYPE")):
         pass  # counted again from the units; secondaries are a mission choice, not list content
     else:
         army.note(lineno, "unread line", f"line {lineno}: header entry not understood: {key}: {value}")
@@ -145,8 +156,11 @@ def _items(unit: ListUnit, text: str, model: str | None, times: int, line: int |
         times, text = int(w.group(1)), w.group(2)
     for item in split_items(text, model, times):
         item.line = line
+        enh = re.match(r"^enhancements?\s*:\s*(.+)$", item.name, re.IGNORECASE)
         if item.name.casefold() == "warlord":
             unit.warlord = True
+        elif enh:
+            unit.enhancement = re.sub(r"\s*\(\+?\s*\d+\s*pts?\)\s*$", "", enh.group(1)).strip()
         else:
             unit.wargear.append(item)
 
@@ -182,7 +196,7 @@ def _body_line(army: ArmyList, unit: ListUnit, lineno: int, raw: str, model, fol
         head, rest = s.split(":", 1)
         count, name = split_count(head)
         unit.model_lines.append((name, count))
-        _items(unit, rest, name, 1 if _WITH.match(rest.strip()) else count, lineno)
+        _items(unit, rest, name, 1 if _WITH.match(rest.strip()) or _totals(rest, count) else count, lineno)
         return None
     deeper_next = following.strip() and text_column(following) > col
     count, name = split_count(s)
@@ -192,6 +206,29 @@ def _body_line(army: ArmyList, unit: ListUnit, lineno: int, raw: str, model, fol
     if s:
         _items(unit, s, model[0] if model else None, 1, lineno)
     return model
+
+
+def _totals(text: str, models: int) -> bool:
+    """Whether "N x item" counts on a model line are totals for all its models (BattleScribe:
+    "10x Necron Warrior: 10x Gauss flayer") rather than per model (New Recruit: "2x Broadside
+    Shas'ui: Crushing bulk, 2x Missile Drone", where uncounted items show it is per model)."""
+    parts = [p.strip() for p in split_items_raw(text)]
+    counts = [re.match(r"^(\d+)\s*[x×]\s", p) for p in parts if p]
+    return bool(counts) and all(counts) and all(int(m.group(1)) % models == 0 for m in counts) and models > 1
+
+
+def split_items_raw(text: str) -> list[str]:
+    """The comma-separated parts of an item list, brackets kept whole."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")" and depth > 0
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    return out + [current]
 
 
 def _assign_enhancements(army: ArmyList, enh_on: list, labels: dict) -> None:
