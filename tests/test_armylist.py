@@ -195,3 +195,24 @@ def test_site_list_page(wahapedia_db, tmp_path):
     with Store(wahapedia_db) as store:
         page = write_list_page(store, FIXTURES / "tau_patrol.rosz", tmp_path / "site")
     assert page.exists() and "Reminders by phase" in page.read_text(encoding="utf-8")
+
+
+def test_edition_is_the_lists_own_or_read_from_its_prices(exports, records):
+    """With the same units in two editions, an 11th edition list takes the 11th edition datasheets (its
+    markers say so); a list that says nothing takes the edition its prices match."""
+    from dataclasses import replace
+
+    from ruleslawyer.records import Datasheet, UnitCost
+
+    newer = [replace(r, edition=11, points=tuple(UnitCost(c.models, (c.points or 0) + 1000) for c in r.points or ()))
+             for r in records if isinstance(r, Datasheet) and r.faction == "T’au Empire"]
+    pool = list(records) + newer
+    by_name = {p.name: p for p in exports}
+    eleven = check_list(load_list(by_name["11e_app_official_1.txt"]), pool)
+    assert eleven.edition == 11
+    assert {u.datasheet.edition for u in eleven.units if u.resolved} == {11}
+    assert not [p for p in eleven.problems if p.kind == "mixed editions"]
+    for name in ("10e_nr_nr1_short.txt", "10e_nr_nr1_wtc.txt"):
+        silent = check_list(load_list(by_name[name]), pool)
+        assert silent.edition == 10, name
+        assert {u.datasheet.edition for u in silent.units if u.resolved} == {10}, name
