@@ -216,3 +216,17 @@ def test_edition_is_the_lists_own_or_read_from_its_prices(exports, records):
         silent = check_list(load_list(by_name[name]), pool)
         assert silent.edition == 10, name
         assert {u.datasheet.edition for u in silent.units if u.resolved} == {10}, name
+
+
+def test_cli_site_build_with_list_on_the_shipped_corpus(runner, tmp_path):
+    """`site build --list` adds the list's page; on a store without the list's faction every unit is
+    listed as not found, and the page is still written."""
+    from ruleslawyer.cli.main import cli
+
+    out = runner.invoke(cli, ["site", "build", str(tmp_path / "site"), "--list", str(FIXTURES / "tau_patrol.ros")])
+    assert out.exit_code == 0, out.output
+    page = (tmp_path / "site" / "army-list.html").read_text(encoding="utf-8")
+    assert "Stealth Battlesuits" in page and "no datasheet found" in page
+    check = runner.invoke(cli, ["list", "check", str(FIXTURES / "tau_patrol.ros"), "--json"])
+    assert check.exit_code == 0
+    assert not any(u["resolved"] for u in json.loads(check.output)["units"])
