@@ -63,6 +63,21 @@ class ResolvedUnit:
     def resolved(self) -> bool:
         return self.datasheet is not None
 
+    def datasheet_points(self) -> int | None:
+        """What the datasheet (plus enhancement) prices this unit at, for the list's model count;
+        None when the datasheet gives no price for that size."""
+        d = self.datasheet
+        costs = [c for c in (d.points or ()) if c.points is not None] if d else []
+        costs = [c for c in costs if c.tier is None] or [c for c in costs if c.tier == costs[0].tier]
+        models = self.entry.models or (sum(n for _, n in self.entry.model_lines) or None)
+        match = [c for c in costs if models is not None and c.models.strip() == str(models)]
+        if not match and len(costs) == 1 and models in (None, 1):
+            match = costs
+        if not match:
+            return None
+        extra = self.enhancement.points if self.enhancement is not None and self.enhancement.points else 0
+        return match[0].points + extra
+
     def chosen_weapons(self) -> list[Weapon]:
         """The weapon profiles the list chose for this unit, each once, in datasheet order."""
         picked = {id(w) for it in self.items for w in it.weapons}
@@ -118,6 +133,8 @@ class ListCheck:
             "points_total": self.points_total,
             "points_listed": self.army.points_listed,
             "points_limit": self.army.points_limit,
+            "points_datasheets": sum(p for u in self.units if (p := u.datasheet_points()) is not None),
+            "points_unpriced_units": sum(1 for u in self.units if u.datasheet_points() is None),
             "problems": [p.to_json() for p in self.problems],
         }
 
@@ -128,7 +145,7 @@ def _unit_json(u: ResolvedUnit) -> dict[str, Any]:
         "name": u.entry.name, "line": u.entry.line or None, "resolved": u.resolved,
         "datasheet": d.name if d else None, "faction": d.faction if d else None,
         "edition": d.edition if d else None, "match": u.match or None,
-        "points": u.entry.points, "models": u.entry.models,
+        "points": u.entry.points, "points_datasheet": u.datasheet_points(), "models": u.entry.models,
         "wargear": [f"{it.item.count}x {it.item.name}" if it.item.count != 1 else it.item.name
                     for it in u.items if it.kind not in ("model", "enhancement")],
         "weapons": [w.name for w in u.chosen_weapons()],
@@ -167,10 +184,24 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
         total = sum(u.points or 0 for u in army.units)
         problems.append(Problem(None, "points", f"the units add up to {total} points; the list says "
                                 f"{army.points_listed}", suggestion="check for a unit left out or priced twice"))
+    _compare_prices(units, problems)
     for u in army.units:
         if u.points is None:
             problems.append(Problem(u.line or None, "points", f"line {u.line}: {u.name} has no points", u.name))
     return ListCheck(army, units, detachments, factions, sub, edition, problems)
+
+
+def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
+    """One note when the store's datasheets price units differently from the list (another points
+    version, usually); each unit's own figure is in the JSON as `points_datasheet`."""
+    differ = [(u, p) for u in units if u.entry.points is not None and (p := u.datasheet_points()) is not None
+              and p != u.entry.points]
+    if differ:
+        shown = ", ".join(f"{u.entry.name} {u.entry.points} vs {p}" for u, p in differ[:4])
+        problems.append(Problem(None, "points version",
+                                f"{len(differ)} unit(s) are priced differently by the store's datasheets "
+                                f"({shown}{', ...' if len(differ) > 4 else ''})", None,
+                                "the list or the store may use another points version"))
 
 
 def _majority_edition(units: list[ListUnit], candidates: dict) -> int | None:
