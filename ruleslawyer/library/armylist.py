@@ -325,6 +325,13 @@ def _resolve_item(item: ListItem, d: Datasheet, u: ListUnit, cat: Catalogue, fac
 def _detachments(army: ArmyList, cat: Catalogue, factions: list[str], edition: int | None,
                  problems: list[Problem]) -> list[ResolvedDetachment]:
     out = []
+    dispositions = {fold(r.force_disposition): r.force_disposition for rs in cat.groups.values() for r in rs
+                    if isinstance(r, DetachmentRule) and r.force_disposition}
+    for text in list(army.detachments):
+        if fold(text) in dispositions and fold(text) not in cat.groups and not army.force_disposition:
+            # a header line read as a detachment is the list's Force Disposition (the data says so)
+            army.force_disposition = dispositions[fold(text)]
+            army.detachments.remove(text)
     for text in army.detachments:
         for name in _detachment_names(text, cat):
             members = cat.groups.get(fold(name), [])
