@@ -19,10 +19,12 @@ SIZES = ("poker", "tarot", "a6", "a5")
 @click.option("--duplex", is_flag=True, help="Sheets of fronts, then backs mirrored for flip-on-long-edge.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, help="Bleed around each card, in mm.")
 @click.option("--stratagems", is_flag=True, help="Also make stratagem cards (names may name stratagems).")
+@click.option("--list", "list_file", type=click.Path(dir_okay=False),
+              help="Cards for the units of this army list (chosen wargear, enhancements, detachment stratagems).")
 @click.option("--out", "out", default="cards.pdf", show_default=True, type=click.Path(dir_okay=False),
               help="Output file: .pdf, or .html for a printable page.")
 @pass_app
-def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems, out):
+def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems, list_file, out):
     """Print datasheets (and stratagems) as cards of an exact size.
 
     Fronts show the profiles, weapons and keywords; backs the abilities and the text of every
@@ -33,6 +35,10 @@ def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems,
 
     options = dict(size=size, landscape=landscape, sheet=sheet, duplex=duplex, bleed=bleed,
                    stratagems=stratagems)
+    if list_file:
+        from .lists import write_list_cards
+
+        return write_list_cards(app, list_file, out, options)
     with app.store() as store:
         report = write_cards(store, name, out=out, faction=faction, options=options)
     w, h = report.options.card_mm

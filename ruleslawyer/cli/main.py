@@ -29,6 +29,7 @@ COMMANDS = {
     "files": "ruleslawyer.cli.files:files",
     "remove": "ruleslawyer.cli.files:remove",
     "conflicts": "ruleslawyer.cli.files:conflicts",
+    "list": "ruleslawyer.cli.lists:list_group",
 }
 
 

@@ -14,8 +14,9 @@ def site():
 @site.command()
 @click.argument("out", type=click.Path(file_okay=False))
 @click.option("--force", is_flag=True, help="Re-render every page, not only the changed ones.")
+@click.option("--list", "list_file", type=click.Path(dir_okay=False), help="Add a page for this army list.")
 @pass_app
-def build(app, out, force):
+def build(app, out, force, list_file):
     """Write the site for the records in the store to the folder OUT.
 
     Rebuilding into the same folder rewrites only pages whose content changed. Open
@@ -29,6 +30,11 @@ def build(app, out, force):
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.counts.items()))
     click.echo(f"Built {report.pages} pages in {report.out} ({kinds}) in {report.seconds:.1f}s: "
                f"{report.rendered} rendered, {report.written} files written, {report.removed} removed.")
+    if list_file:
+        from ..render.armylist import write_list_page
+
+        with app.store() as store:
+            click.echo(f"Army list page: {write_list_page(store, list_file, out)}")
     click.echo(f"Open {report.out / 'index.html'}")
 
 

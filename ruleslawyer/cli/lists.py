@@ -1,0 +1,102 @@
+"""`list check FILE` and `list sheet FILE --out army.pdf|army.html`: read an army list."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .main import pass_app
+
+
+@click.group(name="list")
+def list_group():
+    """Read an army list (official app, New Recruit/BattleScribe text, .ros/.rosz rosters)."""
+
+
+@list_group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (units, detachments, points, problems).")
+@pass_app
+def check(app, file, as_json):
+    """Resolve each unit of FILE to its datasheet, wargear to weapons, enhancements and
+    detachments; add the points up again. Exits 0 when the list was read, even with problems.
+
+    Example: ruleslawyer list check army.txt --json
+    """
+    from ..library.armylist import check_list_file
+
+    with app.store() as store:
+        result = check_list_file(store, file)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        return
+    army = result.army
+    edition = f"{result.edition}th edition" if result.edition else "edition not said"
+    click.echo(f"{file}: {army.format} export, {edition}; {', '.join(result.factions) or 'faction unknown'}")
+    for d in result.detachments:
+        click.echo(f"Detachment: {d.name}" + ("" if d.found else " (not in the store)"))
+    resolved = sum(u.resolved for u in result.units)
+    click.echo(f"{len(result.units)} units, {resolved} resolved; {result.points_total} points"
+               + (f" (the list says {army.points_listed})" if army.points_listed is not None else ""))
+    for u in result.units:
+        d = u.datasheet
+        where = f" -> {d.name} ({d.faction}, {d.edition}th)" if d else " -> NOT FOUND"
+        enh = f", enhancement {u.enhancement.name if u.enhancement else u.entry.enhancement}" if u.entry.enhancement else ""
+        click.echo(f"  {'ok' if d else '??'} {u.entry.name} ({u.entry.points} pts){where}{enh}")
+    if result.problems:
+        click.echo(f"{len(result.problems)} problem(s):")
+        for p in result.problems:
+            click.echo(f"  [{p.kind}] {p.message}" + (f" ({p.suggestion})" if p.suggestion else ""))
+
+
+@list_group.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", "out", default="army.pdf", show_default=True, type=click.Path(dir_okay=False),
+              help="Output file: .pdf, or .html.")
+@pass_app
+def sheet(app, file, out):
+    """Write the list's reference sheet: army and detachment rules, stratagems, enhancements,
+    every rule the units name (errata applied), and reminders by phase.
+
+    Example: ruleslawyer list sheet army.txt --out army.pdf
+    """
+    from ..render.armylist import write_list_sheet
+
+    with app.store() as store:
+        path, result = write_list_sheet(store, file, out)
+    unresolved = [u.entry.name for u in result.units if not u.resolved]
+    click.echo(f"Wrote {path}: {len(result.units)} units, {len(result.problems)} problem(s) listed on the sheet.")
+    if unresolved:
+        click.echo("Not found: " + ", ".join(unresolved))
+
+
+def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
+    """`cards --list FILE`: the list's unit cards (chosen wargear, enhancements on their bearers)
+    and its detachments' stratagem and enhancement cards, through the cards package."""
+    from pathlib import Path
+
+    from ..cards import CardError, CardOptions, make_cards
+    from ..library.armylist_cards import list_card_records
+
+    path = Path(out)
+    if path.suffix.lower() not in (".pdf", ".html", ".htm"):
+        raise CardError(f"{path}: the output must end in .pdf or .html")
+    with app.store() as store:
+        chosen = list_card_records(store, list_file)
+    opts = CardOptions.resolve(options)
+    as_pdf = path.suffix.lower() == ".pdf"
+    title = f"Cards: {chosen.check.army.title or list_file}"
+    cards = make_cards(chosen.records, chosen.corpus_records, opts, title=title, verify=as_pdf)
+    try:
+        if as_pdf:
+            cards.write_pdf(path)
+        else:
+            path.write_text(cards.html, encoding="utf-8")
+    except OSError as exc:
+        raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    units = sum(1 for r in chosen.records if r.kind == "datasheet")
+    click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} stratagem/enhancement "
+               f"card(s), {len(cards.pairs)} card(s) in all.")
+    missing = [u.entry.name for u in chosen.check.units if not u.resolved]
+    if missing:
+        click.echo("No datasheet found (no card): " + ", ".join(missing))

@@ -1,0 +1,63 @@
+"""Render the army list reference sheet: HTML from the shared Jinja templates, PDF by WeasyPrint.
+
+    sheet_html(sheet, standalone=True) -> str
+    write_sheet(sheet, out) -> Path          (.html or .pdf, chosen by the suffix)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import RuleslawyerError
+from .templating import TEMPLATES, make_env
+
+
+class SheetError(RuleslawyerError):
+    """The sheet cannot be written where asked."""
+
+
+def sheet_html(sheet, *, standalone: bool = True) -> str:
+    """The sheet as HTML; `standalone=False` gives the body alone (with its style), for a site page."""
+    from markupsafe import Markup
+
+    css = Markup((TEMPLATES / "armylist" / "sheet.css").read_text(encoding="utf-8"))
+    return make_env().get_template("armylist/sheet.html").render(sheet=sheet, css=css, standalone=standalone)
+
+
+def write_sheet(sheet, out: str | Path) -> Path:
+    """Write the sheet to `out` (.html/.htm, or .pdf through WeasyPrint)."""
+    path = Path(out)
+    suffix = path.suffix.lower()
+    if suffix not in (".pdf", ".html", ".htm"):
+        raise SheetError(f"{path}: the output must end in .pdf or .html")
+    html = sheet_html(sheet)
+    try:
+        if suffix == ".pdf":
+            from weasyprint import HTML
+
+            HTML(string=html).write_pdf(path)
+        else:
+            path.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise SheetError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return path
+
+
+def write_list_sheet(store, list_path: str | Path, out: str | Path):
+    """Read the list, check it against the store (errata applied) and write its sheet to `out`.
+    Returns (path written, the ListCheck)."""
+    from ..ingest.sources.armylists import load_list
+    from ..library.armylist import check_list
+    from ..library.armylist_sheet import build_sheet
+    from ..library.corpus import load_corpus
+
+    records = load_corpus(store).records
+    result = check_list(load_list(list_path), records)
+    return write_sheet(build_sheet(result, records), out), result
+
+
+def write_list_page(store, list_path: str | Path, site_dir: str | Path, name: str = "army-list.html") -> Path:
+    """The site's army list page: the sheet as a standalone page in `site_dir`."""
+    folder = Path(site_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    path, _ = write_list_sheet(store, list_path, folder / name)
+    return path
