@@ -22,16 +22,6 @@ class LoadError(RuleslawyerError):
         super().__init__(f"{self.path}: {reason}", hint=hint)
 
 
-class ParseError(RuleslawyerError):
-    """A Document was loaded but its records could not be parsed."""
-
-    def __init__(self, source: str, page: int | None, message: str):
-        self.source = source
-        self.page = page
-        where = f"{source}, page {page}" if page is not None else source
-        super().__init__(f"{where}: {message}")
-
-
 class StoreError(RuleslawyerError):
     """The record store cannot be opened or written."""
 
