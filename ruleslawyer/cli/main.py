@@ -24,6 +24,7 @@ COMMANDS = {
     "search": "ruleslawyer.cli.search:search",
     "site": "ruleslawyer.cli.site:site",
     "cards": "ruleslawyer.cli.cards:cards",
+    "check": "ruleslawyer.cli.check:check",
 }
 
 
@@ -31,7 +32,15 @@ class UserError(click.ClickException):
     """A ClickException whose message is one line, with the hint after it."""
 
     def __init__(self, message: str, hint: str | None = None):
-        super().__init__(f"{message} (hint: {hint})" if hint else message)
+        super().__init__(printable(f"{message} (hint: {hint})" if hint else message))
+
+
+def printable(text: str) -> str:
+    """`text` safe for one terminal line: newlines, escape sequences and other control
+    characters (from file names, say) shown as escapes, not obeyed."""
+    from ..ingest.pipeline import printable as escape
+
+    return escape(text)
 
 
 def raise_user_error(exc: RuleslawyerError) -> None:
@@ -63,38 +72,75 @@ class LazyGroup(click.Group):
         return lazy.load(spec) if spec else None
 
     def invoke(self, ctx):
+        import sqlite3
+
+        from ..storefile import set_damage_reporter
+
+        set_damage_reporter(lambda line: click.echo(printable(f"Warning: {line}"), err=True))
         try:
             return super().invoke(ctx)
         except RuleslawyerError as exc:
             raise_user_error(exc)
+        except sqlite3.DatabaseError as exc:  # damage found while reading: one line, not a traceback
+            from ..storefile import REPAIR_HINT
+
+            db = getattr(ctx.obj, "where", None) or "the store"
+            raise UserError(f"{db}: the store is damaged: {exc}", REPAIR_HINT) from None
+        finally:
+            set_damage_reporter(None)
 
 
 class AppContext:
-    """What every command gets: where the store is."""
+    """What every command gets: where the store is (checked when first asked for)."""
 
-    def __init__(self, db: str | None):
-        self.db = db
+    def __init__(self, db: str | None, create: bool = False):
+        self._db = db
+        self.create = create
+        self.where = db
+
+    @property
+    def db(self) -> str | None:
+        """The --db path; a path in a folder that does not exist is an error unless --create."""
+        if self._db is not None:
+            from ..storefile import check_location
+
+            check_location(self._db, create=self.create)
+        return self._db
 
     def store(self, *, seed_corpus: bool = True):
         """Open the store; query commands seed an empty store with the shipped corpus."""
         from ..library.corpus import open_store
 
-        return open_store(self.db, seed_corpus=seed_corpus)
+        db = self.db
+        store = open_store(db, seed_corpus=seed_corpus and not _read_only(db))
+        self.where = str(store.path)
+        return store
+
+
+def _read_only(db: str | None) -> bool:
+    """True when the store at `db` exists and cannot be written (it is then not seeded)."""
+    from pathlib import Path
+
+    from ..store import default_db_path
+    from ..storefile import cannot_write
+
+    return cannot_write(Path(db) if db else default_db_path())
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", type=click.Path(dir_okay=False), envvar="RULESLAWYER_DB",
               help="The record store (SQLite file). Default: $RULESLAWYER_DB, else the per-user data folder.")
+@click.option("--create", is_flag=True, help="Make the folder of --db when it does not exist.")
 @click.version_option(__version__, prog_name="ruleslawyer")
 @click.pass_context
-def cli(ctx, db):
+def cli(ctx, db, create):
     """A rules reference for Warhammer 40,000 built from the documents you own.
 
     Ingest rules PDFs, datasheet web pages, FAQ/errata and reference sheets, then search them,
     show a datasheet or stratagem, look up a chart, list errata, build a static reference site
     or print unit cards. Query commands on an empty store use the shipped example corpus.
     """
-    ctx.obj = AppContext(db)
+    ctx.obj = AppContext(db, create)
 
 
 pass_app = click.make_pass_decorator(AppContext)

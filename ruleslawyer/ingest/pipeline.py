@@ -5,8 +5,11 @@ fails is reported with its name and reason and changes nothing; the rest of the 
 """
 from __future__ import annotations
 
+import dataclasses
+import errno
 import functools
 import hashlib
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,7 +84,9 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
 
     Folders are walked recursively in sorted order; inside a folder only known suffixes are
     taken (a named file is taken whatever its suffix, and sniffed). Hidden entries are skipped.
-    Missing paths are returned as they are, so the reader reports them with the rest.
+    Missing paths are returned as they are, so the reader reports them with the rest. What
+    cannot be walked (a symlink loop, a folder that cannot be listed, a name too long) comes
+    back as a failed FileResult, one per entry, and the walk goes on.
     """
     detectors = [lazy.load(spec) for spec in STRUCTURED_SOURCES]
     items: list[object] = []
@@ -92,41 +97,108 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             seen.add(key)
             items.append(item)
 
+    def fail(path: Path, reason: str) -> None:
+        add(FileResult(safe_text(str(path)), "failed", error=f"{safe_text(str(path))}: {reason}"), f"\0{path}")
+
     def detected(path: Path) -> object | None:
         # A detector that cannot read its file reports it like any bad file, in the batch.
         for detect in detectors:
             try:
                 found = detect(path)
             except RuleslawyerError as exc:
-                return FileResult(str(path), "failed", error=str(exc), hint=exc.hint)
+                return FileResult(safe_text(str(path)), "failed", error=safe_text(str(exc)), hint=exc.hint)
+            except OSError as exc:
+                return FileResult(safe_text(str(path)), "failed",
+                                  error=f"{safe_text(str(path))}: cannot read: {exc.strerror or exc}")
             if found is not None:
                 return found
         return None
 
-    def visit_dir(folder: Path) -> None:
+    def visit_dir(folder: Path, ancestors: frozenset) -> None:
+        try:
+            st = folder.stat()
+        except (OSError, RuntimeError) as exc:
+            return fail(folder, walk_error(exc))
+        here = (st.st_dev, st.st_ino)
+        if here in ancestors:
+            return fail(folder, "a symlink loop (a folder inside itself); skipped")
         found = detected(folder)
         if found is not None:
-            add(found, str(folder.resolve()))
+            add(found, real_key(folder))
             return
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except (OSError, RuntimeError) as exc:
+            return fail(folder, walk_error(exc, "cannot list the folder"))
+        for entry in entries:
             if entry.name.startswith("."):
                 continue
-            if entry.is_dir():
-                visit_dir(entry)
-            elif entry.is_file() and (entry.suffix.lower() in SUFFIXES or _structured_file(entry, detectors)):
-                handle_file(entry)
+            path = folder / entry.name
+            try:
+                is_dir, is_file = entry.is_dir(), entry.is_file()
+            except OSError as exc:
+                fail(path, walk_error(exc))
+                continue
+            if is_dir:
+                visit_dir(path, ancestors | {here})
+            elif not (path.suffix.lower() in SUFFIXES or _structured_file(path, detectors)):
+                continue
+            elif not is_file and entry.is_symlink() and not os.path.exists(path):
+                fail(path, "a broken or looping symlink; skipped")
+            else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
+                handle_file(path)
 
     def handle_file(path: Path) -> None:
         found = detected(path)
-        add(found if found is not None else path, str(path.resolve()))
+        add(found if found is not None else path, real_key(path))
 
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            visit_dir(p)
+        try:
+            is_dir, exists = p.is_dir(), os.path.lexists(p)
+        except (OSError, ValueError) as exc:
+            fail(p, walk_error(exc))
+            continue
+        if is_dir:
+            visit_dir(p, frozenset())
         else:
-            handle_file(p) if p.exists() else add(p, str(p))
+            handle_file(p) if exists else add(p, str(p))
     return items
+
+
+def real_key(path: Path) -> str:
+    """The key a file is stored under: its absolute real path (symlinks resolved, loops tolerated)."""
+    return os.path.realpath(path)
+
+
+def walk_error(exc: BaseException, what: str = "cannot read") -> str:
+    """One line for an error met while walking: a loop, a name too long, permission denied."""
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a symlink loop; skipped"
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        return "the path is too long; skipped"
+    if isinstance(exc, PermissionError):
+        return f"{what}: permission denied"
+    return f"{what}: {getattr(exc, 'strerror', None) or exc}"
+
+
+def safe_text(text: str) -> str:
+    """`text` (a file name, say) with bytes that are not UTF-8 shown as \\xNN escapes, so that
+    it can be stored and printed (names from the file system may hold any bytes)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on one terminal line: control characters (newlines, escape
+    sequences), format characters (bidi overrides) and undecodable bytes shown as escapes."""
+    text = safe_text(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _structured_file(path: Path, detectors: list[Callable]) -> bool:
@@ -152,7 +224,8 @@ def reader_version() -> str:
 
 def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
     """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
-    key = str(path.resolve()) if path.exists() else str(path)
+    key = safe_text(real_key(path) if os.path.lexists(path) else str(path))
+    shown = Path(safe_text(str(path)))  # the name records and messages carry: always valid text
     try:
         data = read_file(path)
         sha = hashlib.sha256(data).hexdigest()
@@ -161,14 +234,14 @@ def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
-        doc = load_bytes(data, path, sha256=sha)
+        doc = load_bytes(data, shown, sha256=sha)
         ctx = ParseContext(doc=doc, edition=guess_edition(doc))
         records = parse_document(doc, ctx)
     except RuleslawyerError as exc:
-        return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}",
+        return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{shown}: {exc}",
                           hint=exc.hint)
     except Exception as exc:  # a bug in a loader or parser: report it, keep the batch going
-        return FileResult(key, "failed", error=f"{path}: internal error: {type(exc).__name__}: {exc}",
+        return FileResult(key, "failed", error=f"{shown}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
@@ -206,19 +279,28 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
     for n, item in enumerate(items):
         label = str(item) if isinstance(item, Path) else getattr(item, "key", None) or getattr(item, "path", "")
         if progress:
-            progress(n, len(items), label)
+            progress(n, len(items), printable(label))
         if isinstance(item, FileResult):  # failed already while gathering
-            report.results.append(item)
+            result = item
         elif isinstance(item, Path):
-            if not item.exists():
-                report.results.append(FileResult(str(item), "failed", error=f"{item}: no such file or folder"))
-                continue
-            report.results.append(ingest_file(store, item, force=force))
+            if not os.path.lexists(item):
+                result = FileResult(safe_text(str(item)), "failed", error=f"{item}: no such file or folder")
+            else:
+                result = ingest_file(store, item, force=force)
         else:
-            report.results.append(ingest_structured(store, item, force=force))
+            result = ingest_structured(store, item, force=force)
+        report.results.append(_printable_result(result))
     if progress:
         progress(len(items), len(items), "")
     return report
+
+
+def _printable_result(result: FileResult) -> FileResult:
+    """`result` with its error and hint safe to print on one line (names may hold newlines, escapes)."""
+    if result.error is None and result.hint is None:
+        return result
+    return dataclasses.replace(result, error=result.error and printable(result.error),
+                               hint=result.hint and printable(result.hint))
 
 
 def corpus_dir() -> Path:
