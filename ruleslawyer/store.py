@@ -151,6 +151,12 @@ class Store:
                     self.conn.execute("ROLLBACK")
                 raise
 
+    def create_missing_tables(self) -> None:
+        """Create any table or index of the schema that is missing (repair; inside the caller's transaction)."""
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                self.conn.execute(statement)
+
     def __enter__(self) -> "Store":
         return self
 
