@@ -24,12 +24,14 @@ def show(app, name, kind, edition, faction, as_printed, as_json):
     Matching ignores case and punctuation, accepts a prefix and tolerates typos; when several
     records match, they are listed. Example: ruleslawyer show "skorpekh lord"
     """
+    from ..library.factions import check_faction
     from ..library.find import find_one
     from ..library.corpus import load_corpus
     from ..records import to_dict
     from ..termview import format_record
 
     with app.store() as store:
+        check_faction(store, faction)
         corpus = load_corpus(store, amended=not as_printed)
     record = find_one(corpus.records, " ".join(name), kinds=[kind] if kind else None, edition=edition,
                       faction=faction)
