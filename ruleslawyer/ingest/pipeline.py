@@ -225,7 +225,8 @@ def reader_version() -> str:
 def ingest_file(store: Store, path: Path, *, force: bool = False) -> FileResult:
     """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
     key = safe_text(real_key(path) if os.path.lexists(path) else str(path))
-    shown = Path(safe_text(str(path)))  # the name records and messages carry: always valid text
+    # The name records and messages carry: valid text, with no newline or escape sequence to obey.
+    shown = Path(printable(str(path)))
     try:
         data = read_file(path)
         sha = hashlib.sha256(data).hexdigest()
