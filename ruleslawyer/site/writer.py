@@ -134,6 +134,13 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
     return BuildReport(out=out, pages=data.get("page_count", 0), counts=data.get("counts", {}))
 
 
+def interrupted(out: str | Path) -> bool:
+    """True when the last build into `out` stopped before its end (its manifest lists pending
+    files): what it kept beside the site may be half old, half new, and is not to be trusted."""
+    data = read_manifest(Path(out))
+    return bool(data and data.get("pending"))
+
+
 def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None,
                source_key: str | None = None) -> BuildReport:
     """Write the gathered site to `out`; with `force`, re-render every page.
@@ -149,6 +156,7 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
     with gc_paused():
         previous = _check_out(out)
         out.mkdir(parents=True, exist_ok=True)
+        _sweep_leftovers(out, previous)
         known = _known_pages(previous)
         files = _known_files(previous)
         since = _manifest_time(out) if previous else 0
@@ -164,6 +172,22 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
         _finish(ctx, out, previous, fingerprints, report, source_key, entries)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _sweep_leftovers(out: Path, previous: dict) -> None:
+    """Remove the temporary files a killed build left (a page or cache file half replaced)."""
+    leftovers = [out / (MANIFEST + ".tmp")]
+    if previous.get("pending"):
+        leftovers += [out / f"{p}.tmp" for p in previous["pending"]]
+        for folder in (out / name for name in os.listdir(out) if name.startswith(OURS)):
+            if folder.is_dir():
+                leftovers += [f for f in folder.iterdir() if f.name.endswith(".tmp")]
+    for f in leftovers:
+        try:
+            if f.is_file():
+                f.unlink()
+        except OSError:
+            pass
 
 
 def _manifest_time(out: Path) -> int:
