@@ -148,10 +148,18 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
     `source_key` names what the site was built from (see `unchanged_site`); it goes into the
     manifest. Killed at any moment, the build leaves a folder the next build accepts and
     completes: before the first page is written the manifest lists what is about to change
-    as pending (see `_mark_pending`).
+    as pending (see `_mark_pending`). A folder that cannot be written is one SiteError.
     """
+    try:
+        return _write_site(ctx, Path(out), force, workers, source_key)
+    except OSError as exc:
+        where = exc.filename or out
+        raise SiteError(f"{where}: cannot write the site: {exc.strerror or exc}",
+                        hint="check the permissions of the folder, or build into another one") from None
+
+
+def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, source_key: str | None) -> BuildReport:
     start = time.perf_counter()
-    out = Path(out)
     # The garbage collector is paused for the bookkeeping (see build.gc_paused), not while rendering.
     with gc_paused():
         previous = _check_out(out)
