@@ -38,7 +38,7 @@ class UserError(click.ClickException):
 def printable(text: str) -> str:
     """`text` safe for one terminal line: newlines, escape sequences and other control
     characters (from file names, say) shown as escapes, not obeyed."""
-    from ..ingest.pipeline import printable as escape
+    from ..printable import printable as escape
 
     return escape(text)
 

@@ -36,8 +36,8 @@ def sniff_format(data: bytes, path: str | Path) -> str:
 
     The content decides whatever the suffix: an HTML page named `.pdf` is HTML, UTF-16 markup
     is markup, and a page whose first tag comes after a long comment or XML prolog is still a
-    page. Only what no loader can read is refused: empty files, known binary formats, and
-    binary data named `.pdf` without a PDF header.
+    page. Only what no loader can read is refused: empty files, known binary formats, and a
+    `.pdf` that holds neither a PDF nor markup (a damaged download).
     """
     head = data[:4096]
     if not data.strip():
@@ -50,7 +50,8 @@ def sniff_format(data: bytes, path: str | Path) -> str:
     text = sniff_text(data)
     if _HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text):
         return HTML
-    if SUFFIXES.get(Path(path).suffix.lower()) == PDF and _looks_binary(text):
+    if SUFFIXES.get(Path(path).suffix.lower()) == PDF:
+        # Neither PDF nor markup: a damaged or half-downloaded PDF, not a text document.
         raise LoadError(path, "not a PDF: no %PDF header (corrupt or wrong suffix?)")
     return TEXT
 
@@ -87,12 +88,6 @@ def _starts_as_html(text: str) -> bool:
             break
         pos = m.end()
     return bool(_FIRST_TAG.match(text, pos))
-
-
-def _looks_binary(text: str) -> bool:
-    sample = text[:4096]
-    controls = sum(1 for c in sample if ord(c) < 32 and c not in "\t\n\r\f")
-    return "\x00" in sample or controls > max(8, len(sample) // 100)
 
 
 def origin_for(path: str | Path, data: bytes, fmt: str, sha256: str | None = None) -> DocumentOrigin:

@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 
 from .. import lazy
 from ..errors import LoadError, RuleslawyerError
+from ..printable import printable, safe_text
 from ..store import Store
 from .formats import SUFFIXES, load_bytes, read_file
 from .parse.parsing import ParseContext, guess_edition, parse_document
@@ -180,25 +181,6 @@ def walk_error(exc: BaseException, what: str = "cannot read") -> str:
     if isinstance(exc, PermissionError):
         return f"{what}: permission denied"
     return f"{what}: {getattr(exc, 'strerror', None) or exc}"
-
-
-def safe_text(text: str) -> str:
-    """`text` (a file name, say) with bytes that are not UTF-8 shown as \\xNN escapes, so that
-    it can be stored and printed (names from the file system may hold any bytes)."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def printable(text: str) -> str:
-    """`text` safe to print on one terminal line: control characters (newlines, escape
-    sequences), format characters (bidi overrides) and undecodable bytes shown as escapes."""
-    text = safe_text(text)
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _structured_file(path: Path, detectors: list[Callable]) -> bool:
