@@ -85,6 +85,9 @@ class LazyGroup(click.Group):
             from ..storefile import REPAIR_HINT
 
             db = getattr(ctx.obj, "where", None) or "the store"
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise UserError(f"{db}: the store is busy: {exc}",
+                                "another ruleslawyer command is writing it; try again when it is done") from None
             raise UserError(f"{db}: the store is damaged: {exc}", REPAIR_HINT) from None
         finally:
             set_damage_reporter(None)
