@@ -29,9 +29,9 @@ MANIFEST = ".ruleslawyer-site.json"
 OURS = ".ruleslawyer-site"  # the manifest, the caches and their temporary files all start so
 MANIFEST_VERSION = 1
 PARALLEL_MIN_PAGES = 1500
+# SiteError lives in outfiles (which raises it too) and is imported here for the callers of write_site.
 
 
-__all__ = ["SiteError", "BuildReport", "write_site", "unchanged_site", "read_manifest", "render_all"]
 @dataclass
 class BuildReport:
     """What a build did: pages in the site, rendered, written (changed), removed, seconds, how it gathered."""
