@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import StoreError
+
 REPAIR_HINT = "run `ruleslawyer check` to see what is damaged, `ruleslawyer check --repair` to fix it"
 READ_ONLY_HINT = "check the permissions of the file and its folder, or pick another store with --db"
 _REQUIRED_COLUMNS = {
