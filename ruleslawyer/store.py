@@ -17,6 +17,8 @@ from typing import Iterable, Iterator
 
 from .errors import StoreError
 from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
+from .storefile import (REPAIR_HINT, READ_ONLY_HINT, damaged_row_line, is_read_only_error, open_checks,
+                        read_only_error, report_damage, schema_damage, connect)
 from .records import Record, from_dict, record_name, to_dict
 
 SCHEMA_VERSION = 3
@@ -92,20 +94,37 @@ class StoredFile:
 class Store:
     """A record store in one SQLite file. Use as a context manager or call `close()`."""
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None, *, check_schema: bool = True):
         self.path = Path(path) if path else default_db_path()
+        self.read_only = False
+        self.damaged: list[str] = []  # one line per stored record that could not be decoded
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.read_only = open_checks(self.path, _SCHEMA, SCHEMA_VERSION)
             # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE) so two
             # ingest processes queue for the write lock instead of failing half-way.
-            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self.conn = connect(self.path, self.read_only)
             self.conn.execute("PRAGMA busy_timeout=60000")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            _while_locked(self._prepare)
+            if self.read_only:
+                self._check_version()
+            else:
+                _while_locked(self._prepare)
+            if check_schema:
+                damage = schema_damage(self.conn)
+                if damage:
+                    raise StoreError(f"{self.path}: the store is damaged: {damage}", hint=REPAIR_HINT)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
+            if is_read_only_error(exc):
+                raise read_only_error(self.path) from None
+            raise StoreError(f"{self.path}: cannot open the store: {exc}", hint=REPAIR_HINT) from None
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create the store: {exc.strerror or exc}") from None
+
+    def _check_version(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: made by {'a newer' if version > SCHEMA_VERSION else 'an older'} "
+                             f"ruleslawyer (schema {version}) and read-only here", hint=READ_ONLY_HINT)
 
     def _prepare(self) -> None:
         """Switch to WAL and create the schema, each only if not done yet.
@@ -137,6 +156,12 @@ class Store:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 raise
+
+    def create_missing_tables(self) -> None:
+        """Create any table or index of the schema that is missing (repair; inside the caller's transaction)."""
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                self.conn.execute(statement)
 
     def __enter__(self) -> "Store":
         return self
@@ -173,6 +198,7 @@ class Store:
         for seq, rec in enumerate(records):
             rows.append((path, seq, rec.kind, record_name(rec), rec.edition, getattr(rec, "faction", None),
                          json.dumps(to_dict(rec), ensure_ascii=False)))
+        self._refuse_if_read_only()
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             if preference is None:
@@ -190,14 +216,17 @@ class Store:
                 rows)
             self._bump_generation()
             self.conn.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.DatabaseError) and is_read_only_error(exc):
+                raise read_only_error(self.path) from None
             raise
         return len(rows)
 
     def remove_file(self, path: str) -> bool:
         """Forget a file and its records; True if it was there."""
+        self._refuse_if_read_only()
         self.conn.execute("BEGIN IMMEDIATE")
         cur = self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
         self.conn.execute("DELETE FROM records WHERE file_path = ?", (path,))
@@ -222,19 +251,43 @@ class Store:
         return self.conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is None
 
     def records(self, kind: str | Iterable[str] | None = None, *, file: str | None = None) -> Iterator[Record]:
-        """Stored records in ingest order, optionally of some kinds or from one file path."""
-        for data in self._record_rows(kind, file):
-            yield from_dict(json.loads(data))
+        """Stored records in ingest order, optionally of some kinds or from one file path.
+
+        A row that does not decode (damaged JSON, a kind this version does not know) is skipped
+        and reported once (see `report_damage`): the rest of the store stays usable.
+        """
+        for row in self._record_rows(kind, file):
+            record = self._decode(row)
+            if record is not None:
+                yield record
 
     def records_with_hashes(self) -> Iterator[tuple[Record, str]]:
         """Every stored record in ingest order with a hash of its stored form (equal records, equal
-        hashes): what the site build keys its caches by, without hashing the records again."""
+        hashes): what the site build keys its caches by, without hashing the records again.
+        Damaged rows are skipped as in `records`."""
         sha1 = hashlib.sha1
-        for data in self._record_rows(None, None):
-            yield from_dict(json.loads(data)), sha1(data.encode("utf-8")).hexdigest()
+        for row in self._record_rows(None, None):
+            record = self._decode(row)
+            if record is not None:
+                yield record, sha1(row[4].encode("utf-8")).hexdigest()
 
-    def _record_rows(self, kind: str | Iterable[str] | None, file: str | None) -> Iterator[str]:
-        sql, args = "SELECT data FROM records", []
+    def _decode(self, row: tuple) -> Record | None:
+        """The record of one stored row, or None (reported) when the row is damaged."""
+        try:
+            return from_dict(json.loads(row[4]))
+        except Exception as exc:  # any failure to decode is damage in the file, not a bug here
+            line = damaged_row_line(self.path, row, exc)
+            self.damaged.append(line)
+            report_damage(line)
+            return None
+
+    def _refuse_if_read_only(self) -> None:
+        if self.read_only:
+            raise read_only_error(self.path)
+
+    def _record_rows(self, kind: str | Iterable[str] | None, file: str | None) -> Iterator[tuple]:
+        """(id, kind, name, file_path, data) of the matching rows, in ingest order."""
+        sql, args = "SELECT id, kind, name, file_path, data FROM records", []
         where = []
         if kind is not None:
             kinds = [kind] if isinstance(kind, str) else list(kind)
@@ -246,8 +299,7 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY file_path, seq"
-        for (data,) in self.conn.execute(sql, args):
-            yield data
+        yield from self.conn.execute(sql, args)
 
     def files(self) -> list[StoredFile]:
         """Every stored file with its dating, warnings and record count, by path."""
@@ -256,7 +308,7 @@ class Store:
         for row in self.conn.execute(
                 "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings, date, version,"
                 " preference FROM files ORDER BY path"):
-            out.append(StoredFile(*row[:8], warnings=tuple(json.loads(row[8])), record_count=counts.get(row[0], 0),
+            out.append(StoredFile(*row[:8], warnings=_warnings(row[8]), record_count=counts.get(row[0], 0),
                                   date=row[9], version=row[10], preference=row[11]))
         return out
 
@@ -287,3 +339,12 @@ class Store:
     def counts_by_faction(self) -> dict[str, int]:
         return dict(self.conn.execute(
             "SELECT COALESCE(faction, '(none)'), COUNT(*) FROM records GROUP BY faction ORDER BY faction"))
+
+
+
+def _warnings(text: str) -> tuple[str, ...]:
+    """A file's stored warnings; damaged ones read as one warning saying so."""
+    try:
+        return tuple(str(w) for w in json.loads(text))
+    except (TypeError, ValueError):
+        return ("(the stored warnings are damaged)",)

@@ -32,6 +32,7 @@ def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems,
     marked 2/2. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
     """
     from ..cards import write_cards
+    from ..library.factions import check_faction
 
     options = dict(size=size, landscape=landscape, sheet=sheet, duplex=duplex, bleed=bleed,
                    stratagems=stratagems)
@@ -40,6 +41,7 @@ def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems,
 
         return write_list_cards(app, list_file, out, options)
     with app.store() as store:
+        check_faction(store, faction)
         report = write_cards(store, name, out=out, faction=faction, options=options)
     w, h = report.options.card_mm
     where = "one card a page" if sheet == "none" else f"on {sheet.upper() if sheet == 'a4' else 'Letter'} sheets"

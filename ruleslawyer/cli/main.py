@@ -30,6 +30,7 @@ COMMANDS = {
     "remove": "ruleslawyer.cli.files:remove",
     "conflicts": "ruleslawyer.cli.files:conflicts",
     "list": "ruleslawyer.cli.lists:list_group",
+    "check": "ruleslawyer.cli.check:check",
 }
 
 
@@ -37,7 +38,15 @@ class UserError(click.ClickException):
     """A ClickException whose message is one line, with the hint after it."""
 
     def __init__(self, message: str, hint: str | None = None):
-        super().__init__(f"{message} (hint: {hint})" if hint else message)
+        super().__init__(printable(f"{message} (hint: {hint})" if hint else message))
+
+
+def printable(text: str) -> str:
+    """`text` safe for one terminal line: newlines, escape sequences and other control
+    characters (from file names, say) shown as escapes, not obeyed."""
+    from ..printable import printable as escape
+
+    return escape(text)
 
 
 def raise_user_error(exc: RuleslawyerError) -> None:
@@ -69,26 +78,55 @@ class LazyGroup(click.Group):
         return lazy.load(spec) if spec else None
 
     def invoke(self, ctx):
+        import sqlite3
+
+        from ..storefile import set_damage_reporter
+
+        set_damage_reporter(lambda line: click.echo(printable(f"Warning: {line}"), err=True))
         try:
             return super().invoke(ctx)
         except RuleslawyerError as exc:
             raise_user_error(exc)
+        except sqlite3.DatabaseError as exc:  # damage found while reading: one line, not a traceback
+            from ..storefile import REPAIR_HINT
+
+            db = getattr(ctx.obj, "where", None) or "the store"
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise UserError(f"{db}: the store is busy: {exc}",
+                                "another ruleslawyer command is writing it; try again when it is done") from None
+            raise UserError(f"{db}: the store is damaged: {exc}", REPAIR_HINT) from None
+        finally:
+            set_damage_reporter(None)
 
 
 class AppContext:
-    """What every command gets: where the store is, and whether it was named with --db."""
+    """What every command gets: where the store is (checked when first asked for), and whether
+    it was named with --db (a named store is never seeded with the example corpus)."""
 
-    def __init__(self, db: str | None, *, named: bool = False):
-        self.db = db
-        self.named = named  # given on the command line: never seeded with the example corpus
+    def __init__(self, db: str | None, create: bool = False, *, named: bool = False):
+        self._db = db
+        self.create = create
+        self.where = db
+        self.named = named
+
+    @property
+    def db(self) -> str | None:
+        """The --db path; a path in a folder that does not exist is an error unless --create."""
+        if self._db is not None:
+            from ..storefile import check_location
+
+            check_location(self._db, create=self.create)
+        return self._db
 
     def store(self, *, seed_corpus: bool = True):
         """Open the store. Query commands seed a new default store (one with no files at all)
         with the shipped example corpus, and say so on stderr."""
         from ..library.corpus import open_store
 
-        store = open_store(self.db)
-        if seed_corpus and not self.named:
+        db = self.db
+        store = open_store(db)
+        self.where = str(store.path)
+        if seed_corpus and not self.named and not _read_only(db):
             from ..ingest.pipeline import ensure_corpus
 
             report = ensure_corpus(store)
@@ -108,12 +146,21 @@ class AppContext:
             self.store().close()
 
 
+def _read_only(db: str | None) -> bool:
+    """True when the store at `db` exists and cannot be written (it is then not seeded)."""
+    from ..paths import default_db_path
+    from ..storefile import cannot_write
+
+    return cannot_write(Path(db) if db else default_db_path())
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", type=click.Path(dir_okay=False), envvar="RULESLAWYER_DB",
               help="The record store (SQLite file). Default: $RULESLAWYER_DB, else the per-user data folder.")
+@click.option("--create", is_flag=True, help="Make the folder of --db when it does not exist.")
 @click.version_option(__version__, prog_name="ruleslawyer")
 @click.pass_context
-def cli(ctx, db):
+def cli(ctx, db, create):
     """A rules reference for Warhammer 40,000 built from the documents you own.
 
     Ingest rules PDFs, datasheet web pages, FAQ/errata and reference sheets, then search them,
@@ -121,7 +168,7 @@ def cli(ctx, db):
     or print unit cards. Query commands on an empty store use the shipped example corpus.
     """
     source = ctx.get_parameter_source("db")
-    ctx.obj = AppContext(db, named=source == click.core.ParameterSource.COMMANDLINE)
+    ctx.obj = AppContext(db, create, named=source == click.core.ParameterSource.COMMANDLINE)
 
 
 pass_app = click.make_pass_decorator(AppContext)

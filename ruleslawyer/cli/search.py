@@ -27,6 +27,10 @@ def search(app, query, kind, faction, edition, limit, as_json):
     from ..index.search import search_db
 
     app.ensure_seeded()
+    if faction:  # a mistyped faction is an error with suggestions, not "no results"
+        from ..library.factions import check_faction
+
+        check_faction(app.db, faction)
     result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit)
     if as_json:
         click.echo(json.dumps({"query": result.query, "corrected": result.corrected,

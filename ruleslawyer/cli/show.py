@@ -28,6 +28,7 @@ def show(app, name, kind, edition, faction, as_printed, source_file, as_json):
     says which others exist); a record printed in several files shows the chosen printing and
     names the others. Example: ruleslawyer show "skorpekh lord"
     """
+    from ..library.factions import check_faction
     from ..library.corpus import load_corpus
     from ..library.pick import pick_record
     from ..names import fold
@@ -36,6 +37,7 @@ def show(app, name, kind, edition, faction, as_printed, source_file, as_json):
 
     query = " ".join(name)
     with app.store() as store:
+        check_faction(store, faction)
         corpus = load_corpus(store, amended=not as_printed)
         picked = pick_record(corpus, query, kind=kind, edition=edition, faction=faction)
         if source_file:

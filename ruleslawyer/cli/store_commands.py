@@ -11,7 +11,7 @@ from .main import pass_app
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
 @click.option("--force", is_flag=True, help="Re-read files even when their content is unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary line.")
 @click.option("--verbose", "-v", is_flag=True, help="List every warning the readers recorded.")

@@ -22,11 +22,13 @@ def stratagems(app, faction, group, category, phase, cp, as_json):
 
     Example: ruleslawyer stratagems --faction necrons --category "battle tactic"
     """
+    from ..library.factions import check_faction
     from ..library.queries import find_stratagems
     from ..records import to_dict
     from ..termview.lists import format_stratagem_table
 
     with app.store() as store:
+        check_faction(store, faction)
         found = find_stratagems(store, faction=faction, group=group, category=category, phase=phase, cp=cp)
     if as_json:
         for record in found:

@@ -1,8 +1,8 @@
 """Format sniffing and the loader registry: which loader turns which file into a Document.
 
-The format is chosen from the content (PDF magic bytes, HTML markup), the suffix only breaks
-ties, so a PDF named `.txt` or an HTML page named `.pdf` still loads, and a binary file named
-`.txt` is refused with a clear reason.
+The format is chosen from the content (PDF magic bytes, HTML markup), never from the suffix,
+so a PDF named `.txt` or an HTML page named `.pdf` still loads, and a binary file named `.txt`
+is refused with a clear reason. Only regular files are read, up to a size limit.
 """
 from __future__ import annotations
 
@@ -32,7 +32,13 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 
 
 def sniff_format(data: bytes, path: str | Path) -> str:
-    """Name the format of `data`: "pdf", "html" or "text"; raise LoadError for anything else."""
+    """Name the format of `data`: "pdf", "html" or "text"; raise LoadError for anything else.
+
+    The content decides whatever the suffix: an HTML page named `.pdf` is HTML, UTF-16 markup
+    is markup, and a page whose first tag comes after a long comment or XML prolog is still a
+    page. Only what no loader can read is refused: empty files, known binary formats, and a
+    `.pdf` that holds neither a PDF nor markup (a damaged download).
+    """
     head = data[:4096]
     if not data.strip():
         raise LoadError(path, "the file is empty")
@@ -41,12 +47,47 @@ def sniff_format(data: bytes, path: str | Path) -> str:
     for magic, what in _BINARY_MAGIC.items():
         if head.startswith(magic):
             raise LoadError(path, f"unsupported format: {what}")
-    suffix_fmt = SUFFIXES.get(Path(path).suffix.lower())
-    if suffix_fmt == PDF:
-        raise LoadError(path, "not a PDF: no %PDF header (corrupt or wrong suffix?)")
-    if _HTML_SNIFF.search(head):
+    text = sniff_text(data)
+    if _HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text):
         return HTML
+    if SUFFIXES.get(Path(path).suffix.lower()) == PDF:
+        # Neither PDF nor markup: a damaged or half-downloaded PDF, not a text document.
+        raise LoadError(path, "not a PDF: no %PDF header (corrupt or wrong suffix?)")
     return TEXT
+
+
+_MAX_PROLOG = 1024 * 1024  # how far leading comments and whitespace are skipped to find the first tag
+_PROLOG = re.compile(r"\s+|<\?xml[^>]*>|<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.S)
+_FIRST_TAG = re.compile(r"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]", re.I)
+
+
+def sniff_text(data: bytes, limit: int = 65536) -> str:
+    """The start of `data` decoded well enough to look for markup: by byte-order mark, as
+    UTF-16 when every other byte is NUL (UTF-16 without a mark), else as Latin-1 (every byte
+    is a character, so ASCII markup is found whatever the real encoding)."""
+    sample = data[:limit]
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if sample.startswith(bom):
+            return sample[len(bom):].decode(codec, "replace")
+    probe = sample[:1024]
+    if len(probe) >= 8:
+        even, odd = probe[0::2], probe[1::2]
+        if odd.count(0) > len(odd) * 0.8 and even.count(0) < len(even) * 0.2:
+            return sample.decode("utf-16-le", "replace")
+        if even.count(0) > len(even) * 0.8 and odd.count(0) < len(odd) * 0.2:
+            return sample.decode("utf-16-be", "replace")
+    return sample.decode("latin-1")
+
+
+def _starts_as_html(text: str) -> bool:
+    """True when the first tag after the prolog (whitespace, XML declaration, comments) opens an HTML page."""
+    pos = 0
+    while pos < min(len(text), _MAX_PROLOG):
+        m = _PROLOG.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        pos = m.end()
+    return bool(_FIRST_TAG.match(text, pos))
 
 
 def origin_for(path: str | Path, data: bytes, fmt: str, sha256: str | None = None) -> DocumentOrigin:
@@ -76,14 +117,29 @@ def load_bytes(data: bytes, path: str | Path, fmt: str | None = None, *, sha256:
         raise LoadError(path, "the file is too large to load in memory") from None
 
 
-def read_file(path: str | Path) -> bytes:
-    """Read a file's bytes with errors that name the file."""
+def read_file(path: str | Path, limit: int | None = None) -> bytes:
+    """Read a regular file's bytes (at most `limit`, default MAX_FILE_BYTES) with errors that name it.
+
+    A FIFO, a device or a socket is refused before it is opened (reading one may block forever
+    or never end), and the size limit counts the bytes actually read, not what stat says.
+    """
+    import os
+
     p = Path(path)
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise LoadError(p, f"too large ({size // (1024 * 1024)} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB)")
-        return p.read_bytes()
+        kind = _not_regular(os.stat(p).st_mode)
+        if kind:
+            raise LoadError(p, f"{kind}, not a regular file; skipped")
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as f:
+            kind = _not_regular(os.fstat(f.fileno()).st_mode)  # replaced between the two looks
+            if kind:
+                raise LoadError(p, f"{kind}, not a regular file; skipped")
+            data = f.read(limit + 1)
+        if len(data) > limit:
+            raise LoadError(p, f"too large (over {limit // (1024 * 1024)} MB; the limit is {limit // (1024 * 1024)} MB)")
+        return data
     except LoadError:
         raise
     except IsADirectoryError:
@@ -94,6 +150,19 @@ def read_file(path: str | Path) -> bytes:
         raise LoadError(p, "permission denied") from None
     except OSError as exc:
         raise LoadError(p, f"cannot read: {exc.strerror or exc}") from None
+    except (ValueError, RuntimeError) as exc:  # a NUL in the name, a symlink loop
+        raise LoadError(p, f"cannot read: {exc}") from None
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a non-regular file is ("a FIFO", ...), or None for a regular file."""
+    import stat
+
+    for test, what in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return what
+    return None if stat.S_ISREG(mode) else "not a file"
 
 
 def load_file(path: str | Path, fmt: str | None = None) -> Document:

@@ -5,8 +5,11 @@ fails is reported with its name and reason and changes nothing; the rest of the 
 """
 from __future__ import annotations
 
+import dataclasses
+import errno
 import functools
 import hashlib
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -15,6 +18,7 @@ from typing import Callable, Iterable
 
 from .. import lazy
 from ..errors import LoadError, RuleslawyerError
+from ..printable import printable, safe_text
 from ..store import Store
 from .formats import SUFFIXES, load_bytes, read_file
 from .parse.parsing import ParseContext, guess_edition, parse_document
@@ -88,7 +92,9 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
 
     Folders are walked recursively in sorted order; inside a folder only known suffixes are
     taken (a named file is taken whatever its suffix, and sniffed). Hidden entries are skipped.
-    Missing paths are returned as they are, so the reader reports them with the rest.
+    Missing paths are returned as they are, so the reader reports them with the rest. What
+    cannot be walked (a symlink loop, a folder that cannot be listed, a name too long) comes
+    back as a failed FileResult, one per entry, and the walk goes on.
     """
     detectors = [lazy.load(spec) for spec in STRUCTURED_SOURCES]
     items: list[object] = []
@@ -99,41 +105,89 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             seen.add(key)
             items.append(item)
 
+    def fail(path: Path, reason: str) -> None:
+        add(FileResult(safe_text(str(path)), "failed", error=f"{safe_text(str(path))}: {reason}"), f"\0{path}")
+
     def detected(path: Path) -> object | None:
         # A detector that cannot read its file reports it like any bad file, in the batch.
         for detect in detectors:
             try:
                 found = detect(path)
             except RuleslawyerError as exc:
-                return FileResult(str(path), "failed", error=str(exc), hint=exc.hint)
+                return FileResult(safe_text(str(path)), "failed", error=safe_text(str(exc)), hint=exc.hint)
+            except OSError as exc:
+                return FileResult(safe_text(str(path)), "failed",
+                                  error=f"{safe_text(str(path))}: cannot read: {exc.strerror or exc}")
             if found is not None:
                 return found
         return None
 
-    def visit_dir(folder: Path) -> None:
+    def visit_dir(folder: Path, ancestors: frozenset) -> None:
+        try:
+            st = folder.stat()
+        except (OSError, RuntimeError) as exc:
+            return fail(folder, walk_error(exc))
+        here = (st.st_dev, st.st_ino)
+        if here in ancestors:
+            return fail(folder, "a symlink loop (a folder inside itself); skipped")
         found = detected(folder)
         if found is not None:
-            add(found, str(folder.resolve()))
+            add(found, real_key(folder))
             return
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except (OSError, RuntimeError) as exc:
+            return fail(folder, walk_error(exc, "cannot list the folder"))
+        for entry in entries:
             if entry.name.startswith("."):
                 continue
-            if entry.is_dir():
-                visit_dir(entry)
-            elif entry.is_file() and (entry.suffix.lower() in SUFFIXES or _structured_file(entry, detectors)):
-                handle_file(entry)
+            path = folder / entry.name
+            try:
+                is_dir, is_file = entry.is_dir(), entry.is_file()
+            except OSError as exc:
+                fail(path, walk_error(exc))
+                continue
+            if is_dir:
+                visit_dir(path, ancestors | {here})
+            elif not (path.suffix.lower() in SUFFIXES or _structured_file(path, detectors)):
+                continue
+            elif not is_file and entry.is_symlink() and not os.path.exists(path):
+                fail(path, "a broken or looping symlink; skipped")
+            else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
+                handle_file(path)
 
     def handle_file(path: Path) -> None:
         found = detected(path)
-        add(found if found is not None else path, str(path.resolve()))
+        add(found if found is not None else path, real_key(path))
 
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            visit_dir(p)
+        try:
+            is_dir, exists = p.is_dir(), os.path.lexists(p)
+        except (OSError, ValueError) as exc:
+            fail(p, walk_error(exc))
+            continue
+        if is_dir:
+            visit_dir(p, frozenset())
         else:
-            handle_file(p) if p.exists() else add(p, str(p))
+            handle_file(p) if exists else add(p, str(p))
     return items
+
+
+def real_key(path: Path) -> str:
+    """The key a file is stored under: its absolute real path (symlinks resolved, loops tolerated)."""
+    return os.path.realpath(path)
+
+
+def walk_error(exc: BaseException, what: str = "cannot read") -> str:
+    """One line for an error met while walking: a loop, a name too long, permission denied."""
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a symlink loop; skipped"
+    if getattr(exc, "errno", None) == errno.ENAMETOOLONG:
+        return "the path is too long; skipped"
+    if isinstance(exc, PermissionError):
+        return f"{what}: permission denied"
+    return f"{what}: {getattr(exc, 'strerror', None) or exc}"
 
 
 def _structured_file(path: Path, detectors: list[Callable]) -> bool:
@@ -171,7 +225,9 @@ def _no_records_warning(records) -> list[str]:
 
 def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
     """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
-    key = str(path.resolve()) if path.exists() else str(path)
+    key = safe_text(real_key(path) if os.path.lexists(path) else str(path))
+    # The name records and messages carry: valid text, with no newline or escape sequence to obey.
+    shown = Path(printable(str(path)))
     try:
         data = read_file(path)
         sha = hashlib.sha256(data).hexdigest()
@@ -181,14 +237,14 @@ def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
-        doc = load_bytes(data, path, sha256=sha)
+        doc = load_bytes(data, shown, sha256=sha)
         ctx = ParseContext(doc=doc, edition=guess_edition(doc))
         records = parse_document(doc, ctx)
     except RuleslawyerError as exc:
-        return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{path}: {exc}",
+        return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{shown}: {exc}",
                           hint=exc.hint)
     except Exception as exc:  # a bug in a loader or parser: report it, keep the batch going
-        return FileResult(key, "failed", error=f"{path}: internal error: {type(exc).__name__}: {exc}",
+        return FileResult(key, "failed", error=f"{shown}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
     warnings = tuple(ctx.warnings) + tuple(_no_records_warning(records))
@@ -260,19 +316,28 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
     for n, item in enumerate(items):
         label = str(item) if isinstance(item, Path) else getattr(item, "key", None) or getattr(item, "path", "")
         if progress:
-            progress(n, len(items), label)
+            progress(n, len(items), printable(label))
         if isinstance(item, FileResult):  # failed already while gathering
-            report.results.append(item)
+            result = item
         elif isinstance(item, Path):
-            if not item.exists():
-                report.results.append(FileResult(str(item), "failed", error=f"{item}: no such file or folder"))
-                continue
-            report.results.append(ingest_file(store, item, force=force, dating=dating))
+            if not os.path.lexists(item):
+                result = FileResult(safe_text(str(item)), "failed", error=f"{item}: no such file or folder")
+            else:
+                result = ingest_file(store, item, force=force, dating=dating)
         else:
-            report.results.append(ingest_structured(store, item, force=force, dating=dating))
+            result = ingest_structured(store, item, force=force, dating=dating)
+        report.results.append(_printable_result(result))
     if progress:
         progress(len(items), len(items), "")
     return report
+
+
+def _printable_result(result: FileResult) -> FileResult:
+    """`result` with its error and hint safe to print on one line (names may hold newlines, escapes)."""
+    if result.error is None and result.hint is None:
+        return result
+    return dataclasses.replace(result, error=result.error and printable(result.error),
+                               hint=result.hint and printable(result.hint))
 
 
 def corpus_dir() -> Path:

@@ -62,7 +62,7 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
 
     from ..library.corpus import load_corpus
     from .incremental.facts import load_facts
-    from .writer import unchanged_site, write_site
+    from .writer import interrupted, unchanged_site, write_site
 
     start = time.perf_counter()
     files = store.files()
@@ -71,7 +71,8 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     if report is None:
         with gc_paused():  # reading makes millions of objects and no cycles (see gc_paused)
             corpus = load_corpus(store)
-        ctx = get_context(corpus, files, facts=None if force else load_facts(out))
+        # After a build that was killed, its caches may be half written: gather everything.
+        ctx = get_context(corpus, files, facts=None if force or interrupted(out) else load_facts(out))
         report = write_site(ctx, out, force=force, workers=workers, source_key=key)
     report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing
     return report

@@ -19,19 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import RuleslawyerError
 from .incremental.codehash import code_hash
 from .incremental.gcpause import gc_paused
+from .outfiles import SiteError, clear_way, die_with_parent, entry_for, entry_of_file, matches, write_atomic
 from .pages import Page, SiteContext
 from ..render.templating import STATIC, TEMPLATES, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
+OURS = ".ruleslawyer-site"  # the manifest, the caches and their temporary files all start so
 MANIFEST_VERSION = 1
 PARALLEL_MIN_PAGES = 1500
-
-
-class SiteError(RuleslawyerError):
-    """The site cannot be written where asked."""
+# SiteError lives in outfiles (which raises it too) and is imported here for the callers of write_site.
 
 
 @dataclass
@@ -81,12 +79,16 @@ def read_manifest(out: Path) -> dict | None:
 
 
 def _check_out(out: Path) -> dict:
-    """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours."""
+    """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours.
+
+    A folder holding only what a build writes before its first page (its own temporary and
+    cache files) is a build killed at its start: accepted.
+    """
     if (out / MANIFEST).is_file():
         return read_manifest(out) or {}
     if out.exists() and not out.is_dir():
         raise SiteError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()):
+    if out.is_dir() and any(not name.startswith(OURS) for name in os.listdir(out)):
         raise SiteError(f"{out}: folder is not empty and holds no ruleslawyer site",
                         hint="choose an empty or new folder (the build removes pages it no longer makes)")
     return {}
@@ -95,19 +97,21 @@ def _check_out(out: Path) -> dict:
 def write_bytes_if_changed(path: Path, data: bytes) -> bool:
     """Write `data` to `path` unless it already holds exactly that; True when written."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        # A new file: nobody can be reading a half-written version of it, write in place.
         try:
-            path.write_bytes(data)
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                return False
         except FileNotFoundError:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        return True
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+            # A new file: nobody can be reading a half-written version of it, write in place.
+            try:
+                path.write_bytes(data)
+            except FileNotFoundError:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            return True
+        write_atomic(path, data)
+    except (NotADirectoryError, IsADirectoryError):
+        clear_way(path)  # a file where a folder must be (or the reverse: a one-line error)
+        write_atomic(path, data)
     return True
 
 
@@ -115,14 +119,26 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
     """A report for `out` when it was built from exactly `source_key` and is intact, else None.
 
     Lets `site build` skip reading the store at all when nothing changed since the last build.
+    Intact means every file the manifest lists still holds the bytes written there.
     """
     out = Path(out)
     data = read_manifest(out)
-    if data is None or data.get("source") != source_key:
+    if data is None or data.get("source") != source_key or data.get("pending"):
         return None
-    if not all((out / path).is_file() for path in data["pages"]):
+    written = data.get("files")
+    if not isinstance(written, dict) or set(written) != set(data["pages"]):
+        return None
+    since = _manifest_time(out)
+    if not all(matches(out / path, entry, since) for path, entry in written.items()):
         return None
     return BuildReport(out=out, pages=data.get("page_count", 0), counts=data.get("counts", {}))
+
+
+def interrupted(out: str | Path) -> bool:
+    """True when the last build into `out` stopped before its end (its manifest lists pending
+    files): what it kept beside the site may be half old, half new, and is not to be trusted."""
+    data = read_manifest(Path(out))
+    return bool(data and data.get("pending"))
 
 
 def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None,
@@ -130,60 +146,133 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
     """Write the gathered site to `out`; with `force`, re-render every page.
 
     `source_key` names what the site was built from (see `unchanged_site`); it goes into the
-    manifest.
+    manifest. Killed at any moment, the build leaves a folder the next build accepts and
+    completes: before the first page is written the manifest lists what is about to change
+    as pending (see `_mark_pending`). A folder that cannot be written is one SiteError.
     """
+    try:
+        return _write_site(ctx, Path(out), force, workers, source_key)
+    except OSError as exc:
+        where = exc.filename or out
+        raise SiteError(f"{where}: cannot write the site: {exc.strerror or exc}",
+                        hint="check the permissions of the folder, or build into another one") from None
+
+
+def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, source_key: str | None) -> BuildReport:
     start = time.perf_counter()
-    out = Path(out)
     # The garbage collector is paused for the bookkeeping (see build.gc_paused), not while rendering.
     with gc_paused():
         previous = _check_out(out)
         out.mkdir(parents=True, exist_ok=True)
-        fingerprints, todo = _plan(ctx, out, previous.get("pages", {}) if not force else {})
+        _sweep_leftovers(out, previous)
+        known = _known_pages(previous)
+        files = _known_files(previous)
+        since = _manifest_time(out) if previous else 0
+        fingerprints, todo = _plan(ctx, out, known if not force else {}, files, since)
+        _mark_pending(out, previous, known, files, [p.path for p in todo] + _asset_paths(ctx))
     report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo),
                          patched=bool(getattr(ctx.memory, "patched", False)))
-    report.written = _render_and_write(todo, out, workers)
+    report.written, entries = _render_and_write(todo, out, workers)
     with gc_paused():
-        _finish(ctx, out, previous, fingerprints, report, source_key)
+        for path in fingerprints:
+            if path not in entries and path in files:
+                entries[path] = files[path]
+        _finish(ctx, out, previous, fingerprints, report, source_key, entries)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _plan(ctx: SiteContext, out: Path, old_pages: dict[str, str]) -> tuple[dict[str, str], list[Page]]:
-    """Every page's fingerprint, and the pages to render: changed since the last build, or missing."""
+def _sweep_leftovers(out: Path, previous: dict) -> None:
+    """Remove the temporary files a killed build left (a page or cache file half replaced)."""
+    leftovers = [out / (MANIFEST + ".tmp")]
+    if previous.get("pending"):
+        leftovers += [out / f"{p}.tmp" for p in previous["pending"]]
+        for folder in (out / name for name in os.listdir(out) if name.startswith(OURS)):
+            if folder.is_dir():
+                leftovers += [f for f in folder.iterdir() if f.name.endswith(".tmp")]
+    for f in leftovers:
+        try:
+            if f.is_file():
+                f.unlink()
+        except OSError:
+            pass
+
+
+def _manifest_time(out: Path) -> int:
+    """When the manifest in `out` was written (ns), or 0: files newer than it are hashed."""
+    try:
+        return os.stat(out / MANIFEST).st_mtime_ns
+    except OSError:
+        return 0
+
+
+def _known_pages(previous: dict) -> dict[str, str]:
+    """The pages of the last build whose fingerprint can be trusted (not pending when it stopped)."""
+    pending = set(previous.get("pending") or ())
+    return {p: fp for p, fp in previous.get("pages", {}).items() if p not in pending}
+
+
+def _known_files(previous: dict) -> dict[str, str]:
+    files = previous.get("files")
+    pending = set(previous.get("pending") or ())
+    return {p: e for p, e in files.items() if p not in pending and isinstance(e, str)} if isinstance(files, dict) else {}
+
+
+def _asset_paths(ctx: SiteContext) -> list[str]:
+    return [*ctx.assets, *(f"static/{f.relative_to(STATIC).as_posix()}" for f in STATIC.rglob("*") if f.is_file())]
+
+
+def _mark_pending(out: Path, previous: dict, known: dict[str, str], files: dict[str, str], pending: list[str]) -> None:
+    """Write the manifest as it must read if the build dies now: the last build's trusted
+    pages, minus those about to be written, which are listed as pending (re-rendered next time,
+    and removed if no longer made). It is written atomically, before any page."""
+    pending_set = set(pending) | set(previous.get("pending") or ())
+    manifest = {"version": MANIFEST_VERSION, "source": None, "page_count": previous.get("page_count", 0),
+                "counts": previous.get("counts", {}),
+                "pages": {p: fp for p, fp in known.items() if p not in pending_set},
+                "files": {p: e for p, e in files.items() if p not in pending_set},
+                "pending": sorted(pending_set)}
+    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
+    since = _manifest_time(out)
+    try:
+        write_atomic(out / MANIFEST, (text + "\n").encode())
+    except (NotADirectoryError, IsADirectoryError):
+        clear_way(out / MANIFEST)
+        write_atomic(out / MANIFEST, (text + "\n").encode())
+    if since:  # keep the time of the last complete build: files changed since then are hashed
+        os.utime(out / MANIFEST, ns=(since, since))
+
+
+def _plan(ctx: SiteContext, out: Path, old_pages: dict[str, str], files: dict[str, str],
+          since: int) -> tuple[dict[str, str], list[Page]]:
+    """Every page's fingerprint, and the pages to render: changed since the last build, missing,
+    or whose file no longer holds the bytes the last build wrote (see outfiles.matches)."""
     salt = code_hash()
     fingerprints: dict[str, str] = {}
     todo: list[Page] = []
-    existing = _existing_files(out, {page.path.rpartition("/")[0] for page in ctx.pages}) if old_pages else set()
     sha1 = hashlib.sha1
     for page in ctx.pages:
         # `fingerprint(page, salt)`, inlined: this runs for every page of every rebuild.
         fp = page.fingerprint or sha1(f"{salt}\x1f{page.template}\x1f{page.path}\x1f{page.key!r}"
                                       .encode("utf-8")).hexdigest()
         fingerprints[page.path] = fp
-        if old_pages.get(page.path) != fp or page.path not in existing:
+        if old_pages.get(page.path) != fp:
+            todo.append(page)
+            continue
+        entry = files.get(page.path)
+        if entry is None:  # a site written before files were recorded: record it as it is
+            entry = entry_of_file(out / page.path)
+            if entry is None:
+                todo.append(page)
+            else:
+                files[page.path] = entry
+        elif not matches(out / page.path, entry, since):
             todo.append(page)
     return fingerprints, todo
 
 
-def _existing_files(out: Path, folders: set[str]) -> set[str]:
-    """The files (out-relative, '/'-separated) directly in each of `folders` under `out`.
-
-    One directory listing per folder instead of a stat per page (59,618 pages: 0.3 s -> 0.05 s).
-    """
-    found: set[str] = set()
-    for folder in sorted(folders):
-        prefix = f"{folder}/" if folder else ""
-        try:
-            # Names only: a folder among them is never taken for a page (pages end in .html,
-            # folders do not), and listdir makes no DirEntry per file.
-            found.update(map(prefix.__add__, os.listdir(out / folder if folder else out)))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-    return found
-
-
 def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str, str], report: BuildReport,
-            source_key: str | None) -> None:
+            source_key: str | None, entries: dict[str, str]) -> None:
     """Write the assets, remove stale pages, keep the per-record facts and the manifest."""
     assets = dict(ctx.assets)
     for f in sorted(STATIC.rglob("*")):
@@ -192,8 +281,10 @@ def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str,
     for path, data in sorted(assets.items()):
         report.written += write_bytes_if_changed(out / path, data)
         fingerprints[path] = hashlib.sha1(data).hexdigest()
+        entries[path] = entry_for(data)
 
-    for stale in sorted(set(previous.get("pages", {})) - set(fingerprints)):
+    listed = set(previous.get("pages", {})) | set(previous.get("pending") or ())
+    for stale in sorted(listed - set(fingerprints)):
         target = (out / stale).resolve()
         if out.resolve() in target.parents and target.is_file():
             target.unlink()
@@ -203,26 +294,32 @@ def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str,
     if ctx.memory is not None:
         ctx.memory.save(out, write_bytes_if_changed, fingerprints)
     manifest = {"version": MANIFEST_VERSION, "source": source_key, "page_count": len(ctx.pages),
-                "counts": dict(sorted(ctx.counts.items())), "pages": fingerprints}  # sort_keys sorts them
+                "counts": dict(sorted(ctx.counts.items())), "pages": fingerprints,  # sort_keys sorts them
+                "files": {p: entries[p] for p in fingerprints if p in entries}}
     # No indent: json's fast C encoder is used only without one (59,618 pages: 0.35 s -> 0.05 s).
     text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
-    write_bytes_if_changed(out / MANIFEST, (text + "\n").encode())
+    write_atomic(out / MANIFEST, (text + "\n").encode())
 
 
 # ---------------------------------------------------------------- rendering, maybe in parallel
 _JOB: tuple[list[Page], Path] | None = None
 
 
-def _render_range(bounds: tuple[int, int]) -> int:
+def _render_range(bounds: tuple[int, int]) -> tuple[int, dict[str, str]]:
+    """Render and write pages[bounds]: (files written, manifest entry of each page)."""
     pages, out = _JOB
     env = make_env()
     written = 0
+    entries: dict[str, str] = {}
     for page in pages[bounds[0]:bounds[1]]:
-        written += write_bytes_if_changed(out / page.path, render_page(env, page))
-    return written
+        path = out / page.path
+        data = render_page(env, page)
+        written += write_bytes_if_changed(path, data)
+        entries[page.path] = entry_for(data)
+    return written, entries
 
 
-def _render_and_write(pages: list[Page], out: Path, workers: int | None) -> int:
+def _render_and_write(pages: list[Page], out: Path, workers: int | None) -> tuple[int, dict[str, str]]:
     global _JOB
     workers = workers if workers is not None else (os.cpu_count() or 1)
     _JOB = (pages, out)
@@ -233,10 +330,16 @@ def _render_and_write(pages: list[Page], out: Path, workers: int | None) -> int:
 
         # Create the folders first, so workers do not race on mkdir.
         for d in sorted({(out / p.path).parent for p in pages}):
-            d.mkdir(parents=True, exist_ok=True)
+            if not d.is_dir():
+                clear_way(d / "x")
         chunk = max(200, len(pages) // (workers * 8))
         bounds = [(i, min(i + chunk, len(pages))) for i in range(0, len(pages), chunk)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return sum(pool.map(_render_range, bounds))
+        written, entries = 0, {}
+        # Workers die with this process (die_with_parent): a killed build leaves no orphans.
+        with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
+            for n, part in pool.imap_unordered(_render_range, bounds):
+                written += n
+                entries.update(part)
+        return written, entries
     finally:
         _JOB = None

@@ -1,0 +1,157 @@
+"""Opening the store file safely, and saying what is wrong with a damaged one.
+
+A new store is made whole under a temporary name and linked into place, so no process ever
+sees it half made; an existing empty (0-byte) file is refused rather than filled; a file that
+cannot be written is opened read-only (reads work, writes say "store is read-only"); a store
+whose tables are missing is one error line. Rows that do not decode are reported through a
+reporter the CLI installs (`set_damage_reporter`), one line per record, and skipped.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Callable
+
+from .errors import StoreError
+
+REPAIR_HINT = "run `ruleslawyer check` to see what is damaged, `ruleslawyer check --repair` to fix it"
+READ_ONLY_HINT = "check the permissions of the file and its folder, or pick another store with --db"
+_REQUIRED_COLUMNS = {
+    "files": {"path", "name", "sha256", "format", "size", "ingested_at", "warnings", "reader"},
+    "records": {"id", "file_path", "seq", "kind", "name", "edition", "faction", "data"},
+    "meta": {"key", "value"},
+}
+_damage_reporter: Callable[[str], None] | None = None
+_reported: set[str] = set()
+
+
+def set_damage_reporter(reporter: Callable[[str], None] | None) -> None:
+    """Call `reporter(line)` once for each damaged row any store meets (the CLI prints them)."""
+    global _damage_reporter
+    _damage_reporter = reporter
+    _reported.clear()
+
+
+def report_damage(line: str) -> None:
+    """Hand one damage line to the reporter (each line once per process)."""
+    if _damage_reporter is not None and line not in _reported:
+        _reported.add(line)
+        _damage_reporter(line)
+
+
+def damaged_row_line(path: Path, row: tuple, exc: BaseException) -> str:
+    """One line naming a stored record that does not decode and why (row: id, kind, name, file, data)."""
+    rid, kind, name, file, _data = row
+    if isinstance(exc, KeyError):
+        why = f"unknown kind {kind!r}" if str(exc.args[0] if exc.args else "") == str(kind) else f"missing {exc}"
+    elif isinstance(exc, ValueError) and type(exc).__name__ == "JSONDecodeError":
+        why = "its data is not valid JSON"
+    else:
+        why = f"{type(exc).__name__}: {exc}"
+    return (f"{path}: record {rid} ({kind} {name!r} from {Path(str(file)).name}) is damaged and was skipped: "
+            f"{why}")[:400]
+
+
+def read_only_error(path: Path) -> StoreError:
+    """The one-line error for a store that cannot be written."""
+    return StoreError(f"{path}: store is read-only", hint=READ_ONLY_HINT)
+
+
+def is_read_only_error(exc: BaseException) -> bool:
+    """True for SQLite's "attempt to write a readonly database" and the like."""
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text
+
+
+def check_location(path: str | Path, *, create: bool) -> None:
+    """Refuse a store path whose folder does not exist (a mistyped --db), unless `create`."""
+    p = Path(path).expanduser()
+    if not create and not p.exists() and not p.parent.is_dir():
+        raise StoreError(f"{p.parent}: no such folder for the store",
+                         hint="check the --db path, or add --create to make the folder")
+
+
+def open_checks(path: Path, schema: str, version: int) -> bool:
+    """Prepare to open the store at `path`; True when it can only be read.
+
+    An empty (0-byte) file is refused: it is a damaged store (a new store is never empty, see
+    `_create`), and filling it with the example corpus would hide the damage. A new store is
+    made complete under a temporary name and then linked into place.
+    """
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _create(path, schema, version)
+        return False
+    if path.is_dir():
+        raise StoreError(f"{path}: is a folder, not a store file", hint="give a file name with --db")
+    if st.st_size == 0:
+        raise StoreError(f"{path}: the store file is empty (0 bytes), not a store",
+                         hint="restore it from a backup, or delete it to start a new store")
+    return cannot_write(path)
+
+
+def cannot_write(path: Path) -> bool:
+    """True when the store file at `path` exists and cannot be written (nor its -wal file made)."""
+    return path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK))
+
+
+def _create(path: Path, schema: str, version: int) -> None:
+    """Make a new store at `path` atomically: another process sees no file or a whole store."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(schema)
+            conn.execute(f"PRAGMA user_version={version}")
+        finally:
+            conn.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+        except OSError:  # no hard links here: a rename can only lose a race, never make a half store
+            if not path.exists():
+                os.replace(tmp, path)
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+            try:
+                leftover.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    """A connection to the store file (read-only ones never write, not even the -shm file)."""
+    if not read_only:
+        return sqlite3.connect(path, timeout=60, isolation_level=None)
+    from urllib.parse import quote
+
+    # Nobody can write it through us: immutable also lets SQLite read a WAL store whose
+    # folder is read-only (no -shm file can be made there).
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        return sqlite3.connect(uri + "&immutable=1", uri=True, timeout=60, isolation_level=None)
+
+
+def schema_damage(conn: sqlite3.Connection) -> str | None:
+    """What is wrong with the tables of an open store (a table or column missing), or None."""
+    try:
+        for table, needed in _REQUIRED_COLUMNS.items():
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if not have:
+                return f"table {table!r} is missing"
+            missing = sorted(needed - have)
+            if missing:
+                return f"table {table!r} has no column {missing[0]!r}"
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None

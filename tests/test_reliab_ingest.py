@@ -1,0 +1,130 @@
+"""Ingest reads what can be read: only regular files, past loops and odd names, format by content."""
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.errors import LoadError
+from ruleslawyer.ingest import formats
+from ruleslawyer.ingest.pipeline import ingest_paths, printable
+from tests.conftest import ROOT
+
+CORPUS = ROOT / "ruleslawyer" / "corpus"
+RULE = b"Overwatch Drill\n\nA unit may fire at a charging enemy unit, hitting only on unmodified 6s.\n"
+
+
+def _ingest(tmp_path: Path, *paths) -> tuple[int, list[str], str]:
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), "ingest", "-q", *map(str, paths)])
+    return result.exit_code, result.stderr.splitlines(), result.stdout
+
+
+def test_fifo_device_and_socket_are_skipped_with_one_line_each(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.txt")  # reading it would wait for a writer forever
+    (folder / "zero.txt").symlink_to("/dev/zero")  # reading it would never end
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(folder / "sock.md"))
+    (folder / "good.txt").write_bytes(RULE)
+    try:
+        code, errors, out = _ingest(tmp_path, folder, "/dev/null")
+    finally:
+        sock.close()
+    assert code == 1
+    assert len(errors) == 4, errors
+    by_name = {e.removeprefix("Error: ").split(":")[0].rsplit("/", 1)[-1]: e for e in errors}
+    assert "a FIFO" in by_name["pipe.txt"] and "a character device" in by_name["zero.txt"]
+    assert "a socket" in by_name["sock.md"] and "character device" in by_name["null"]
+    assert out.strip().startswith("1 files read")
+
+
+def test_the_size_limit_counts_what_is_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(formats, "MAX_FILE_BYTES", 1000)
+    big = tmp_path / "big.txt"
+    big.write_bytes(RULE * 100)
+    with pytest.raises(LoadError, match="too large"):
+        formats.read_file(big)
+    assert formats.read_file(tmp_path / "big.txt", limit=10**6) == RULE * 100
+
+
+def test_symlink_loops_and_long_paths_are_one_line_per_entry(tmp_path):
+    folder = tmp_path / "in"
+    (folder / "a" / "b").mkdir(parents=True)
+    (folder / "a" / "b" / "up").symlink_to("../..")  # a folder inside itself
+    (folder / "self.txt").symlink_to("self.txt")  # a file link to itself
+    (folder / "a" / "rule.txt").write_bytes(RULE)
+    deep = folder / "deep"
+    deep.mkdir()
+    long_name = "x" * 300 + ".txt"  # longer than any file system's name limit
+    code, errors, out = _ingest(tmp_path, folder, deep / long_name)
+    assert code == 1
+    assert len(errors) == 3, errors
+    assert any("up: a symlink loop" in e for e in errors)
+    assert any("self.txt: a symlink loop" in e or "self.txt: a broken or looping symlink" in e for e in errors)
+    assert any(long_name[:20] in e and ("too long" in e or "no such file" in e) for e in errors)
+    assert out.strip().startswith("1 files read")
+
+
+def test_file_names_are_shown_escaped_and_odd_bytes_ingest(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    raw = os.fsencode(folder)
+    names = [b"new\nline.txt", b"\x1b[31mred.txt", b"latin\xff1.txt"]
+    for n, name in enumerate(names):
+        with open(raw + b"/" + name, "wb") as f:
+            f.write(RULE.replace(b"Drill", b"Drill %d" % n))
+    with open(raw + b"/broken\n\x1b[2J.pdf", "wb") as f:
+        f.write(b"\x00\x01\x02" * 100)
+    code, errors, out = _ingest(tmp_path, folder)
+    assert code == 1 and len(errors) == 1
+    assert "\x1b" not in errors[0] and "broken\\n\\x1b[2J.pdf" in errors[0]
+    assert out.strip().startswith("3 files read")
+    stats = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), "stats"]).stdout
+    assert "new\\nline.txt" in stats and "\\x1b[31mred.txt" in stats and "latin\\xff1.txt" in stats
+    assert "\x1b" not in stats
+    again = ingest_paths_count(tmp_path, folder)
+    assert again == (0, 3)  # the odd names are keyed stably: unchanged the second time
+
+
+def ingest_paths_count(tmp_path: Path, folder: Path) -> tuple[int, int]:
+    from ruleslawyer.store import Store
+
+    with Store(tmp_path / "s.sqlite") as store:
+        report = ingest_paths(store, [folder])
+    return report.read, report.unchanged
+
+
+def test_printable_escapes_controls_and_keeps_text():
+    assert printable("Look Out, Sir — ‘quoted’ café") == "Look Out, Sir — ‘quoted’ café"
+    assert printable("a\nb\x1b[0m\u202e") == "a\\nb\\x1b[0m\\u202e"
+
+
+def test_html_named_pdf_is_read_as_html(tmp_path):
+    page = tmp_path / "warden.pdf"
+    page.write_bytes((CORPUS / "necrons-royal-warden.html").read_bytes())
+    code, errors, out = _ingest(tmp_path, page)
+    assert code == 0, errors
+    assert "datasheet" in out and "stratagem" in out
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le"])
+def test_utf16_html_is_sniffed_as_html(codec):
+    data = (CORPUS / "necrons-royal-warden.html").read_text("utf-8").encode(codec)
+    assert formats.sniff_format(data, "page.txt") == "html"
+
+
+def test_a_page_whose_first_tag_comes_late_is_html():
+    data = b"<?xml version='1.0'?>\n<!-- " + b"x" * 10000 + b" -->\n\n<html><body><p>Rule</p></body></html>"
+    assert formats.sniff_format(data, "page.txt") == "html"
+    prose = b"Notes\n" + b"words " * 2000 + b"\nA line that mentions <html> in passing.\n"
+    assert formats.sniff_format(prose, "notes.txt") == "text"
+
+
+def test_binary_named_pdf_is_still_refused_clearly():
+    with pytest.raises(LoadError, match="no %PDF header"):
+        formats.sniff_format(bytes(range(256)) * 20, "broken.pdf")
