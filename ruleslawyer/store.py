@@ -328,10 +328,13 @@ class Store:
         self.conn.execute("COMMIT")
 
     def records_by_file(self) -> Iterator[tuple[str, Record, str]]:
-        """(file path, record, hash of its stored form) for every record, in ingest order."""
+        """(file path, record, hash of its stored form) for every record, in ingest order.
+        Damaged rows are skipped as in `records`."""
         sha1 = hashlib.sha1
-        for path, data in self.conn.execute("SELECT file_path, data FROM records ORDER BY file_path, seq"):
-            yield path, from_dict(json.loads(data)), sha1(data.encode("utf-8")).hexdigest()
+        for row in self._record_rows(None, None):
+            record = self._decode(row)
+            if record is not None:
+                yield row[3], record, sha1(row[4].encode("utf-8")).hexdigest()
 
     def counts_by_kind(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT kind, COUNT(*) FROM records GROUP BY kind ORDER BY kind"))

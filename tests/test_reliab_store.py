@@ -22,7 +22,7 @@ from tests.conftest import ROOT
 def _seeded(tmp_path: Path) -> Path:
     """A store holding the shipped corpus (the first query command ingests it)."""
     db = tmp_path / "s.sqlite"
-    result = CliRunner().invoke(cli, ["--db", str(db), "stats"])
+    result = CliRunner().invoke(cli, ["stats"], env={"RULESLAWYER_DB": str(db)})  # a default store is seeded
     assert result.exit_code == 0, result.output
     return db
 

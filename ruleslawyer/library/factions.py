@@ -27,7 +27,7 @@ def check_faction(store, faction: str | None) -> None:
     if isinstance(store, (str, Path)) or store is None:
         from .corpus import open_store
 
-        with open_store(store, seed_corpus=True) as opened:
+        with open_store(store) as opened:
             return check_faction_among(faction, stored_factions(opened))
     check_faction_among(faction, stored_factions(store))
 
