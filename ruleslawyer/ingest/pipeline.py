@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 from .. import lazy
 from ..errors import LoadError, RuleslawyerError
 from ..store import Store
-from .formats import SUFFIXES, load_bytes, read_file
+from .formats import STRUCTURED_SUFFIXES, SUFFIXES, load_bytes, read_file
 from .parse.parsing import ParseContext, guess_edition, parse_document
 
 # Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
@@ -130,7 +130,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
 
 
 def _structured_file(path: Path, detectors: list[Callable]) -> bool:
-    return path.suffix.lower() in (".cat", ".gst") and bool(detectors)
+    return path.suffix.lower() in STRUCTURED_SUFFIXES and bool(detectors)
 
 
 @functools.lru_cache(maxsize=None)
@@ -190,7 +190,8 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
         return FileResult(key, "failed", error=f"{key}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the files")
     store.replace_file(path=key, name=source.name, sha256=sha, format=source.format, size=source.size,
-                       records=records, title=source.title, edition=source.edition, reader=reader_version())
+                       records=records, title=source.title, edition=source.edition, reader=reader_version(),
+                       warnings=tuple(getattr(source, "warnings", ())))
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
                       factions=_factions(records))
 

@@ -7,7 +7,7 @@ a hash over all its files, so an unchanged export is not read again.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -23,6 +23,9 @@ class StructuredSource:
     format: str = "structured"
     title: str | None = None
     edition: int | None = None
+    # Problems met while reading (a bad value, a missing column, a file that could not be read):
+    # the source is still ingested, and each problem is reported and kept with the file.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -40,9 +43,12 @@ class StructuredSource:
         digest = hashlib.sha256()
         for f in sorted(self.files):
             digest.update(f.name.encode() + b"\0")
-            with open(f, "rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(chunk)
+            try:
+                with open(f, "rb") as fh:
+                    for chunk in iter(lambda: fh.read(1 << 20), b""):
+                        digest.update(chunk)
+            except OSError as exc:  # a companion file that cannot be read is reported by records()
+                digest.update(f"unreadable: {exc.strerror}".encode())
         return digest.hexdigest()
 
     def records(self) -> Iterator[Record]:  # pragma: no cover - abstract
