@@ -108,7 +108,7 @@ class Collector:
             elif tag == "infoLinks":
                 for info in children(child, "infoLink"):
                     self._info(info, depth, optional, own)
-            elif tag in ("selectionEntries", "selectionEntryGroups"):
+            elif tag in ("selectionEntries", "selectionEntryGroups", "infoGroups"):
                 for entry in child:
                     self.walk(entry, depth + 1, optional)
             elif tag == "entryLinks":
