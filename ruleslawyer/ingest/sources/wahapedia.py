@@ -17,7 +17,7 @@ from typing import Iterator
 from ...errors import LoadError
 from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, UnitCost, Weapon)
 from ..load.fragments import fragment_lines, fragment_text, link_texts
-from ...names import title_case
+from ...names import fold, title_case
 from .structured import StructuredSource
 
 REQUIRED = ("Datasheets.csv", "Factions.csv", "Datasheets_models.csv")
@@ -266,12 +266,18 @@ class WahapediaExport(StructuredSource):
         links = _group(self._table("Datasheets_wargear.csv"))
         profiles_by_wargear = _group(self._table("Wargear_list.csv"), key="wargear_id")
         damage = _group(self._table("Datasheets_damage.csv"))
+        wargear_names = {r["id"]: fragment_text(r.get("name")) for r in self._table("Wargear.csv") if r.get("id")}
         for row in self._table("Datasheets.csv"):
             sid = row["id"]
             weapons = []
             for link in links.get(sid, []):
-                for p in profiles_by_wargear.get(link.get("wargear_id", ""), []):
-                    weapons.append(Weapon(name=_dash(re.sub(r"^\d+:\s*", "", fragment_text(p.get("name")))), range=p.get("Range"),
+                rows = profiles_by_wargear.get(link.get("wargear_id", ""), [])
+                for p in rows:
+                    name = _dash(re.sub(r"^\d+:\s*", "", fragment_text(p.get("name"))))
+                    parent = wargear_names.get(link.get("wargear_id", ""))
+                    if len(rows) > 1 and parent and fold(parent) not in fold(name):  # one entry per profile
+                        name = f"{parent} - {name}"
+                    weapons.append(Weapon(name=name, range=p.get("Range"),
                                           type=p.get("type"), S=p.get("S"), AP=p.get("AP"), D=p.get("D"),
                                           abilities=(fragment_text(p["abilities"]),) if p.get("abilities") else ()))
             brackets = damage.get(sid, [])
@@ -284,21 +290,26 @@ class WahapediaExport(StructuredSource):
                 profiles=tuple(Profile(name=fragment_text(m.get("name")), models=m.get("models_per_unit") or None,
                                        stats={k: m.get(k, "") for k in STATS_9}) for m in models.get(sid, [])),
                 weapons=_unique_weapons(weapons),
-                composition=tuple(t for t in (fragment_text(row.get("unit_composition")),) if t),
+                composition=tuple(t for t in (_without_power(fragment_text(row.get("unit_composition"))),) if t),
                 damaged=damaged or None)
 
     def _stratagems_9(self, factions) -> Iterator[Stratagem]:
-        phases = defaultdict(list)
-        for row in self._table("StratagemPhases.csv"):
-            phases[row["stratagem_id"]].append(row["phase"])
+        # StratagemPhases.csv only tags the phases; the WHEN of a 9th edition stratagem is its prose.
         for row in self._table("Stratagems.csv"):
             kind = row.get("type", "")
             yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
                             faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
-                            group=re.sub(r"\s*Stratagem$", "", kind).strip() or None,
-                            when=", ".join(phases.get(row["id"], [])) or None,
+                            group=_dash(kind).split(" - ")[0].strip() if " - " in _dash(kind) else
+                            re.sub(r"\s*Stratagem$", "", kind).strip() or None,
+                            category=re.sub(r"\s*Stratagem$", "", _dash(kind).split(" - ")[-1]).strip()
+                            if " - " in _dash(kind) else None,
                             effect=fragment_text(row.get("description")) or None,
                             fluff=fragment_text(row.get("legend")) or None)
+
+
+def _without_power(text: str) -> str:
+    """A 9th edition composition without its Power Rating sentences (power is its own field)."""
+    return re.sub(r"[^.]*\bPower Rating\b[^.]*\.\s*", "", text).strip()
 
 
 def _group(rows: list[dict[str, str]], key: str = "datasheet_id") -> dict[str, list[dict[str, str]]]:
