@@ -24,6 +24,7 @@ COMMANDS = {
     "search": "ruleslawyer.cli.search:search",
     "site": "ruleslawyer.cli.site:site",
     "cards": "ruleslawyer.cli.cards:cards",
+    "points": "ruleslawyer.cli.points:points",
 }
 
 

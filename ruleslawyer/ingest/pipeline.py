@@ -24,6 +24,8 @@ from .parse.parsing import ParseContext, guess_edition, parse_document
 STRUCTURED_SOURCES: tuple[str, ...] = (
     "ruleslawyer.ingest.sources.wahapedia:detect",
     "ruleslawyer.ingest.sources.battlescribe:detect",
+    "ruleslawyer.ingest.sources.mfm:detect",
+    "ruleslawyer.ingest.sources.mfm_html:detect",
 )
 
 

@@ -20,7 +20,7 @@ _ORDINAL = re.compile(r"(\d+)\s*(st|nd|rd|th)", re.I)
 _NUMBER = re.compile(r'<span class="h_number">\s*([\d.]+)\s*</span>', re.I)
 
 
-def _tier_label(words: str) -> str | None:
+def tier_label(words: str) -> str | None:
     """"1ST TO 2ND" -> "1st-2nd", "3RD +" -> "3rd+", "" -> None (a plain unit price)."""
     ordinals = [f"{n}{s.lower()}" for n, s in _ORDINAL.findall(words)]
     if not ordinals:
@@ -43,7 +43,7 @@ def unit_costs(rows: list[dict[str, str]], where: str,
         label, cost = fragment_text(row.get("description")).strip(), (row.get("cost") or "").strip()
         heading = _TIER.match(label)
         if not cost and heading:
-            tier, in_wargear = _tier_label(heading.group(1)), False
+            tier, in_wargear = tier_label(heading.group(1)), False
             continue
         if not cost and re.match(r"^\s*wargear", label, re.I):
             in_wargear = True
