@@ -48,13 +48,19 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
                 raise LoadError(path, "corrupt PDF: no pages found")
             pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
             meta = {k: str(v) for k, v in (pdf.metadata or {}).items() if isinstance(v, (str, int, float))}
+            # Text drawn as outlines leaves only page furniture as text, beside many vector curves.
+            few_chars = sum(len(f.chars) for frags, _ in pages for f in frags) < 200 * n_pages
+            curves = sum(len(page.curves) for page in pdf.pages) if few_chars else 0
     except LoadError:
         raise
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
         raise LoadError(path, _reason(exc, data)) from None
+    no_text = "no text layer (scanned or outlined text); OCR is not supported"
     if not any(frags for frags, _ in pages):
-        raise LoadError(path, "no text layer (a scanned or image-only PDF?); run OCR on it first")
+        raise LoadError(path, no_text)
     _drop_running_lines(pages)
+    if curves > 100 * n_pages and sum(len(f.chars) for frags, _ in pages for f in frags) < 20 * n_pages:
+        raise LoadError(path, no_text)
     layouts = [layout_page(frags, number, w, h) for number, (frags, (w, h)) in enumerate(pages, start=1)]
     return _document(layouts, origin, meta, n_pages)
 
