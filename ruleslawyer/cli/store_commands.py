@@ -27,6 +27,9 @@ def ingest(app, paths, force, quiet):
 
     with app.store(seed_corpus=False) as store, progress_bar(enabled=not quiet) as progress:
         report = ingest_paths(store, paths, force=force, progress=progress)
+    for result in report.results:
+        for warning in result.warnings:
+            click.echo(f"Warning: {warning}", err=True)
     for failure in report.failed:
         click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"

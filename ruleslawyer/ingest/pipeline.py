@@ -40,6 +40,7 @@ class FileResult:
     factions: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     hint: str | None = None
+    warnings: tuple[str, ...] = ()  # problems met in a file that was still read (a bad value, a truncated table)
 
 
 @dataclass
@@ -195,7 +196,7 @@ def ingest_structured(store: Store, source, *, force: bool = False) -> FileResul
                        records=records, title=source.title, edition=source.edition, reader=reader_version(),
                        warnings=tuple(getattr(source, "warnings", ())))
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
-                      factions=_factions(records))
+                      factions=_factions(records), warnings=tuple(getattr(source, "warnings", ())))
 
 
 def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = False,
