@@ -53,6 +53,8 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
         raw = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
     lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     check_not_damaged(path, lines[0])
     header = _split(lines[0])
