@@ -58,7 +58,11 @@ CATALOGUE = {"catalogue": {
                  "costs": [{"name": "Detachment Points", "typeId": "dp", "value": 2}],
                  "categoryLinks": [{"id": "c3", "targetId": "fd-1", "name": "Take and Hold"}],
                  "rules": [{"id": "r-det", "name": "Careful Testing",
-                            "description": "- Re-roll **hit rolls** of 1.\n\n- Add 1\" to Move."}]}]}]}],
+                            "description": "- Re-roll **hit rolls** of 1.\n\n- Add 1\" to Move."}],
+                 "profiles": [{"id": "s-1", "name": "Test Volley", "typeName": "Stratagem", "characteristics": [
+                     {"name": "CP", "$text": "1"}, {"name": "Type", "$text": "Battle Tactic"},
+                     {"name": "When", "$text": "Your Shooting phase."}, {"name": "Target", "$text": "One unit."},
+                     {"name": "Effect", "$text": "Re-roll **wound rolls** of 1."}]}]}]}]}],
     "sharedSelectionEntryGroups": [{"id": "g-enh", "name": "Enhancements", "selectionEntries": [
         {"id": "e-1", "name": "Test Relic", "type": "upgrade",
          "costs": [{"name": "pts", "typeId": PTS, "value": 15}],
@@ -135,7 +139,7 @@ def test_json_and_xml_give_the_same_records(tmp_path):
     from_json, _ = records_of(write_pair(tmp_path / "j", "json"))
     from_xml, _ = records_of(write_pair(tmp_path / "x", "xml"))
     assert comparable(from_json) == comparable(from_xml)
-    assert {r.kind for r in from_json} == {"datasheet", "detachment_rule", "enhancement", "rule"}
+    assert {r.kind for r in from_json} == {"datasheet", "detachment_rule", "enhancement", "rule", "stratagem"}
 
 
 def test_datasheet_fields(tmp_path):
@@ -165,6 +169,13 @@ def test_detachment_and_enhancement(tmp_path):
     enh = next(r for r in recs if r.kind == "enhancement")
     assert (enh.name, enh.points, enh.group, enh.text) == ("Test Relic", 15, "Test Cadre",
                                                            "The bearer has the Stealth ability.")
+
+
+def test_stratagem_profiles(tmp_path):
+    recs, _ = records_of(write_pair(tmp_path, "json"))
+    strat = next(r for r in recs if r.kind == "stratagem")
+    assert (strat.name, strat.cp, strat.category, strat.group, strat.when, strat.effect) == (
+        "Test Volley", 1, "Battle Tactic", "Test Cadre", "Your Shooting phase.", "Re-roll wound rolls of 1.")
 
 
 def test_root_after_4kb_is_still_a_catalogue(tmp_path):

@@ -96,7 +96,10 @@ class BattleScribeSource(StructuredSource):
                 if sheet is not None:
                     made += 1
                     yield self._versioned(sheet, version)
-            for record in ArmyReader(reader, root, roots).records(self.warnings):
+            army = ArmyReader(reader, root, roots)
+            for record in army.records(self.warnings):
+                yield self._versioned(record, version)
+            for record in army.stratagems(self.warnings):
                 yield self._versioned(record, version)
         for rule in grand(root, "sharedRules", "rule") + grand(root, "rules", "rule"):
             text = plain(" ".join((d.text or "") for d in children(rule, "description")))

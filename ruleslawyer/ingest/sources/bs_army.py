@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ...names import fold
-from ...records import DetachmentRule, Enhancement, Record
+from ...records import DetachmentRule, Enhancement, Record, Stratagem
 from .bs_text import plain
 from .bs_tree import children, grand, local, number
 from .bs_units import Index, UnitReader, chars
@@ -85,6 +85,35 @@ class ArmyReader:
                 if record is not None:
                     yield record
 
+    def stratagems(self, warnings: list[str]) -> Iterator[Stratagem]:
+        """Stratagem profiles (a profile type named "Stratagem…": CP, When, Target, Effect), where a
+        catalogue has them; grouped by the detachment whose selection shows them, if any."""
+        index, detachments = self.units.index, {}
+        for group in _groups(self.root, _DETACHMENT_GROUP):
+            for entry in _entries(group, index):
+                detachments[entry.get("id", "")] = plain(entry.get("name", "")).strip()
+        parents = {child: parent for parent in self.root.iter() for child in parent}
+        seen: set[tuple] = set()
+        for profile in self.root.iter():
+            if local(profile.tag) != "profile" or "stratagem" not in profile.get("typeName", "").lower():
+                continue
+            ch = {k.strip().lower(): plain(v) for k, v in chars(profile).items()}
+            name = plain(profile.get("name", "")).strip()
+            cp = number(ch.get("cp") or ch.get("cost") or ch.get("command points"))
+            if (ch.get("cp") or ch.get("cost")) and cp is None:
+                warnings.append(f"{self.units.file_name}: stratagem {name}: CP {ch.get('cp') or ch.get('cost')!r} "
+                                "is not a number")
+            group = self._owner(profile, parents, detachments)
+            if not name or (name, group) in seen:
+                continue
+            seen.add((name, group))
+            yield Stratagem(name=name, source=self.units.source(profile), edition=self.units.edition,
+                            faction=self.units.faction, cp=int(cp) if cp is not None else None,
+                            category=ch.get("type") or ch.get("category") or None, group=group,
+                            when=ch.get("when") or None, target=ch.get("target") or None,
+                            effect=ch.get("effect") or ch.get("description") or None,
+                            restrictions=ch.get("restrictions") or None)
+
     def _detachment(self, entry: ET.Element, disposition_names: dict[str, str],
                     warnings: list[str]) -> Iterator[DetachmentRule]:
         index, name = self.units.index, plain(entry.get("name", "")).strip()
@@ -145,6 +174,8 @@ class ArmyReader:
         """The detachment whose selection shows this entry (nearest ancestor first), else its comment."""
         el: ET.Element | None = entry
         while el is not None:
+            if el is not entry and el.get("id") in detachments:  # inside the detachment's own entry
+                return detachments[el.get("id")]
             for mod in grand(el, "modifiers", "modifier"):
                 if mod.get("field") == "hidden":
                     for cond in mod.iter():
