@@ -117,14 +117,16 @@ class BattleScribeSource(StructuredSource):
 
     @staticmethod
     def _unit_entries(root: ET.Element, index: Index) -> list[ET.Element]:
-        """Top-level unit and model entries: shared and root entries, and the targets of root entry links."""
+        """The datasheets a list can take: root entries and the targets of root entry links (the
+        shared entries only when the root lists none; a shared model entry is a part of a unit)."""
         out, seen = [], set()
-        candidates = grand(root, "sharedSelectionEntries", "selectionEntry") + grand(root, "selectionEntries",
-                                                                                      "selectionEntry")
+        candidates = grand(root, "selectionEntries", "selectionEntry")
         for link in grand(root, "entryLinks", "entryLink"):
             target = index.get(link.get("targetId"))
             if target is not None and link.get("hidden") != "true":
                 candidates.append(target)
+        if not candidates:
+            candidates = grand(root, "sharedSelectionEntries", "selectionEntry")
         for entry in candidates:
             if entry.get("type") in ("unit", "model") and entry.get("hidden") != "true" and id(entry) not in seen:
                 seen.add(id(entry))

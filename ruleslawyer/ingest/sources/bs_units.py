@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from ...names import title_case
 from ...records import Ability, Datasheet, Leader, Profile, Source, UnitCost, Weapon
@@ -341,33 +342,72 @@ def _bounds(el: ET.Element) -> tuple[int | None, int | None]:
     return lo, hi
 
 
-def model_bounds(entry: ET.Element, index: Index, depth: int = 0) -> tuple[int, int | None]:
+def _children_of(el: ET.Element, index: Index) -> Iterator[tuple[ET.Element, ET.Element]]:
+    """(child or link, resolved target) for the entries and groups directly under `el`."""
+    for child in grand(el, "selectionEntries", "selectionEntry") + grand(el, "selectionEntryGroups",
+                                                                         "selectionEntryGroup"):
+        if not _hidden(child):
+            yield child, child
+    for link in grand(el, "entryLinks", "entryLink"):
+        target = index.get(link.get("targetId"))
+        if target is not None and not _hidden(link):
+            yield link, target
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _models(el: ET.Element, index: Index, depth: int) -> tuple[int, int | None] | None:
+    """The model count under `el` (min, max or None), or None when it holds no model.
+
+    An entry's constraints bound how often it is taken; a group's bound how many of its children
+    are taken in all: models when its children are models ("10-20 Warriors"), options when they
+    are boxes of models ("1 Spanner and 4 Burna Boyz" or "2 Spanners and 8 Burna Boyz").
+    """
+    if depth > MAX_LINK_DEPTH:
+        return None
+    models, boxes = [], []
+    for child, target in _children_of(el, index):
+        lo, hi = _bounds(child)
+        if child is not target:  # a link: its own constraints first, then the target's
+            t_lo, t_hi = _bounds(target)
+            lo, hi = (lo if lo is not None else t_lo), (hi if hi is not None else t_hi)
+        if target.get("type") == "model":
+            models.append((lo or 0, hi))
+            continue
+        inner = _models(target, index, depth + 1)
+        if inner is None:
+            continue
+        if local(target.tag) == "selectionEntryGroup":
+            models.append(inner)  # a group's own constraints were applied inside it
+        else:
+            boxes.append((inner, lo, hi))
+    if not models and not boxes:
+        return None
+    g_lo, g_hi = _bounds(el) if local(el.tag) == "selectionEntryGroup" else (None, None)
+    if boxes and not models and (g_lo is not None or g_hi is not None):
+        lo = (g_lo or 0) * min(b[0][0] for b in boxes)
+        highs = [b[0][1] for b in boxes]
+        hi = None if g_hi is None or None in highs else g_hi * max(highs)
+        return lo, hi
+    lo_total = sum(m[0] for m in models) + sum(inner[0] * (lo or 0) for inner, lo, _ in boxes)
+    hi_total: int | None = 0
+    for m in models:
+        hi_total = _add(hi_total, m[1])
+    for inner, _, hi in boxes:
+        hi_total = _add(hi_total, None if inner[1] is None else inner[1] * (hi if hi is not None else 1))
+    if models and not boxes and local(el.tag) == "selectionEntryGroup":
+        return (g_lo if g_lo is not None else lo_total), (g_hi if g_hi is not None else hi_total)
+    return lo_total, hi_total
+
+
+def model_bounds(entry: ET.Element, index: Index) -> tuple[int, int | None]:
     """The smallest and largest legal model count of a unit (1 for a lone model)."""
-    if entry.get("type") == "model" and depth == 0:
+    if entry.get("type") == "model":
         return 1, 1
-    lo_total, hi_total, any_model = 0, 0, False
-    for kind in ("selectionEntries", "selectionEntryGroups", "entryLinks"):
-        for child in grand(entry, kind, {"selectionEntries": "selectionEntry", "selectionEntryGroups": "selectionEntryGroup",
-                                         "entryLinks": "entryLink"}[kind]):
-            target = index.get(child.get("targetId")) if kind == "entryLinks" else child
-            if target is None or _hidden(child) or depth > MAX_LINK_DEPTH:
-                continue
-            lo, hi = _bounds(child)
-            if kind == "entryLinks":
-                t_lo, t_hi = _bounds(target)
-                lo, hi = lo if lo is not None else t_lo, hi if hi is not None else t_hi
-            if target.get("type") == "model":
-                any_model = True
-                lo_total += lo or 0
-                hi_total = None if hi_total is None or hi is None else hi_total + hi
-            elif local(target.tag) == "selectionEntryGroup" or target.get("type") == "unit":
-                inner_lo, inner_hi = model_bounds(target, index, depth + 1)
-                if inner_lo == 0 and inner_hi == 0:
-                    continue  # a group of wargear, not of models
-                any_model = True
-                lo_total += lo if lo is not None else inner_lo
-                group_hi = hi if hi is not None else inner_hi
-                hi_total = None if hi_total is None or group_hi is None else hi_total + group_hi
-    if not any_model:
-        return (1, 1) if depth == 0 else (0, 0)
-    return max(lo_total, 1 if depth == 0 else 0), hi_total
+    found = _models(entry, index, 0)
+    if found is None:
+        return 1, 1
+    lo, hi = found
+    return max(lo, 1), hi
