@@ -152,3 +152,18 @@ def test_real_sample_repaired_and_damaged(shared, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(base / "ListBrewer_Data_sample_repaired", copy)
     assert len(records(copy)[0]) == len(recs)
+
+
+def test_encodings_are_read_from_the_content(tmp_path):
+    utf16 = {name: text.encode("utf-16") for name, text in TABLES.items()}
+    folder = tmp_path / "u16"
+    folder.mkdir()
+    for name, data in utf16.items():
+        (folder / name).write_bytes(data)
+    recs, source = records(folder)
+    assert sum(1 for r in recs if r.kind == "datasheet") == 2 and not source.warnings
+    legacy = make_export(tmp_path / "cp", **{"Enhancements.csv": None})
+    (legacy / "Enhancements.csv").write_bytes(TABLES["Enhancements.csv"].replace("Add 1", "Add 1 \u2013").encode("cp1252"))
+    recs, source = records(legacy)
+    assert any("Windows-1252" in w for w in source.warnings)
+    assert "\u2013" in next(r for r in recs if r.kind == "enhancement").text

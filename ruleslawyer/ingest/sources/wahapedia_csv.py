@@ -23,17 +23,34 @@ def check_not_damaged(path: Path, header_line: str) -> None:
         raise LoadError(path, f"not a readable Wahapedia export: {DAMAGED}")
 
 
-def read_header(path: Path) -> list[str]:
-    """The column names of a Wahapedia CSV (its first line)."""
+def decode(path: Path, data: bytes, warnings: list[str] | None = None) -> str:
+    """The text of a table: UTF-8 (with or without a BOM), UTF-16 by its BOM, else cp1252 with a warning."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
     try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            line = fh.readline()
-        check_not_damaged(path, line)
-        return _split(line)
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+        if warnings is not None:
+            warnings.append(f"{path.name}: not UTF-8 ({exc.reason} at byte {exc.start}); read as Windows-1252")
+        return text
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
     except OSError as exc:
         raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_header(path: Path) -> list[str]:
+    """The column names of a Wahapedia CSV (its first line)."""
+    line = decode(path, _read(path)).split("\n", 1)[0].rstrip("\r")
+    check_not_damaged(path, line)
+    return _split(line)
 
 
 def _split(line: str) -> list[str]:
@@ -49,12 +66,7 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
     `required` names columns the caller cannot do without; a file lacking one is a LoadError.
     Rows that cannot be read whole are reported in `warnings` (when given) and left out.
     """
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    raw = decode(path, _read(path), warnings)
     lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     check_not_damaged(path, lines[0])
     header = _split(lines[0])
