@@ -255,3 +255,22 @@ def test_real_10th_edition_detachments(shared):
     assert enhancements and all(r.group for r in enhancements)
     warriors = next(r for r in recs if r.kind == "datasheet" and r.name == "Necron Warriors")
     assert [c.models for c in warriors.points] == ["10", "20"]
+
+
+def test_units_from_a_linked_library(tmp_path):
+    """A chapter catalogue whose datasheets live in a shared library catalogue beside it."""
+    write_pair(tmp_path, "json")
+    library = json.loads(json.dumps(CATALOGUE))
+    library["catalogue"].update({"id": "lib-1", "name": "Library - Testers", "library": True})
+    (tmp_path / "Testers.json").write_text(json.dumps(library), encoding="utf-8")
+    chapter = {"catalogue": {
+        "entryLinks": [{"id": "el-1", "targetId": "u-1", "type": "selectionEntry", "name": "Test Squad"}],
+        "catalogueLinks": [{"id": "cl-1", "targetId": "lib-1", "type": "catalogue", "name": "Library - Testers"}],
+        "xmlns": NS, "id": "cat-2", "name": "Imperium - Test Chapter", "revision": 1, "type": "catalogue"}}
+    cat = tmp_path / "Chapter.json"
+    cat.write_text(json.dumps(chapter), encoding="utf-8")
+    source = detect(cat)
+    assert {p.name for p in source.files} == {"Chapter.json", "System.json", "Testers.json"}
+    sheets = [r for r in source.records() if r.kind == "datasheet"]
+    assert [(s.name, s.faction, s.edition, s.invulnerable_save) for s in sheets] == [
+        ("Test Squad", "Test Chapter", 11, "5+")]

@@ -20,7 +20,7 @@ from ...errors import LoadError
 from ...records import Record, Rule
 from .bs_army import ArmyReader
 from .bs_text import plain
-from .bs_tree import children, grand, local, read_tree, root_kind
+from .bs_tree import children, grand, linked_catalogues, local, read_tree, root_id, root_kind
 from .bs_units import Index, UnitReader
 from .structured import StructuredSource
 
@@ -34,10 +34,13 @@ def detect(path: Path) -> "BattleScribeSource | None":
         return None
     kind = root_kind(path)
     if kind == "catalogue":
-        systems = tuple(sorted(p for p in path.parent.iterdir()
-                               if p != path and p.suffix.lower() in SUFFIXES and p.is_file()
-                               and root_kind(p) == "gameSystem"))
-        return BattleScribeSource(path=path, files=(path, *systems), format="battlescribe", title=path.stem)
+        siblings = [p for p in sorted(path.parent.iterdir())
+                    if p != path and p.suffix.lower() in SUFFIXES and p.is_file()]
+        systems = [p for p in siblings if root_kind(p) == "gameSystem"]
+        wanted = linked_catalogues(path)  # shared libraries its links may point into
+        libraries = [p for p in siblings if wanted and root_kind(p) == "catalogue" and root_id(p) in wanted]
+        return BattleScribeSource(path=path, files=(path, *systems, *libraries), format="battlescribe",
+                                  title=path.stem)
     if kind == "gameSystem":
         return BattleScribeSource(path=path, files=(path,), format="battlescribe", title=path.stem)
     return None
@@ -75,13 +78,15 @@ class BattleScribeSource(StructuredSource):
     def records(self) -> Iterator[Record]:
         """A catalogue's datasheets, detachment rules, enhancements and shared rules; or a game system's rules."""
         root = read_tree(self.path)
-        systems = []
+        systems, libraries = [], []
         for extra in self.files[1:]:
             try:
-                systems.append(read_tree(extra))
+                tree = read_tree(extra)
             except LoadError as exc:  # judged on its own: the catalogue is still read
-                self.warnings.append(f"{exc}; links into that game system are left unresolved")
-        roots = [root, *systems]
+                self.warnings.append(f"{exc}; links into that file are left unresolved")
+                continue
+            (systems if local(tree.tag) == "gameSystem" else libraries).append(tree)
+        roots = [root, *systems, *libraries]  # libraries only resolve links; their units are their own
         index = Index(roots)
         faction = faction_name(root)
         edition = edition_of(root, systems)

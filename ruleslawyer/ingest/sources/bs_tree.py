@@ -56,6 +56,49 @@ def root_kind(path: Path) -> str | None:
     return None
 
 
+_XML_ID = re.compile(r"<(?:catalogue|gameSystem)\b[^>]*?\sid=[\"']([^\"']+)[\"']")
+_JSON_ID = re.compile(r'"id"\s*:\s*"([^"]+)"')
+_XML_LINKS = re.compile(r"<catalogueLink\b[^>]*?\btargetId=[\"']([^\"']+)[\"']")
+_JSON_LINKS = re.compile(r'"catalogueLinks"\s*:\s*\[(.*?)\]', re.S)
+
+
+def root_id(path: Path) -> str | None:
+    """The id of a BattleScribe file's root element, read from its first or last bytes."""
+    try:
+        with open(path, "rb") as fh:
+            head = decode_head(fh.read(SNIFF_BYTES))
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 8192))
+            tail = decode_head(fh.read())
+    except OSError:
+        return None
+    m = _XML_ID.search(head)
+    if m:
+        return m.group(1)
+    if _JSON_ROOT.match(head):
+        # JSON writes the root's attributes after its arrays: the last "id" after the last "]".
+        last = _JSON_ID.findall(tail[tail.rfind("]") + 1:])
+        if last:
+            return last[-1]
+        first = re.match(r'^\s*\{\s*"(?:catalogue|gameSystem)"\s*:\s*\{\s*(?:"[^"\[\]{}]*"\s*:\s*[^\[\]{},]*,\s*)*?'
+                         r'"id"\s*:\s*"([^"]+)"', head)  # or before them
+        return first.group(1) if first else None
+    return None
+
+
+def linked_catalogues(path: Path) -> set[str]:
+    """The ids of the catalogues a catalogue links to (`catalogueLinks`: shared libraries)."""
+    try:
+        text = decode_head(path.read_bytes())
+    except OSError:
+        return set()
+    ids = set(_XML_LINKS.findall(text))
+    for block in _JSON_LINKS.findall(text):
+        ids.update(re.findall(r'"targetId"\s*:\s*"([^"]+)"', block))
+    return ids
+
+
 def _singular(container: str) -> str:
     """`sharedSelectionEntries` -> `selectionEntry`, `costs` -> `cost`: the item tag of a container."""
     name = container[6].lower() + container[7:] if container.startswith("shared") and len(container) > 6 else container
