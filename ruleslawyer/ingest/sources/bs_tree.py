@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from functools import lru_cache
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -43,8 +44,21 @@ def decode_head(data: bytes) -> str:
 def root_kind(path: Path) -> str | None:
     """"catalogue" or "gameSystem" when the file is BattleScribe data (XML or JSON), else None."""
     try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _root_kind(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _root_kind(path: str, mtime: int, size: int) -> str | None:
+    """root_kind, once per file version: a folder walk asks about every sibling of every catalogue."""
+    try:
         with open(path, "rb") as fh:
-            head = decode_head(fh.read(SNIFF_BYTES))
+            data = fh.read(65536)
+            head = decode_head(data)
+            if not _JSON_ROOT.match(head) and not _XML_ROOT.search(head) and head.lstrip().startswith("<"):
+                head = decode_head(data + fh.read(SNIFF_BYTES))  # a long prolog: the root comes later
     except OSError:
         return None
     m = _JSON_ROOT.match(head)
@@ -65,8 +79,17 @@ _JSON_LINKS = re.compile(r'"catalogueLinks"\s*:\s*\[(.*?)\]', re.S)
 def root_id(path: Path) -> str | None:
     """The id of a BattleScribe file's root element, read from its first or last bytes."""
     try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _root_id(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _root_id(path: str, mtime: int, size: int) -> str | None:
+    try:
         with open(path, "rb") as fh:
-            head = decode_head(fh.read(SNIFF_BYTES))
+            head = decode_head(fh.read(65536))
             fh.seek(0, 2)
             size = fh.tell()
             fh.seek(max(0, size - 8192))
