@@ -252,10 +252,12 @@ class WahapediaExport(StructuredSource):
             kind = _dash(row.get("type", ""))
             category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
             group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
-            parts = split_stratagem_text(row.get("description", ""))
-            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]),
-                            edition=self.edition, faction=factions.get(row.get("faction_id", "")),
-                            cp=self._checked_int("Stratagems.csv", row, "cp_cost"),
+            parts = split_stratagem_text(without_number(row.get("description", "")))
+            number = rule_number(row.get("description")) or rule_number(row.get("name"))
+            yield Stratagem(name=title_case(fragment_text(without_number(row["name"]))),
+                            source=self._source("Stratagems.csv", row["id"]), edition=self.edition,
+                            faction=factions.get(row.get("faction_id", "")),
+                            cp=self._checked_int("Stratagems.csv", row, "cp_cost"), number=number,
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
 
     # ------------------------------------------------------------ 9th edition
