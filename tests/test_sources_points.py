@@ -202,3 +202,30 @@ def test_pdf_without_text_layer(shared):
 
     with pytest.raises(LoadError, match=r"no text layer \(scanned or outlined text\); OCR is not supported"):
         load_file(shared / "realdata" / "e11" / "pdf" / "armageddon_Orks_-_Munitorum_UK.pdf")
+
+
+@pytest.mark.parametrize("damage", [
+    ("    pricing:\n      - range", "    pricing: lots\n    x:\n      - range"),
+    ("{ models: 5, points: 60 }", "{ models: 5, points: sixty }"),
+    ("{ models: 5, points: 60 }", "{ models: 5, points: .nan }"),
+    ("units:\n", "units: 7\nnot_units:\n"),
+    ("      - { name: Test Relic, points: 20 }", "      - just a string"),
+])
+def test_damaged_yaml_is_warned_not_a_crash(tmp_path, damage):
+    path = tmp_path / "testers.yaml"
+    path.write_text(FACTION.replace(*damage, 1), encoding="utf-8")
+    source = detect(path)
+    if source is None:
+        return  # no longer looks like points data: not claimed at all
+    list(source.records())
+    assert source.warnings
+
+
+def test_invalid_yaml_is_one_line(tmp_path):
+    from ruleslawyer.errors import LoadError
+
+    path = tmp_path / "testers.yaml"
+    path.write_text(FACTION + "\n  - : [unclosed\n", encoding="utf-8")
+    with pytest.raises(LoadError) as info:
+        list(detect(path).records())
+    assert "testers.yaml" in str(info.value) and "\n" not in str(info.value)

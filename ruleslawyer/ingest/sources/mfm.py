@@ -75,6 +75,19 @@ def detect(path: Path) -> "MfmSource | None":
     return None
 
 
+def _items(value, where: str, what: str, warnings: list[str]) -> list[dict]:
+    """The mappings of a YAML list; anything else is a warning (a hand-edited file), never a crash."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        warnings.append(f"{where}: {what} is not a list; left out")
+        return []
+    bad = [v for v in value if not isinstance(v, dict)]
+    if bad:
+        warnings.append(f"{where}: {len(bad)} {what} entries are not mappings; left out")
+    return [v for v in value if isinstance(v, dict)]
+
+
 def _points(value, where: str, warnings: list[str]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
         if value is not None:
@@ -119,29 +132,29 @@ class MfmSource(StructuredSource):
         version = str(data.get("version") or version or "") or None
         date = str(data.get("lastUpdated") or date or "") or None
         src = (path.name, version, date)
-        for unit in data.get("units") or ():
-            if not isinstance(unit, dict) or not unit.get("name"):
+        for unit in _items(data.get("units"), path.name, "units", self.warnings):
+            if not unit.get("name"):
                 self.warnings.append(f"{path.name}: a unit without a name; skipped")
                 continue
             where = f"{path.name}: {unit['name']}"
             costs = []
-            for price in unit.get("pricing") or ():
-                tier = tier_of(price.get("range"))
-                for cost in price.get("costs") or ():
+            for price in _items(unit.get("pricing"), where, "pricing", self.warnings):
+                tier = tier_of(str(price.get("range") or ""))
+                for cost in _items(price.get("costs"), where, "costs", self.warnings):
                     costs.append(UnitCost(models=str(cost.get("models", "")), tier=tier,
                                           points=_points(cost.get("points"), where, self.warnings)))
             wargear = tuple(ItemCost(name=str(w.get("item") or w.get("name") or ""),
                                      points=_points(w.get("points"), where, self.warnings))
-                            for w in unit.get("wargear") or () if isinstance(w, dict))
+                            for w in _items(unit.get("wargear"), where, "wargear", self.warnings))
             yield Entry(faction=faction, name=str(unit["name"]).strip(), kind="datasheet", version=version,
                         costs=tuple(costs), wargear=wargear, source=src)
-        for det in data.get("detachments") or ():
-            if not isinstance(det, dict) or not det.get("name"):
+        for det in _items(data.get("detachments"), path.name, "detachments", self.warnings):
+            if not det.get("name"):
                 continue
             where = f"{path.name}: {det['name']}"
             enhancements = tuple(ItemCost(name=str(e.get("name", "")), points=_points(e.get("points"), where,
                                                                                         self.warnings))
-                                 for e in det.get("enhancements") or () if isinstance(e, dict))
+                                 for e in _items(det.get("enhancements"), where, "enhancements", self.warnings))
             yield Entry(faction=faction, name=str(det["name"]).strip(), kind="detachment", version=version,
                         wargear=enhancements, dp=_points(det.get("dp"), where, self.warnings), source=src)
 
