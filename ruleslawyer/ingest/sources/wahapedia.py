@@ -121,7 +121,8 @@ class WahapediaExport(StructuredSource):
                  "Detachment_abilities.csv": ("id", "name", "description"), "Abilities.csv": ("id", "name"),
                  "Wargear_list.csv": ("wargear_id",), "Datasheets_abilities.csv": ("datasheet_id",),
                  "Datasheets_wargear.csv": ("datasheet_id",), "Datasheets_keywords.csv": ("datasheet_id", "keyword"),
-                 "Datasheets_models_cost.csv": ("datasheet_id", "description", "cost")}
+                 "Datasheets_models_cost.csv": ("datasheet_id", "description", "cost"),
+                 "Datasheets_leader.csv": ("leader_id", "attached_id")}
 
     def _table(self, name: str) -> list[dict[str, str]]:
         path = self.path / name
