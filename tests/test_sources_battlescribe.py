@@ -248,6 +248,16 @@ def test_real_11th_edition_catalogues(shared):
         assert not any("^^" in getattr(r, "text", "") or "**" in getattr(r, "text", "") for r in recs)
 
 
+def test_real_11th_edition_repeat_tiers(shared):
+    """The surcharge on later copies of a datasheet becomes the 11th edition tiers (as the MFM prints them)."""
+    recs, _ = records_of(shared / "realdata" / "e11" / "bsdata" / "Necrons.json")
+    sheets = {r.name: r for r in recs if r.kind == "datasheet"}
+    assert [(c.models, c.tier) for c in sheets["Technomancer"].points] == [("1", "1st"), ("1", "2nd+")]
+    ark = sheets["Doomsday Ark"].points
+    assert [c.tier for c in ark] == ["1st-2nd", "3rd+"] and ark[1].points - ark[0].points == 20
+    assert all(c.tier is None for c in sheets["Necron Warriors"].points)
+
+
 def test_real_10th_edition_detachments(shared):
     recs, source = records_of(shared / "realdata" / "BSData__wh40k-10e" / "Necrons.cat")
     assert source.edition == 10

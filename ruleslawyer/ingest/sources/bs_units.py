@@ -19,6 +19,7 @@ from ...names import title_case
 from ...records import Ability, Datasheet, Leader, Profile, Source, UnitCost, Weapon
 from .bs_text import bullets, plain
 from .bs_tree import children, grand, local, number
+from .mfm_changelog import tier_of
 
 # BattleScribe spells some characteristics differently from the printed cards.
 CHAR_NAMES = {"SV": "Sv", "LD": "Ld", "Save": "Sv", "Sv": "Sv", "Ld": "Ld"}
@@ -277,7 +278,31 @@ class UnitReader:
         for i, (threshold, value) in enumerate(tiers):
             models = sizes[i + 1] - 1 if i + 1 < len(sizes) else (hi if hi and hi >= threshold else threshold)
             out.append(UnitCost(models=str(models), points=int(value)))
+        repeat = _repeat_surcharge(entry, self.index.pts_ids)
+        if repeat:  # 11th edition: the first N copies at the listed price, later copies dearer
+            copies, extra = repeat
+            early, late = tier_of(f"[1,{copies}]"), tier_of(f"[{copies + 1},)")
+            out = ([UnitCost(models=c.models, points=c.points, tier=early) for c in out]
+                   + [UnitCost(models=c.models, points=c.points + extra, tier=late) for c in out])
         return power, tuple(out)
+
+
+def _repeat_surcharge(entry: ET.Element, pts_ids: set[str]) -> tuple[int, int] | None:
+    """(copies at the listed price, surcharge) from an `increment pts` modifier whose local condition
+    counts earlier copies of the datasheet ("at least 2 before this one": the 3rd and later)."""
+    for mod in _modifiers(entry):
+        value = number(mod.get("value"))
+        if mod.get("type") != "increment" or mod.get("field") not in pts_ids or not value:
+            continue
+        for group in mod.iter():
+            if local(group.tag) != "localConditionGroup" or group.get("type") not in ("atLeast", "greaterThan"):
+                continue
+            if not any(local(c.tag) == "condition" and c.get("type") == "before" for c in group.iter()):
+                continue
+            count = number(group.get("value"))
+            if count is not None and count >= 0:
+                return int(count) + (1 if group.get("type") == "greaterThan" else 0), int(value)
+    return None
 
 
 def _conditions(mod: ET.Element) -> list[ET.Element]:
