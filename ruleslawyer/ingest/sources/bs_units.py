@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ...names import title_case
-from ...records import Ability, Datasheet, Leader, Profile, Source, UnitCost, Weapon
+from ...records import Ability, Datasheet, ItemCost, Leader, Profile, Source, UnitCost, Weapon
 from .bs_text import bullets, plain
 from .bs_tree import children, grand, local, number
 from .mfm_changelog import tier_of
@@ -84,6 +84,7 @@ class Collector:
     profiles: list[_Found] = field(default_factory=list)
     rules: list[Ability] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
+    priced: list[tuple[str, int]] = field(default_factory=list)  # options with a points cost of their own
     seen: set[int] = field(default_factory=set)
 
     def walk(self, el: ET.Element, depth: int = 0, optional: bool = False, link: ET.Element | None = None) -> None:
@@ -95,6 +96,11 @@ class Collector:
         kind = local(el.tag)
         own = depth == 0 or el.get("type") == "model" or kind == "infoGroup"  # rules and keywords of the unit
         optional = optional or (kind == "selectionEntry" and el.get("type") == "upgrade")
+        if depth and kind == "selectionEntry" and el.get("type") == "upgrade":
+            cost = next((number(c.get("value")) for c in grand(el, "costs", "cost")
+                         if c.get("typeId") in self.index.pts_ids or c.get("name", "").lower() == "pts"), None)
+            if cost and cost > 0:
+                self.priced.append((plain((link if link is not None else el).get("name", "")).strip(), int(cost)))
         for child in el:
             tag = local(child.tag)
             if tag == "profiles":
@@ -227,10 +233,13 @@ class UnitReader:
         faction_kw = tuple(c.split(":", 1)[1].strip() for c in cats if c.lower().startswith("faction:"))
         keywords = tuple(c for c in cats if not c.lower().startswith("faction:") and not _NOT_KEYWORD.match(c))
         power, points = self._costs(entry, lo, hi, warnings)
+        wargear_costs = () if self.edition == 9 else tuple(ItemCost(name=n, points=p)
+                                                           for n, p in dict(walker.priced).items())
         return Datasheet(name=plain(entry.get("name", "")).strip(), source=self.source(entry), edition=self.edition,
                          faction=self.faction, power=power, points=points, faction_keywords=faction_kw,
                          keywords=keywords, profiles=tuple(profiles), invulnerable_save=invuln,
-                         weapons=tuple(weapons), abilities=tuple(abilities), leader=leader, support=support)
+                         weapons=tuple(weapons), abilities=tuple(abilities), leader=leader, support=support,
+                         wargear_costs=wargear_costs)
 
     @staticmethod
     def _weapon(type_name: str, name: str, ch: dict[str, str]) -> Weapon:
