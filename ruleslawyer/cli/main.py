@@ -31,6 +31,7 @@ COMMANDS = {
     "conflicts": "ruleslawyer.cli.files:conflicts",
     "list": "ruleslawyer.cli.lists:list_group",
     "check": "ruleslawyer.cli.check:check",
+    "points": "ruleslawyer.cli.points:points",
 }
 
 

@@ -9,6 +9,8 @@ import click
 
 from .main import pass_app
 
+WARNINGS_SHOWN = 5  # more than this are counted, and listed with -v or `ruleslawyer files --warnings`
+
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(readable=False))
@@ -40,15 +42,16 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer):
         click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     if removed:
         click.echo(f"Removed the example corpus ({removed} files): the store now holds your own documents.")
-    for path, warning in report.warnings:
-        if verbose or warning.startswith("no records found"):
-            click.echo(f"Warning: {Path(path).name}: {warning}", err=True)
+    shown = report.warnings if verbose else report.warnings[:WARNINGS_SHOWN]
+    for path, warning in shown:
+        click.echo(f"Warning: {Path(path).name}: {warning}", err=True)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
     if report.factions and not quiet:
         click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
     click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
-    if report.warnings and not verbose:
-        click.echo(f"{len(report.warnings)} warnings (list them with `ruleslawyer files --warnings` or ingest -v)")
+    if len(report.warnings) > len(shown):
+        click.echo(f"{len(report.warnings)} warnings, {len(shown)} shown (list them all with "
+                   "`ruleslawyer files --warnings` or ingest -v)", err=True)
     if report.failed or (strict and report.warnings):
         sys.exit(1)
 

@@ -23,6 +23,9 @@ LOADERS = {
 }
 SUFFIXES = {".pdf": PDF, ".html": HTML, ".htm": HTML, ".xhtml": HTML, ".txt": TEXT, ".md": TEXT,
             ".markdown": TEXT, ".text": TEXT}
+# Suffixes of files that may hold a structured source (BattleScribe XML or JSON, points YAML):
+# a folder walk offers them to the source detectors, which decide by content.
+STRUCTURED_SUFFIXES = (".cat", ".gst", ".json", ".yaml", ".yml")
 _HTML_SNIFF = re.compile(rb"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<div[\s>]|<table[\s>]|<p[\s>]", re.I)
 _BINARY_MAGIC = {b"PK\x03\x04": "a ZIP archive", b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image",
                  b"GIF8": "a GIF image", b"\x1f\x8b": "a gzip archive", b"7z\xbc\xaf": "a 7z archive",

@@ -20,7 +20,7 @@ from .. import lazy
 from ..errors import LoadError, RuleslawyerError
 from ..printable import printable, safe_text
 from ..store import Store
-from .formats import SUFFIXES, load_bytes, read_file
+from .formats import STRUCTURED_SUFFIXES, SUFFIXES, load_bytes, read_file
 from .parse.parsing import ParseContext, guess_edition, parse_document
 
 # Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
@@ -29,6 +29,8 @@ from .parse.parsing import ParseContext, guess_edition, parse_document
 STRUCTURED_SOURCES: tuple[str, ...] = (
     "ruleslawyer.ingest.sources.wahapedia:detect",
     "ruleslawyer.ingest.sources.battlescribe:detect",
+    "ruleslawyer.ingest.sources.mfm:detect",
+    "ruleslawyer.ingest.sources.mfm_html:detect",
 )
 
 
@@ -43,7 +45,7 @@ class FileResult:
     factions: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     hint: str | None = None
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # problems met in a file that was still read (a bad value, a truncated table)
 
 
 @dataclass
@@ -191,7 +193,7 @@ def walk_error(exc: BaseException, what: str = "cannot read") -> str:
 
 
 def _structured_file(path: Path, detectors: list[Callable]) -> bool:
-    return path.suffix.lower() in (".cat", ".gst") and bool(detectors)
+    return path.suffix.lower() in STRUCTURED_SUFFIXES and bool(detectors)
 
 
 @functools.lru_cache(maxsize=None)

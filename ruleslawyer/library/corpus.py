@@ -105,6 +105,6 @@ def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
     # ingested is not known to be newer than an erratum. Records name the file they came from
     # (a CSV export's member file, not its folder), so dates are looked up by that name.
     published = {r.source.file: infos[p].published for p, r, _ in triples if p in infos and infos[p].published}
-    result = apply_errata(originals, dated=lambda r: published.get(r.source.file))
+    result = apply_errata(originals, dated=lambda r: r.source.date or published.get(r.source.file))
     return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, printings=printings,
                   stored_hashes=hashes)

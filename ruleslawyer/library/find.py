@@ -21,6 +21,7 @@ def find_by_name(records: Sequence[Record], name: str, *, kinds: Iterable[str] |
     wanted_faction = fold(faction) if faction else None
     pool = [r for r in records if (kinds is None or r.kind in kinds)
             and (edition is None or r.edition == edition) and r.kind not in ("errata", "faq")
+            and (r.kind != "points" or (kinds is not None and "points" in kinds))  # prices, not the unit
             and (wanted_faction is None or fold(getattr(r, "faction", None) or "").startswith(wanted_faction))]
     want = fold(name)
     if not want:

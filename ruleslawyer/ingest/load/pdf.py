@@ -46,6 +46,8 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
             n_pages = len(pdf.pages)
             if n_pages == 0:
                 raise LoadError(path, "corrupt PDF: no pages found")
+            if _outlined(pdf.pages):
+                raise LoadError(path, NO_TEXT)
             pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
             meta = {k: str(v) for k, v in (pdf.metadata or {}).items() if isinstance(v, (str, int, float))}
     except LoadError:
@@ -53,10 +55,22 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
         raise LoadError(path, _reason(exc, data)) from None
     if not any(frags for frags, _ in pages):
-        raise LoadError(path, "no text layer (a scanned or image-only PDF?); run OCR on it first")
+        raise LoadError(path, NO_TEXT)
     _drop_running_lines(pages)
     layouts = [layout_page(frags, number, w, h) for number, (frags, (w, h)) in enumerate(pages, start=1)]
     return _document(layouts, origin, meta, n_pages)
+
+
+NO_TEXT = "no text layer (scanned or outlined text); OCR is not supported"
+
+
+def _outlined(pages) -> bool:
+    """Text drawn as outlines: pages with only a line or two of real text (browser furniture)
+    beside hundreds of vector curves. Judged on the first pages, before the rest are read."""
+    if len(pages[0].chars) >= 200 or len(pages[0].curves) < 100:
+        return False
+    sample = pages[:3]
+    return sum(len(p.chars) for p in sample) < 200 * len(sample) and sum(len(p.curves) for p in sample) > 100 * len(sample)
 
 
 def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:

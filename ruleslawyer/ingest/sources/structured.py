@@ -25,7 +25,9 @@ class StructuredSource:
     edition: int | None = None
     date: str | None = None  # the export's or catalogue's own date (ISO), where it gives one
     version: str | None = None  # its own version or revision
-    warnings: list[str] = field(default_factory=list)  # doubts found while mapping rows to records
+    # Problems met while reading (a bad value, a missing column, a file that could not be read):
+    # the source is still ingested, and each problem is reported and kept with the file.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -43,9 +45,12 @@ class StructuredSource:
         digest = hashlib.sha256()
         for f in sorted(self.files):
             digest.update(f.name.encode() + b"\0")
-            with open(f, "rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(chunk)
+            try:
+                with open(f, "rb") as fh:
+                    for chunk in iter(lambda: fh.read(1 << 20), b""):
+                        digest.update(chunk)
+            except OSError as exc:  # a companion file that cannot be read is reported by records()
+                digest.update(f"unreadable: {exc.strerror}".encode())
         return digest.hexdigest()
 
     def records(self) -> Iterator[Record]:  # pragma: no cover - abstract

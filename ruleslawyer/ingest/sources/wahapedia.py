@@ -14,11 +14,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterator
 
-from ...errors import LoadError
-from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, UnitCost, Weapon)
-from ..load.fragments import fragment_lines, fragment_text, link_texts
-from ...names import title_case
+from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, Weapon)
+from ..load.fragments import fragment_lines, fragment_text
+from ...names import fold, title_case
 from .structured import StructuredSource
+from .wahapedia11 import flag, iso_date, publications, rule_number, unit_costs, weapon_keywords, without_number
+from .wahapedia_csv import read_header, read_table
 
 REQUIRED = ("Datasheets.csv", "Factions.csv", "Datasheets_models.csv")
 STATS_10 = ("M", "T", "Sv", "W", "Ld", "OC")
@@ -32,67 +33,22 @@ def detect(path: Path) -> "WahapediaExport | None":
     files = tuple(sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv"))
     header = read_header(path / "Datasheets_models.csv")
     edition = 10 if "OC" in header else 9 if "WS" in header else None
+    if edition == 10 and _is_11th(path):
+        edition = 11
     return WahapediaExport(path=path, files=files, format="wahapedia-csv", edition=edition,
                            title=f"Wahapedia data export ({edition}th edition)" if edition else "Wahapedia data export")
 
 
-def read_header(path: Path) -> list[str]:
-    """The column names of a Wahapedia CSV (its first line)."""
+def _is_11th(path: Path) -> bool:
+    """11th edition columns (SUPPORT, Detachment Points) or the export's own 11th edition links."""
+    if "is_support" in read_header(path / "Datasheets.csv"):
+        return True
+    if (path / "Detachments.csv").is_file() and "dp" in read_header(path / "Detachments.csv"):
+        return True
     try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            return _split(fh.readline())
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
-
-
-def _split(line: str) -> list[str]:
-    fields = line.rstrip("\r\n").split("|")
-    if fields and fields[-1] == "":  # every row ends with a `|`
-        fields.pop()
-    return fields
-
-
-def read_table(path: Path, required: tuple[str, ...] = ()) -> list[dict[str, str]]:
-    """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings).
-
-    `required` names columns the caller cannot do without; a file lacking one is a LoadError.
-    """
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
-    lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    header = _split(lines[0])
-    if not header or not header[0]:
-        raise LoadError(path, "no header row")
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise LoadError(path, f"no {', '.join(repr(c) for c in missing)} column (is this a Wahapedia export?)")
-    width = len(header)
-    terminated = lines[0].rstrip("\r").endswith("|")  # rows end with `|` too: an unended row continues
-    text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
-    rows: list[dict[str, str]] = []
-    pending = ""
-    for line in lines[1:]:
-        line = pending + line if pending else line
-        if not line.strip():
-            pending = ""
-            continue
-        fields = _split(line)
-        if fields == header:  # a header row repeated inside the table
-            pending = ""
-            continue
-        if len(fields) < width or (terminated and not line.endswith("|")):
-            pending = line + "\n"  # a newline inside a text cell: read on
-            continue
-        pending = ""
-        if len(fields) > width:  # an unquoted `|` inside the text column
-            extra = len(fields) - width
-            fields[text_col:text_col + extra + 1] = ["|".join(fields[text_col:text_col + extra + 1])]
-        rows.append(dict(zip(header, fields)))
-    return rows
+        return "wh40k11ed" in (path / "Factions.csv").read_text(encoding="utf-8-sig", errors="replace")[:65536]
+    except OSError:
+        return False
 
 
 def _dash(name: str) -> str:
@@ -139,7 +95,7 @@ def split_restriction(text: str) -> tuple[str | None, str]:
 
 def shared_rule_text(row: dict[str, str]) -> str:
     """The rules text of an Abilities.csv row, without the repeated title and flavour lines it embeds."""
-    lines = fragment_text(row.get("description")).split("\n")
+    lines = fragment_text(without_number(row.get("description"))).split("\n")
     legend = fragment_text(row.get("legend"))
     while lines and (lines[0].strip().casefold() == row.get("name", "").casefold()
                      or (legend and lines[0].strip() == legend)):
@@ -150,45 +106,80 @@ def shared_rule_text(row: dict[str, str]) -> str:
 class WahapediaExport(StructuredSource):
     """One export folder; `records()` joins its tables into records."""
 
-    def _source(self, file: str, row_id: str) -> Source:
-        return Source(file=file, page=None, format=self.format, sha256=None, locator=f"id={row_id}")
+    _date: str | None = None
+    _publications: dict | None = None
 
-    # Columns each table must have; everything else is read with .get() and may be missing.
-    _REQUIRED = {"Factions.csv": ("id", "name"), "Datasheets.csv": ("id", "name"), "Stratagems.csv": ("id", "name"),
-                 "Enhancements.csv": ("id", "name"), "Detachment_abilities.csv": ("id", "name"),
-                 "Abilities.csv": ("id", "name"), "Wargear_list.csv": ("wargear_id",),
-                 "StratagemPhases.csv": ("stratagem_id", "phase")}
+    def _source(self, file: str, row_id: str, source_id: str | None = None) -> Source:
+        date, version = (self._publications or {}).get(source_id or "", (None, None))
+        return Source(file=file, page=None, format=self.format, sha256=None, locator=f"id={row_id}",
+                      date=date or self._date, version=version)
+
+    # Columns each table must have; everything else is read with .get() and may be missing. A
+    # table without its text column would store every record empty: it is refused instead.
+    _REQUIRED = {"Factions.csv": ("id", "name"), "Datasheets.csv": ("id", "name"),
+                 "Stratagems.csv": ("id", "name", "description"), "Enhancements.csv": ("id", "name", "description"),
+                 "Detachment_abilities.csv": ("id", "name", "description"), "Abilities.csv": ("id", "name"),
+                 "Wargear_list.csv": ("wargear_id",), "Datasheets_abilities.csv": ("datasheet_id",),
+                 "Datasheets_wargear.csv": ("datasheet_id",), "Datasheets_keywords.csv": ("datasheet_id", "keyword"),
+                 "Datasheets_models_cost.csv": ("datasheet_id", "description", "cost"),
+                 "Datasheets_leader.csv": ("leader_id", "attached_id")}
 
     def _table(self, name: str) -> list[dict[str, str]]:
         path = self.path / name
-        return read_table(path, self._REQUIRED.get(name, ())) if path.is_file() else []
+        required = self._REQUIRED.get(name, ())
+        if name == "Datasheets_models.csv":
+            required = ("datasheet_id", *(STATS_9 if self.edition == 9 else STATS_10))
+        return read_table(path, required, self.warnings) if path.is_file() else []
 
     def records(self) -> Iterator[Record]:
         """Datasheets, stratagems, enhancements, detachment rules and shared abilities of the export."""
         factions = {r["id"]: r["name"] for r in self._table("Factions.csv")}
+        self._date = next((iso_date(r.get("last_update")) for r in self._table("Last_update.csv")), None)
+        self._publications = publications(self._table("Source.csv"))
         if self.edition == 9:
             yield from self._datasheets_9(factions)
             yield from self._stratagems_9(factions)
             return
+        ed = self.edition
         ability_rows = self._table("Abilities.csv")
         abilities = {r["id"]: r for r in ability_rows}
         yield from self._datasheets_10(factions, abilities)
         yield from self._stratagems_10(factions)
         for row in self._table("Enhancements.csv"):
             restriction, text = split_restriction(fragment_text(row.get("description")))
-            yield Enhancement(name=row["name"], source=self._source("Enhancements.csv", row["id"]), edition=10,
-                              faction=factions.get(row.get("faction_id", "")), points=_int(row.get("cost", "")),
+            yield Enhancement(name=row["name"], source=self._source("Enhancements.csv", row["id"]), edition=ed,
+                              faction=factions.get(row.get("faction_id", "")),
+                              points=self._checked_int("Enhancements.csv", row, "cost"),
                               group=row.get("detachment") or None, restriction=restriction, text=text,
-                              fluff=fragment_text(row.get("legend")) or None)
+                              fluff=fragment_text(row.get("legend")) or None, upgrade=flag(row.get("upgrade")),
+                              support=bool(row["support_leader"].strip()) if row.get("support_leader") else None)
+        detachments = {}
+        for row in self._table("Detachments.csv"):
+            info = (self._checked_int("Detachments.csv", row, "dp"), (row.get("force_disposition") or "").strip() or None)
+            detachments[row.get("id", "")] = detachments[fold(row.get("name", ""))] = info
         for row in self._table("Detachment_abilities.csv"):
+            points, disposition = detachments.get(row.get("detachment_id", "")) or detachments.get(
+                fold(row.get("detachment", "")), (None, None))
             yield DetachmentRule(name=row["name"], source=self._source("Detachment_abilities.csv", row["id"]),
-                                 edition=10, faction=factions.get(row.get("faction_id", "")),
+                                 edition=ed, faction=factions.get(row.get("faction_id", "")),
                                  group=row.get("detachment") or None, text=fragment_text(row.get("description")),
-                                 fluff=fragment_text(row.get("legend")) or None)
+                                 fluff=fragment_text(row.get("legend")) or None, detachment_points=points,
+                                 force_disposition=disposition)
         for row in ability_rows:
-            yield Rule(name=row["name"], source=self._source("Abilities.csv", row["id"]), edition=10,
+            yield Rule(name=row["name"], source=self._source("Abilities.csv", row["id"]), edition=ed,
                        faction=factions.get(row.get("faction_id", "")), text=shared_rule_text(row),
-                       fluff=fragment_text(row.get("legend")) or None)
+                       fluff=fragment_text(row.get("legend")) or None, number=rule_number(row.get("description")))
+
+    def _checked_int(self, table: str, row: dict[str, str], column: str) -> int | None:
+        """An integer cell; a cell that holds something else is a warning, not a silent None."""
+        value = (row.get(column) or "").strip()
+        if not value:
+            return None
+        m = re.fullmatch(r"-?\d+", value)
+        if not m:
+            self.warnings.append(f"{table}: row id={row.get('id', '?')}: {column} {value!r} is not a number; left out")
+            return None
+        return int(value)
 
     # ------------------------------------------------------------ 10th edition
     def _datasheets_10(self, factions, abilities) -> Iterator[Datasheet]:
@@ -201,25 +192,32 @@ class WahapediaExport(StructuredSource):
         for row in self._table("Datasheets_leader.csv"):
             if row.get("attached_id") in names:
                 leads[row["leader_id"]].append(names[row["attached_id"]])
+        missing = [r["id"] for r in sheets if not by_sheet["Datasheets_models.csv"].get(r["id"])]
+        if sheets and missing and len(missing) * 10 > len(sheets):
+            self.warnings.append(f"Datasheets_models.csv: {len(missing)} of {len(sheets)} datasheets have no "
+                                 "characteristics rows (a truncated or incomplete file?)")
         for row in sheets:
             sid = row["id"]
             models = by_sheet["Datasheets_models.csv"].get(sid, [])
+            points, wargear_costs = unit_costs(by_sheet["Datasheets_models_cost.csv"].get(sid, []),
+                                               f"Datasheets_models_cost.csv: datasheet {sid}", self.warnings)
+            leader_text = "\n".join(t for t in (fragment_text(row.get("leader_head")),
+                                                fragment_text(row.get("leader_footer"))) if t)
+            box = Leader(leader_text, tuple(leads[sid])) if leader_text or leads.get(sid) else None
+            is_support = flag(row.get("is_support")) is True
             profiles = tuple(Profile(name=fragment_text(m.get("name")), stats={k: m.get(k, "") for k in STATS_10}) for m in models)
             invuln = next((_plus(m["inv_sv"]) for m in models if m.get("inv_sv", "").strip("-+ ")), None)
             base = next((m["base_size"] for m in models if m.get("base_size")), None)
             kw = by_sheet["Datasheets_keywords.csv"].get(sid, [])
-            leader_text = "\n".join(t for t in (fragment_text(row.get("leader_head")),
-                                                fragment_text(row.get("leader_footer"))) if t)
             composition = [fragment_text(c.get("description")) for c in by_sheet["Datasheets_unit_composition.csv"].get(sid, [])]
             if row.get("loadout"):
                 composition.append(fragment_text(row["loadout"]))
             damaged = " ".join(t for t in (row.get("damaged_w", ""), fragment_text(row.get("damaged_description"))) if t)
             yield Datasheet(
-                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid), edition=10,
+                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid, row.get("source_id")),
+                edition=self.edition,
                 faction=factions.get(row.get("faction_id", "")), role=row.get("role") or None, base=base,
-                points=tuple(UnitCost(models=str(_int(c.get("description", "")) or c.get("description", "")),
-                                      points=_int(c.get("cost", "")))
-                             for c in by_sheet["Datasheets_models_cost.csv"].get(sid, [])) or None,
+                points=points, wargear_costs=wargear_costs,
                 faction_keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") == "true"),
                 keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") != "true"),
                 profiles=profiles, invulnerable_save=invuln,
@@ -228,7 +226,7 @@ class WahapediaExport(StructuredSource):
                 wargear_options=tuple(t for t in (fragment_text(o.get("description"))
                                                   for o in by_sheet["Datasheets_options.csv"].get(sid, [])) if t),
                 composition=tuple(t for t in composition if t),
-                leader=Leader(leader_text, tuple(leads[sid])) if leader_text or leads.get(sid) else None,
+                leader=None if is_support else box, support=box if is_support else None,
                 damaged=damaged or None)
 
     @staticmethod
@@ -237,7 +235,7 @@ class WahapediaExport(StructuredSource):
         return Weapon(name=_dash(fragment_text(w.get("name"))), range="Melee" if melee else _inches(w.get("range", "")),
                       A=w.get("A") or None, skill=_plus(w.get("BS_WS", "")) or None, S=w.get("S") or None,
                       AP=w.get("AP") or None, D=w.get("D") or None,
-                      abilities=tuple(t.lower() for t in link_texts(w.get("description"))))
+                      abilities=weapon_keywords(w.get("description")))
 
     @staticmethod
     def _ability_10(a: dict[str, str], shared: dict[str, dict[str, str]]) -> Ability:
@@ -255,9 +253,12 @@ class WahapediaExport(StructuredSource):
             kind = _dash(row.get("type", ""))
             category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
             group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
-            parts = split_stratagem_text(row.get("description", ""))
-            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=10,
-                            faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
+            parts = split_stratagem_text(without_number(row.get("description", "")))
+            number = rule_number(row.get("description")) or rule_number(row.get("name"))
+            yield Stratagem(name=title_case(fragment_text(without_number(row["name"]))),
+                            source=self._source("Stratagems.csv", row["id"]), edition=self.edition,
+                            faction=factions.get(row.get("faction_id", "")),
+                            cp=self._checked_int("Stratagems.csv", row, "cp_cost"), number=number,
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
 
     # ------------------------------------------------------------ 9th edition
@@ -266,12 +267,18 @@ class WahapediaExport(StructuredSource):
         links = _group(self._table("Datasheets_wargear.csv"))
         profiles_by_wargear = _group(self._table("Wargear_list.csv"), key="wargear_id")
         damage = _group(self._table("Datasheets_damage.csv"))
+        wargear_names = {r["id"]: fragment_text(r.get("name")) for r in self._table("Wargear.csv") if r.get("id")}
         for row in self._table("Datasheets.csv"):
             sid = row["id"]
             weapons = []
             for link in links.get(sid, []):
-                for p in profiles_by_wargear.get(link.get("wargear_id", ""), []):
-                    weapons.append(Weapon(name=_dash(re.sub(r"^\d+:\s*", "", fragment_text(p.get("name")))), range=p.get("Range"),
+                rows = profiles_by_wargear.get(link.get("wargear_id", ""), [])
+                for p in rows:
+                    name = _dash(re.sub(r"^\d+:\s*", "", fragment_text(p.get("name"))))
+                    parent = wargear_names.get(link.get("wargear_id", ""))
+                    if len(rows) > 1 and parent and fold(parent) not in fold(name):  # one entry per profile
+                        name = f"{parent} - {name}"
+                    weapons.append(Weapon(name=name, range=p.get("Range"),
                                           type=p.get("type"), S=p.get("S"), AP=p.get("AP"), D=p.get("D"),
                                           abilities=(fragment_text(p["abilities"]),) if p.get("abilities") else ()))
             brackets = damage.get(sid, [])
@@ -284,21 +291,26 @@ class WahapediaExport(StructuredSource):
                 profiles=tuple(Profile(name=fragment_text(m.get("name")), models=m.get("models_per_unit") or None,
                                        stats={k: m.get(k, "") for k in STATS_9}) for m in models.get(sid, [])),
                 weapons=_unique_weapons(weapons),
-                composition=tuple(t for t in (fragment_text(row.get("unit_composition")),) if t),
+                composition=tuple(t for t in (_without_power(fragment_text(row.get("unit_composition"))),) if t),
                 damaged=damaged or None)
 
     def _stratagems_9(self, factions) -> Iterator[Stratagem]:
-        phases = defaultdict(list)
-        for row in self._table("StratagemPhases.csv"):
-            phases[row["stratagem_id"]].append(row["phase"])
+        # StratagemPhases.csv only tags the phases; the WHEN of a 9th edition stratagem is its prose.
         for row in self._table("Stratagems.csv"):
             kind = row.get("type", "")
             yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
                             faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
-                            group=re.sub(r"\s*Stratagem$", "", kind).strip() or None,
-                            when=", ".join(phases.get(row["id"], [])) or None,
+                            group=_dash(kind).split(" - ")[0].strip() if " - " in _dash(kind) else
+                            re.sub(r"\s*Stratagem$", "", kind).strip() or None,
+                            category=re.sub(r"\s*Stratagem$", "", _dash(kind).split(" - ")[-1]).strip()
+                            if " - " in _dash(kind) else None,
                             effect=fragment_text(row.get("description")) or None,
                             fluff=fragment_text(row.get("legend")) or None)
+
+
+def _without_power(text: str) -> str:
+    """A 9th edition composition without its Power Rating sentences (power is its own field)."""
+    return re.sub(r"[^.]*\bPower Rating\b[^.]*\.\s*", "", text).strip()
 
 
 def _group(rows: list[dict[str, str]], key: str = "datasheet_id") -> dict[str, list[dict[str, str]]]:

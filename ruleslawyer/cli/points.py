@@ -1,0 +1,66 @@
+"""`points`: current points (Munitorum Field Manual) of units and detachments, and what changed."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from .main import pass_app
+
+
+def _costs(record) -> str:
+    """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments."""
+    tiers: dict = {}
+    for c in record.costs:
+        tiers.setdefault(c.tier, []).append(f"{c.models}: {c.points if c.points is not None else '?'}")
+    parts = [", ".join(v) + (f" ({t})" if t else "") for t, v in tiers.items()]
+    if record.detachment_points is not None:
+        parts.insert(0, f"{record.detachment_points} DP")
+    if record.wargear_costs:
+        parts.append("; ".join(f"{w.name} {w.points if w.points is not None else '?'}" for w in record.wargear_costs))
+    return "; ".join(parts) or "-"
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--faction", help='Only this faction ("necrons", or its first letters).')
+@click.option("--changes", is_flag=True, help="List what changed between two versions instead.")
+@click.option("--from", "old", metavar="V", help="With --changes: the older version (default: the one before --to).")
+@click.option("--to", "new", metavar="V", help="With --changes: the newer version (default: the newest).")
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
+@pass_app
+def points(app, name, faction, changes, old, new, as_json):
+    """Show current points of units and detachments (from ingested Munitorum Field Manual data).
+
+    Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes --faction necrons
+    """
+    from ..library.points import find_points, find_points_changes
+    from ..records import to_dict
+
+    with app.store() as store:
+        if changes:
+            old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction)
+        else:
+            found = find_points(store, name, faction=faction)
+    if changes:
+        if name:
+            found = [c for c in found if name.casefold() in c.name.casefold()]
+        if as_json:
+            for c in found:
+                click.echo(json.dumps({"name": c.name, "faction": c.faction, "kind": c.target_kind, "status": c.status,
+                                       "from": to_dict(c.before) if c.before else None,
+                                       "to": to_dict(c.after) if c.after else None}, ensure_ascii=False))
+            return
+        click.echo(f"Points changes v{old_v} -> v{new_v}: {len(found)}")
+        for c in found:
+            before = _costs(c.before) if c.before else "(not listed)"
+            after = _costs(c.after) if c.after else "(removed)"
+            click.echo(f"{c.faction or '-'} | {c.name} [{c.status}]: {before}  ->  {after}")
+        return
+    if as_json:
+        for record in found:
+            click.echo(json.dumps(to_dict(record), ensure_ascii=False))
+        return
+    for record in found:
+        kind = "detachment" if record.target_kind == "detachment" else "unit"
+        click.echo(f"{record.faction or '-'} | {record.name} ({kind}, v{record.version or '?'}): {_costs(record)}")

@@ -1,0 +1,103 @@
+"""Reading the tables of a Wahapedia CSV export: pipe-separated, unquoted, one header row.
+
+Every table is read by header name. What cannot be read whole is said, never dropped quietly:
+a required column that is missing refuses the export with one line naming the file; a file that
+ends inside a row (a truncated download) and rows that are too short are warnings, one per
+problem. A copy damaged by a spreadsheet re-save (each line wrapped in quotes, the commas of the
+text turned into `|`) is recognised from its header and refused with one line saying so.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...errors import LoadError
+
+DAMAGED = ("every line is wrapped in quotes and the commas in its text became '|' (damaged by a re-save "
+           "in a spreadsheet?); download the export again")
+
+
+def check_not_damaged(path: Path, header_line: str) -> None:
+    """Refuse a table whose lines are wrapped in quotes: the tell-tale of a re-saved export."""
+    line = header_line.strip()
+    if len(line) > 2 and line.startswith('"') and line.endswith('"') and "|" in line:
+        raise LoadError(path, f"not a readable Wahapedia export: {DAMAGED}")
+
+
+def decode(path: Path, data: bytes, warnings: list[str] | None = None) -> str:
+    """The text of a table: UTF-8 (with or without a BOM), UTF-16 by its BOM, else cp1252 with a warning."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise LoadError(path, f"not UTF-8 text ({exc.reason})") from None
+        if warnings is not None:
+            warnings.append(f"{path.name}: not UTF-8 ({exc.reason} at byte {exc.start}); read as Windows-1252")
+        return text
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_header(path: Path) -> list[str]:
+    """The column names of a Wahapedia CSV (its first line)."""
+    line = decode(path, _read(path)).split("\n", 1)[0].rstrip("\r")
+    check_not_damaged(path, line)
+    return _split(line)
+
+
+def _split(line: str) -> list[str]:
+    fields = line.rstrip("\r\n").split("|")
+    if fields and fields[-1] == "":  # every row ends with a `|`
+        fields.pop()
+    return fields
+
+
+def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] | None = None) -> list[dict[str, str]]:
+    """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings).
+
+    `required` names columns the caller cannot do without; a file lacking one is a LoadError.
+    Rows that cannot be read whole are reported in `warnings` (when given) and left out.
+    """
+    raw = decode(path, _read(path), warnings)
+    lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    check_not_damaged(path, lines[0])
+    header = _split(lines[0])
+    if not header or not header[0]:
+        raise LoadError(path, "no header row")
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise LoadError(path, f"no {', '.join(repr(c) for c in missing)} column (is this a Wahapedia export?)")
+    width = len(header)
+    terminated = lines[0].rstrip("\r").endswith("|")  # rows end with `|` too: an unended row continues
+    text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
+    rows: list[dict[str, str]] = []
+    pending = ""
+    for line in lines[1:]:
+        line = pending + line if pending else line
+        if not line.strip():
+            pending = ""
+            continue
+        fields = _split(line)
+        if fields == header:  # a header row repeated inside the table
+            pending = ""
+            continue
+        if len(fields) < width or (terminated and not line.endswith("|")):
+            pending = line + "\n"  # a newline inside a text cell: read on
+            continue
+        pending = ""
+        if len(fields) > width:  # an unquoted `|` inside the text column
+            extra = len(fields) - width
+            fields[text_col:text_col + extra + 1] = ["|".join(fields[text_col:text_col + extra + 1])]
+        rows.append(dict(zip(header, fields)))
+    if pending.strip() and warnings is not None:
+        warnings.append(f"{path.name}: the file ends inside a row (truncated?); {pending.count(chr(10))} "
+                        f"line(s) after row {len(rows)} were not read")
+    return rows

@@ -1,0 +1,140 @@
+"""Versioned points (Munitorum Field Manual): the current points of a unit or detachment, and what
+changed between two versions.
+
+`points` records carry their version ("1.1"). What is "in force" at a version is, for each unit or
+detachment, its newest record at or before that version; a record with no costs says the entry
+was not in that version. Versions compare numerically ("1.10" after "1.9").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..errors import NotFoundError, QueryError
+from ..names import fold
+from ..records import Points, Record
+
+
+def version_key(version: str | None) -> tuple:
+    """A sort key for version strings: "1.10" > "1.9" > "1.1"; None sorts first."""
+    if not version:
+        return ()
+    return tuple(int(p) if p.isdigit() else p for p in version.lstrip("vV").split("."))
+
+
+def _key(record: Points) -> tuple[str, str, str]:
+    return (fold(record.faction or ""), record.target_kind, fold(record.name))
+
+
+def _present(record: Points | None) -> bool:
+    return record is not None and bool(record.costs or record.wargear_costs or record.detachment_points is not None)
+
+
+def versions(records: Iterable[Record]) -> list[str]:
+    """Every points version in the records, oldest first."""
+    return sorted({r.version for r in records if isinstance(r, Points) and r.version}, key=version_key)
+
+
+def in_force(records: Iterable[Record], version: str | None = None) -> dict[tuple, Points]:
+    """Each unit's or detachment's points at `version` (default: the newest), absent ones left out."""
+    by_key: dict[tuple, Points] = {}
+    oldest: dict[tuple, Points] = {}
+    wanted = version_key(version) if version else None
+    for r in records:
+        if not isinstance(r, Points):
+            continue
+        first = oldest.get(_key(r))
+        if first is None or version_key(r.version) < version_key(first.version):
+            oldest[_key(r)] = r
+        if wanted is not None and version_key(r.version) > wanted:
+            continue
+        best = by_key.get(_key(r))
+        if best is None or version_key(r.version) >= version_key(best.version):
+            by_key[_key(r)] = r
+    # An entry first seen in a later version, with no record saying it was absent before (a
+    # changelog only records what changed): it is taken as unchanged since the data starts.
+    for key, first in oldest.items():
+        by_key.setdefault(key, first)
+    return {k: v for k, v in by_key.items() if _present(v)}
+
+
+def current_points(records: Sequence[Record], name: str | None = None, *, faction: str | None = None) -> list[Points]:
+    """The newest points of every entry matching `name` (a part of the name) and `faction`."""
+    pool = list(in_force(records).values())
+    if faction:
+        wanted = fold(faction)
+        known = {fold(p.faction or "") for p in pool}
+        if not any(k.startswith(wanted) for k in known):
+            raise NotFoundError(f"no points for faction {faction!r}", suggestions=sorted(
+                {p.faction for p in pool if p.faction})[:8])
+        pool = [p for p in pool if fold(p.faction or "").startswith(wanted)]
+    if name:
+        want = fold(name)
+        exact = [p for p in pool if fold(p.name) == want]
+        pool = exact or [p for p in pool if want in fold(p.name)]
+        if not pool:
+            raise NotFoundError(f"no points for {name!r}", hint="ingest the Munitorum Field Manual data first, "
+                                "or try a part of the name")
+    return sorted(pool, key=lambda p: (fold(p.faction or ""), p.target_kind, fold(p.name)))
+
+
+@dataclass(frozen=True)
+class PointsChange:
+    """One entry whose points differ between two versions (`before`/`after` None: added/removed)."""
+
+    faction: str | None
+    name: str
+    target_kind: str
+    before: Points | None
+    after: Points | None
+
+    @property
+    def status(self) -> str:
+        if self.before is None:
+            return "added"
+        if self.after is None:
+            return "removed"
+        return "changed"
+
+
+def _same(a: Points, b: Points) -> bool:
+    return (set(a.costs) == set(b.costs) and set(a.wargear_costs) == set(b.wargear_costs)
+            and a.detachment_points == b.detachment_points)
+
+
+def points_changes(records: Sequence[Record], *, old: str | None = None, new: str | None = None,
+                   faction: str | None = None) -> tuple[str, str, list[PointsChange]]:
+    """(old version, new version, changes) between two versions: by default the two newest."""
+    known = versions(records)
+    if len(known) < 2 and not (old and new):
+        raise QueryError("fewer than two points versions in the store",
+                         hint="ingest a Munitorum Field Manual with its changelog, or two versions of it")
+    for v in (old, new):
+        if v and v.lstrip("vV") not in known:
+            raise NotFoundError(f"no points version {v!r}", suggestions=known)
+    new = (new or known[-1]).lstrip("vV")
+    older = [v for v in known if version_key(v) < version_key(new)]
+    old = (old or (older[-1] if older else known[0])).lstrip("vV")
+    before, after = in_force(records, old), in_force(records, new)
+    changes = []
+    for key in sorted(set(before) | set(after)):
+        a, b = before.get(key), after.get(key)
+        if a is not None and b is not None and _same(a, b):
+            continue
+        ref = b or a
+        if faction and not fold(ref.faction or "").startswith(fold(faction)):
+            continue
+        changes.append(PointsChange(faction=ref.faction, name=ref.name, target_kind=ref.target_kind, before=a,
+                                    after=b))
+    return old, new, changes
+
+
+def find_points(store, name: str | None = None, *, faction: str | None = None) -> list[Points]:
+    """The current points in `store` matching `name` and `faction` (see current_points)."""
+    return current_points(list(store.records("points")), name, faction=faction)
+
+
+def find_points_changes(store, *, old: str | None = None, new: str | None = None,
+                        faction: str | None = None) -> tuple[str, str, list[PointsChange]]:
+    """What changed in `store` between two points versions (see points_changes)."""
+    return points_changes(list(store.records("points")), old=old, new=new, faction=faction)

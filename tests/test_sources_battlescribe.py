@@ -1,0 +1,286 @@
+"""BattleScribe: one reader for the schema as XML (.cat/.gst) or JSON (11th edition BSData)."""
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.ingest.pipeline import gather, ingest_paths
+from ruleslawyer.ingest.sources.battlescribe import detect
+from ruleslawyer.ingest.sources.bs_text import plain
+from ruleslawyer.ingest.sources.bs_tree import read_tree
+from ruleslawyer.records import to_dict
+from ruleslawyer.store import Store
+
+NS = "http://www.battlescribe.net/schema/catalogueSchema"
+SYS_NS = "http://www.battlescribe.net/schema/gameSystemSchema"
+PTS = "51b2-306e-1021-d207"
+
+# A small catalogue in the shape BSData writes: a unit of 5-10 models with a price for the larger
+# size, an InSv characteristic, the Support rule and its attach list, a detachment and an
+# enhancement shown only when that detachment is chosen.
+CATALOGUE = {"catalogue": {
+    "id": "cat-1", "name": "Xenos - Testers", "revision": 3, "type": "catalogue", "xmlns": NS,
+    "gameSystemId": "sys-1",
+    "sharedRules": [{"id": "r-army", "name": "Test Protocols", "description": "Each **^^Tester^^** unit re\u2011rolls."}],
+    "sharedSelectionEntries": [
+        {"id": "u-1", "name": "Test Squad", "type": "unit", "hidden": False,
+         "costs": [{"name": "pts", "typeId": PTS, "value": 80}],
+         "modifiers": [{"type": "set", "field": PTS, "value": 160,
+                        "conditions": [{"type": "atLeast", "value": 6, "field": "selections", "scope": "u-1",
+                                        "childId": "model"}]}],
+         "categoryLinks": [{"id": "c1", "targetId": "cat-f", "name": "Faction: Testers"},
+                           {"id": "c2", "targetId": "cat-i", "name": "Infantry"}],
+         "infoLinks": [{"id": "l1", "targetId": "r-army", "type": "rule", "name": "Test Protocols"},
+                       {"id": "l2", "targetId": "r-support", "type": "rule", "name": "Support"}],
+         "profiles": [
+             {"id": "p-u", "name": "Tester", "typeName": "Unit", "characteristics": [
+                 {"name": "M", "$text": "6\""}, {"name": "T", "$text": "4"}, {"name": "SV", "$text": "3+"},
+                 {"name": "W", "$text": "2"}, {"name": "LD", "$text": "6+"}, {"name": "OC", "$text": "1"},
+                 {"name": "InSv", "$text": "5+"}]},
+             {"id": "p-s", "name": "Support", "typeName": "Abilities", "characteristics": [
+                 {"name": "Description", "$text": "This model can support:\n\u25a0 TARGET DRONES"}]},
+             {"id": "p-a", "name": "Steady Aim", "typeName": "Abilities", "characteristics": [
+                 {"name": "Description", "$text": "Add 1 to ^^**hit rolls**^^ of this unit\u2019s attacks."}]}],
+         "selectionEntryGroups": [{"id": "g-1", "name": "5-10 Testers", "constraints": [
+             {"type": "min", "value": 5, "field": "selections", "scope": "parent", "id": "k1"},
+             {"type": "max", "value": 10, "field": "selections", "scope": "parent", "id": "k2"}],
+             "selectionEntries": [{"id": "m-1", "name": "Tester", "type": "model", "profiles": [
+                 {"id": "w-1", "name": "Test rifle", "typeName": "Ranged Weapons", "characteristics": [
+                     {"name": "Range", "$text": "24\""}, {"name": "A", "$text": "2"}, {"name": "BS", "$text": "3+"},
+                     {"name": "S", "$text": "4"}, {"name": "AP", "$text": "0"}, {"name": "D", "$text": "1"},
+                     {"name": "Keywords", "$text": "Assault, Heavy"}]}]}]}]},
+        {"id": "det", "name": "Detachment", "type": "upgrade", "selectionEntryGroups": [
+            {"id": "g-det", "name": "Detachment", "selectionEntries": [
+                {"id": "d-1", "name": "Test Cadre", "type": "upgrade",
+                 "costs": [{"name": "Detachment Points", "typeId": "dp", "value": 2}],
+                 "categoryLinks": [{"id": "c3", "targetId": "fd-1", "name": "Take and Hold"}],
+                 "rules": [{"id": "r-det", "name": "Careful Testing",
+                            "description": "- Re-roll **hit rolls** of 1.\n\n- Add 1\" to Move."}],
+                 "profiles": [{"id": "s-1", "name": "Test Volley", "typeName": "Stratagem", "characteristics": [
+                     {"name": "CP", "$text": "1"}, {"name": "Type", "$text": "Battle Tactic"},
+                     {"name": "When", "$text": "Your Shooting phase."}, {"name": "Target", "$text": "One unit."},
+                     {"name": "Effect", "$text": "Re-roll **wound rolls** of 1."}]}]}]}]}],
+    "sharedSelectionEntryGroups": [{"id": "g-enh", "name": "Enhancements", "selectionEntries": [
+        {"id": "e-1", "name": "Test Relic", "type": "upgrade",
+         "costs": [{"name": "pts", "typeId": PTS, "value": 15}],
+         "modifiers": [{"type": "set", "field": "hidden", "value": True, "conditions": [
+             {"type": "lessThan", "value": 1, "field": "selections", "scope": "force", "childId": "d-1"}]}],
+         "profiles": [{"id": "p-e", "name": "Test Relic", "typeName": "Abilities", "characteristics": [
+             {"name": "Description", "$text": "*The bearer* has the Stealth ability."}]}]}]}],
+}}
+SYSTEM = {"gameSystem": {"id": "sys-1", "name": "Warhammer 40,000 11th Edition", "xmlns": SYS_NS, "revision": 6,
+                         "sharedRules": [{"id": "r-support", "name": "Support", "description": "Support rule."}],
+                         "sharedSelectionEntryGroups": [{"id": "fd", "name": "Force Disposition", "selectionEntries": [
+                             {"id": "fd-1", "name": "Take and Hold", "type": "upgrade"}]}]}}
+
+
+def to_xml(data: dict, namespace: str) -> str:
+    """The XML form of the JSON shape: the serialisation BSData used before 11th edition."""
+    (tag, body), = data.items()
+
+    def build(name: str, obj: dict) -> ET.Element:
+        el = ET.Element(name)
+        for k, v in obj.items():
+            if k == "$text":
+                el.text = str(v)
+            elif k == "xmlns":
+                continue
+            elif isinstance(v, list):
+                box = ET.SubElement(el, k)
+                item = (k[6].lower() + k[7:]) if k.startswith("shared") else k
+                item = item[:-3] + "y" if item.endswith("ies") else item[:-1]
+                for x in v:
+                    box.append(build(item, x))
+            elif k == "description":
+                ET.SubElement(el, k).text = v
+            else:
+                el.set(k, str(v).lower() if isinstance(v, bool) else str(v))
+        return el
+    root = build(tag, body)
+    root.set("xmlns", namespace)
+    return ET.tostring(root, encoding="unicode")
+
+
+def write_pair(folder: Path, fmt: str, *, comment_bytes: int = 0) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    if fmt == "json":
+        (folder / "System.json").write_text(json.dumps(SYSTEM), encoding="utf-8")
+        cat = folder / "Testers.json"
+        cat.write_text(json.dumps(CATALOGUE), encoding="utf-8")
+        return cat
+    (folder / "System.gst").write_text(to_xml(SYSTEM, SYS_NS), encoding="utf-8")
+    cat = folder / "Testers.cat"
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    if comment_bytes:
+        head += "<!-- " + "x" * comment_bytes + " -->\n"
+    cat.write_text(head + to_xml(CATALOGUE, NS), encoding="utf-8")
+    return cat
+
+
+def records_of(cat: Path):
+    source = detect(cat)
+    assert source is not None
+    return list(source.records()), source
+
+
+def comparable(records) -> list[dict]:
+    out = []
+    for r in records:
+        d = to_dict(r)
+        d.pop("source")
+        out.append(d)
+    return sorted(out, key=lambda d: (d["kind"], d["name"]))
+
+
+def test_json_and_xml_give_the_same_records(tmp_path):
+    from_json, _ = records_of(write_pair(tmp_path / "j", "json"))
+    from_xml, _ = records_of(write_pair(tmp_path / "x", "xml"))
+    assert comparable(from_json) == comparable(from_xml)
+    assert {r.kind for r in from_json} == {"datasheet", "detachment_rule", "enhancement", "rule", "stratagem"}
+
+
+def test_datasheet_fields(tmp_path):
+    recs, source = records_of(write_pair(tmp_path, "json"))
+    assert source.edition == 11  # from the game system's own name
+    sheet = next(r for r in recs if r.kind == "datasheet")
+    assert sheet.name == "Test Squad" and sheet.faction == "Testers" and sheet.edition == 11
+    assert sheet.invulnerable_save == "5+"
+    assert sheet.profiles[0].stats == {"M": '6"', "T": "4", "Sv": "3+", "W": "2", "Ld": "6+", "OC": "1"}
+    assert [(c.models, c.points) for c in sheet.points] == [("5", 80), ("10", 160)]
+    assert sheet.support is not None and sheet.leader is None
+    assert sheet.support.attaches_to == ("Target Drones",)
+    assert sheet.weapons[0].abilities == ("assault", "heavy")
+    abilities = {a.name: a.text for a in sheet.abilities}
+    assert abilities["Steady Aim"] == "Add 1 to hit rolls of this unit's attacks."  # markup and quotes plain
+    assert abilities["Test Protocols"] == ""  # a rule the datasheet names; its text is the rule record
+    assert sheet.faction_keywords == ("Testers",) and sheet.keywords == ("Infantry",)
+    assert sheet.source.version == "3"
+
+
+def test_detachment_and_enhancement(tmp_path):
+    recs, _ = records_of(write_pair(tmp_path, "xml"))
+    rule = next(r for r in recs if r.kind == "detachment_rule")
+    assert (rule.name, rule.group, rule.detachment_points, rule.force_disposition) == (
+        "Careful Testing", "Test Cadre", 2, "Take and Hold")
+    assert rule.text == '- Re-roll hit rolls of 1.\n- Add 1" to Move.'
+    enh = next(r for r in recs if r.kind == "enhancement")
+    assert (enh.name, enh.points, enh.group, enh.text) == ("Test Relic", 15, "Test Cadre",
+                                                           "The bearer has the Stealth ability.")
+
+
+def test_stratagem_profiles(tmp_path):
+    recs, _ = records_of(write_pair(tmp_path, "json"))
+    strat = next(r for r in recs if r.kind == "stratagem")
+    assert (strat.name, strat.cp, strat.category, strat.group, strat.when, strat.effect) == (
+        "Test Volley", 1, "Battle Tactic", "Test Cadre", "Your Shooting phase.", "Re-roll wound rolls of 1.")
+
+
+def test_root_after_4kb_is_still_a_catalogue(tmp_path):
+    cat = write_pair(tmp_path, "xml", comment_bytes=6000)
+    recs, _ = records_of(cat)
+    assert any(r.kind == "datasheet" for r in recs)
+
+
+@pytest.mark.parametrize("bad", ["lots", "inf", "NaN", "1e400"])
+def test_bad_numbers_are_warnings_not_errors(tmp_path, bad):
+    data = json.loads(json.dumps(CATALOGUE))
+    unit = data["catalogue"]["sharedSelectionEntries"][0]
+    unit["costs"][0]["value"] = bad
+    unit["selectionEntryGroups"][0]["constraints"][0]["value"] = bad
+    (tmp_path / "System.json").write_text(json.dumps(SYSTEM), encoding="utf-8")
+    cat = tmp_path / "Testers.json"
+    cat.write_text(json.dumps(data), encoding="utf-8")
+    with Store(tmp_path / "s.sqlite") as store:
+        report = ingest_paths(store, [cat])
+        assert not report.failed
+        result = report.results[0]
+        assert result.kinds.get("datasheet") == 1
+        assert any(bad in w for w in result.warnings)
+
+
+def test_broken_game_system_does_not_fail_the_catalogue(tmp_path):
+    cat = write_pair(tmp_path, "xml")
+    (tmp_path / "System.gst").write_text(f'<gameSystem xmlns="{SYS_NS}" name="x"><broken', encoding="utf-8")
+    with Store(tmp_path / "s.sqlite") as store:
+        report = ingest_paths(store, [cat, tmp_path / "System.gst"])
+        by_name = {Path(r.path).name: r for r in report.results}
+        assert by_name["Testers.cat"].status == "ingested"
+        assert any("System.gst" in w for w in by_name["Testers.cat"].warnings)
+        assert by_name["System.gst"].status == "failed" and "System.gst" in by_name["System.gst"].error
+
+
+def test_folder_walk_offers_json_catalogues(tmp_path):
+    write_pair(tmp_path, "json")
+    (tmp_path / "notes.json").write_text('{"not": "battlescribe"}', encoding="utf-8")
+    names = sorted(Path(str(i.path)).name for i in gather([tmp_path]) if hasattr(i, "records"))
+    assert names == ["System.json", "Testers.json"]
+
+
+def test_markup_is_plain_text():
+    assert plain("^^**Destroyer Cult, Monster^^** and **^^Titanic^^** models") == \
+        "Destroyer Cult, Monster and Titanic models"
+    assert plain("a\u00a0b \u2011 c\n\n\u25a0 IMMORTALS") == "a b - c\n- IMMORTALS"
+
+
+def test_read_tree_refuses_junk(tmp_path):
+    from ruleslawyer.errors import LoadError
+    bad = tmp_path / "x.json"
+    bad.write_text('{"catalogue": {"name": "x", ', encoding="utf-8")
+    with pytest.raises(LoadError, match="x.json"):
+        read_tree(bad)
+
+
+# ------------------------------------------------------------------ the real 11th edition data
+def test_real_11th_edition_catalogues(shared):
+    folder = shared / "realdata" / "e11" / "bsdata"
+    for cat, unit, wounds, invuln in (("Necrons.json", "Overlord", "6", "4+"), ("Orks.json", "Warboss", "6", "5+")):
+        recs, source = records_of(folder / cat)
+        assert source.edition == 11
+        sheet = next(r for r in recs if r.kind == "datasheet" and r.name == unit)
+        assert sheet.edition == 11 and sheet.profiles[0].stats["W"] == wounds and sheet.invulnerable_save == invuln
+        kinds = {r.kind for r in recs}
+        assert {"datasheet", "enhancement", "detachment_rule"} <= kinds
+        # every detachment rule belongs to a detachment; no rule text keeps the markup
+        assert all(r.group for r in recs if r.kind == "detachment_rule")
+        assert not any("^^" in getattr(r, "text", "") or "**" in getattr(r, "text", "") for r in recs)
+
+
+def test_real_11th_edition_repeat_tiers(shared):
+    """The surcharge on later copies of a datasheet becomes the 11th edition tiers (as the MFM prints them)."""
+    recs, _ = records_of(shared / "realdata" / "e11" / "bsdata" / "Necrons.json")
+    sheets = {r.name: r for r in recs if r.kind == "datasheet"}
+    assert [(c.models, c.tier) for c in sheets["Technomancer"].points] == [("1", "1st"), ("1", "2nd+")]
+    ark = sheets["Doomsday Ark"].points
+    assert [c.tier for c in ark] == ["1st-2nd", "3rd+"] and ark[1].points - ark[0].points == 20
+    assert all(c.tier is None for c in sheets["Necron Warriors"].points)
+
+
+def test_real_10th_edition_detachments(shared):
+    recs, source = records_of(shared / "realdata" / "BSData__wh40k-10e" / "Necrons.cat")
+    assert source.edition == 10
+    enhancements = [r for r in recs if r.kind == "enhancement"]
+    assert enhancements and all(r.group for r in enhancements)
+    warriors = next(r for r in recs if r.kind == "datasheet" and r.name == "Necron Warriors")
+    assert [c.models for c in warriors.points] == ["10", "20"]
+
+
+def test_units_from_a_linked_library(tmp_path):
+    """A chapter catalogue whose datasheets live in a shared library catalogue beside it."""
+    write_pair(tmp_path, "json")
+    library = json.loads(json.dumps(CATALOGUE))
+    library["catalogue"].update({"id": "lib-1", "name": "Library - Testers", "library": True})
+    (tmp_path / "Testers.json").write_text(json.dumps(library), encoding="utf-8")
+    chapter = {"catalogue": {
+        "entryLinks": [{"id": "el-1", "targetId": "u-1", "type": "selectionEntry", "name": "Test Squad"}],
+        "catalogueLinks": [{"id": "cl-1", "targetId": "lib-1", "type": "catalogue", "name": "Library - Testers"}],
+        "xmlns": NS, "id": "cat-2", "name": "Imperium - Test Chapter", "revision": 1, "type": "catalogue"}}
+    cat = tmp_path / "Chapter.json"
+    cat.write_text(json.dumps(chapter), encoding="utf-8")
+    source = detect(cat)
+    assert {p.name for p in source.files} == {"Chapter.json", "System.json", "Testers.json"}
+    sheets = [r for r in source.records() if r.kind == "datasheet"]
+    assert [(s.name, s.faction, s.edition, s.invulnerable_save) for s in sheets] == [
+        ("Test Squad", "Test Chapter", 11, "5+")]

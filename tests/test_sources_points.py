@@ -1,0 +1,231 @@
+"""Versioned points: MFM YAML and its changelog, saved points-website pages, `ruleslawyer points`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.errors import NotFoundError, QueryError
+from ruleslawyer.ingest.sources.mfm import detect
+from ruleslawyer.ingest.sources.mfm_changelog import tier_of
+from ruleslawyer.ingest.sources.mfm_html import detect as detect_page
+from ruleslawyer.library.points import current_points, points_changes, version_key
+
+META = 'version: "1.1"\nlastUpdated: 2026-07-22\nfactions:\n  - testers\n'
+FACTION = """name: Testers
+slug: testers
+version: "1.1"
+detachments:
+  - name: Test Host
+    dp: 2
+    objective: PURGE THE FOE
+    enhancements:
+      - { name: Test Relic, points: 20 }
+units:
+  - name: Test Squad
+    pricing:
+      - range: "[1,2]"
+        label: Your 1st To 2nd Units Cost
+        costs:
+          - { models: 5, points: 60 }
+          - { models: 10, points: 120 }
+      - range: "[3,)"
+        label: Your 3rd + Unit Costs
+        costs:
+          - { models: 5, points: 70 }
+    wargear:
+      - { item: Test cannon, points: 10 }
+  - name: Test Walker
+    pricing:
+      - range: "[1,)"
+        label: Your Unit Costs
+        costs:
+          - { models: 1, points: 140 }
+  - name: Test Hero
+    pricing:
+      - range: "[1,)"
+        costs:
+          - { models: 1, points: 80 }
+"""
+CHANGELOG = """# Data changelog
+
+## [2026-07-22] — MFM v1.1
+
+### Added
+- **Testers**: Test Hero — 1 model (80 pts)
+- **Other Faction**: Not Here — 1 model (50 pts)
+
+### Changed
+- **Testers**: Test Squad — 5 models [[1,2]]: 55 → 60 pts (+5)
+- **Testers**: Test Host — DP: 3 → 2
+- **Testers**: Test Host · Test Relic: 25 → 20 pts (-5)
+- **Testers**: v1.0 → v1.1
+
+### Removed
+- **Testers**: removed Old Tank — 1 model (was 200 pts)
+
+## [2026-06-22] — MFM v1.0
+
+### Added
+- Initial dataset baseline.
+"""
+
+
+def make_mfm(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "meta.yaml").write_text(META, encoding="utf-8")
+    (folder / "testers.yaml").write_text(FACTION, encoding="utf-8")
+    (folder / "DATA-CHANGELOG.md").write_text(CHANGELOG, encoding="utf-8")
+    return folder
+
+
+def test_current_points_from_yaml(tmp_path):
+    source = detect(make_mfm(tmp_path))
+    recs = list(source.records())
+    squad = next(r for r in recs if r.name == "Test Squad" and r.version == "1.1")
+    assert [(c.models, c.points, c.tier) for c in squad.costs] == [("5", 60, "1st-2nd"), ("10", 120, "1st-2nd"),
+                                                                   ("5", 70, "3rd+")]
+    assert [(w.name, w.points) for w in squad.wargear_costs] == [("Test cannon", 10)]
+    host = next(r for r in recs if r.name == "Test Host" and r.version == "1.1")
+    assert (host.target_kind, host.detachment_points, host.wargear_costs[0].points) == ("detachment", 2, 20)
+    assert squad.edition == 11 and squad.source.version == "1.1" and squad.source.date == "2026-07-22"
+    assert not source.warnings
+
+
+def test_changelog_gives_the_previous_version(tmp_path):
+    recs = list(detect(make_mfm(tmp_path)).records())
+    old, new, changes = points_changes(recs)
+    assert (old, new) == ("1.0", "1.1")
+    by_name = {c.name: c for c in changes}
+    assert set(by_name) == {"Test Squad", "Test Host", "Test Hero", "Old Tank"}  # no other faction, no walker
+    squad = by_name["Test Squad"]
+    assert {(c.models, c.points) for c in squad.before.costs if c.tier == "1st-2nd"} == {("5", 55), ("10", 120)}
+    assert by_name["Test Host"].before.detachment_points == 3
+    assert by_name["Test Host"].before.wargear_costs[0].points == 25
+    assert by_name["Test Hero"].status == "added" and by_name["Old Tank"].status == "removed"
+    assert by_name["Old Tank"].before.costs[0].points == 200
+
+
+def test_library_lookups(tmp_path):
+    recs = list(detect(make_mfm(tmp_path)).records())
+    assert [p.version for p in current_points(recs, "test squad")] == ["1.1"]
+    assert [p.name for p in current_points(recs, "walker", faction="test")] == ["Test Walker"]
+    with pytest.raises(NotFoundError):
+        current_points(recs, "nothing like it")
+    with pytest.raises(NotFoundError) as info:
+        current_points(recs, faction="orks")
+    assert info.value.suggestions == ["Testers"]
+    with pytest.raises(NotFoundError):
+        points_changes(recs, old="0.9")
+    with pytest.raises(QueryError):
+        points_changes([r for r in recs if r.version == "1.1"])
+    assert version_key("1.10") > version_key("1.9") > version_key("v1.1")
+
+
+def test_single_faction_file(tmp_path):
+    path = tmp_path / "testers.yaml"
+    path.write_text(FACTION, encoding="utf-8")
+    recs = list(detect(path).records())
+    assert {r.name for r in recs} == {"Test Squad", "Test Walker", "Test Hero", "Test Host"}
+    assert detect(tmp_path / "nothing.yaml") is None
+
+
+def test_tier_ranges():
+    assert (tier_of("[1,2]"), tier_of("[3,)"), tier_of("[1,)"), tier_of("[1,1]")) == ("1st-2nd", "3rd+", None, "1st")
+
+
+PAGE = """<html><head><title>Warhammer 40,000: Munitorum Field Manual</title></head><body>
+<div>TESTERS</div><div>v1.1</div><div>DETACHMENTS</div>
+<div>TEST HOST</div><div>2DP</div><div>PURGE THE FOE</div><div>ENHANCEMENTS</div>
+<div>Test Relic</div><div>20 pts</div>
+<template id="P:1"></template>
+<div hidden id="S:1"><div>TEST SQUAD</div><div>▲</div><div>YOUR 1ST TO 2ND UNITS COST</div><div>5 models</div>
+<div>▲ (+5) 60 pts</div><div>YOUR 3RD + UNIT COSTS</div><div>5 models</div><div>70 pts</div>
+<div>SUPPORT</div><div>TEST WALKER</div></div>
+<script>$RS("S:1","P:1")</script></body></html>"""
+
+
+def test_points_web_page(tmp_path):
+    page = tmp_path / "mfm_testers.html"
+    page.write_text(PAGE, encoding="utf-8")
+    source = detect_page(page)
+    recs = list(source.records())
+    squad = next(r for r in recs if r.name == "Test Squad")
+    assert (squad.faction, squad.version) == ("Testers", "1.1")
+    assert [(c.models, c.points, c.tier) for c in squad.costs] == [("5", 60, "1st-2nd"), ("5", 70, "3rd+")]
+    host = next(r for r in recs if r.name == "Test Host")
+    assert (host.detachment_points, [(w.name, w.points) for w in host.wargear_costs]) == (2, [("Test Relic", 20)])
+    index = tmp_path / "mfm_index.html"
+    index.write_text(PAGE.split("<div>TESTERS")[0] + "</body></html>", encoding="utf-8")
+    source = detect_page(index)
+    assert list(source.records()) == [] and source.warnings  # said, not junk
+
+
+def test_cli_points(runner, tmp_path):
+    from ruleslawyer.cli.main import cli
+
+    folder = make_mfm(tmp_path / "mfm")
+    assert runner.invoke(cli, ["ingest", str(folder)]).exit_code == 0
+    out = runner.invoke(cli, ["points", "test squad"])
+    assert out.exit_code == 0 and "5: 60, 10: 120 (1st-2nd)" in out.output
+    out = runner.invoke(cli, ["points", "--changes", "--from", "1.0", "--to", "1.1"])
+    assert out.exit_code == 0 and "v1.0 -> v1.1" in out.output and "Old Tank [removed]" in out.output
+    out = runner.invoke(cli, ["points", "--changes", "--json"])
+    rows = [json.loads(line) for line in out.output.splitlines()]
+    assert {r["status"] for r in rows} == {"added", "changed", "removed"}
+    out = runner.invoke(cli, ["points", "--faction", "nosuch"])
+    assert out.exit_code == 1 and out.output.count("\n") == 1 and "Testers" in out.output
+
+
+def test_real_mfm_yaml_and_page_agree(shared):
+    e11 = shared / "realdata" / "e11"
+    yaml_recs = [r for r in detect(e11 / "mfm").records() if r.faction == "Necrons" and r.version == "1.1"]
+    page_recs = {(r.target_kind, r.name.casefold()): r for r in detect_page(e11 / "html" / "mfm_necrons.html").records()}
+    compared = 0
+    for r in yaml_recs:
+        other = page_recs.get((r.target_kind, r.name.casefold()))
+        if other is None:
+            continue  # Legends units are not on the saved page
+        compared += 1
+        assert set(other.costs) == set(r.costs) and other.detachment_points == r.detachment_points
+    assert compared >= 50
+    old, new, changes = points_changes(list(detect(e11 / "mfm").records()))
+    ark = next(c for c in changes if c.name == "Doomsday Ark")
+    assert (old, new) == ("1.0", "1.1")
+    assert {c.points for c in ark.before.costs} == {200, 220} and {c.points for c in ark.after.costs} == {210, 230}
+
+
+def test_pdf_without_text_layer(shared):
+    from ruleslawyer.errors import LoadError
+    from ruleslawyer.ingest.formats import load_file
+
+    with pytest.raises(LoadError, match=r"no text layer \(scanned or outlined text\); OCR is not supported"):
+        load_file(shared / "realdata" / "e11" / "pdf" / "armageddon_Orks_-_Munitorum_UK.pdf")
+
+
+@pytest.mark.parametrize("damage", [
+    ("    pricing:\n      - range", "    pricing: lots\n    x:\n      - range"),
+    ("{ models: 5, points: 60 }", "{ models: 5, points: sixty }"),
+    ("{ models: 5, points: 60 }", "{ models: 5, points: .nan }"),
+    ("units:\n", "units: 7\nnot_units:\n"),
+    ("      - { name: Test Relic, points: 20 }", "      - just a string"),
+])
+def test_damaged_yaml_is_warned_not_a_crash(tmp_path, damage):
+    path = tmp_path / "testers.yaml"
+    path.write_text(FACTION.replace(*damage, 1), encoding="utf-8")
+    source = detect(path)
+    if source is None:
+        return  # no longer looks like points data: not claimed at all
+    list(source.records())
+    assert source.warnings
+
+
+def test_invalid_yaml_is_one_line(tmp_path):
+    from ruleslawyer.errors import LoadError
+
+    path = tmp_path / "testers.yaml"
+    path.write_text(FACTION + "\n  - : [unclosed\n", encoding="utf-8")
+    with pytest.raises(LoadError) as info:
+        list(detect(path).records())
+    assert "testers.yaml" in str(info.value) and "\n" not in str(info.value)
