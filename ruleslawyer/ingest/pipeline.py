@@ -116,8 +116,17 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                 continue
             if entry.is_dir():
                 visit_dir(entry)
-            elif entry.is_file() and (entry.suffix.lower() in SUFFIXES or _structured_file(entry, detectors)):
+            elif entry.is_file() and entry.suffix.lower() in SUFFIXES:
                 handle_file(entry)
+            elif entry.is_file() and _structured_file(entry, detectors):
+                # .json/.yaml are read only when a source claims them (other JSON is not a rules
+                # document); a .cat/.gst that no source claims is said, not read as text.
+                found = detected(entry)
+                if found is None and entry.suffix.lower() in (".cat", ".gst"):
+                    found = FileResult(str(entry), "failed", error=f"{entry}: not BattleScribe data "
+                                       "(no catalogue or gameSystem root element)")
+                if found is not None:
+                    add(found, str(entry.resolve()))
 
     def handle_file(path: Path) -> None:
         found = detected(path)
