@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -95,10 +96,15 @@ def split_restriction(text: str) -> tuple[str | None, str]:
 
 def shared_rule_text(row: dict[str, str]) -> str:
     """The rules text of an Abilities.csv row, without the repeated title and flavour lines it embeds."""
-    lines = fragment_text(without_number(row.get("description"))).split("\n")
-    legend = fragment_text(row.get("legend"))
-    while lines and (lines[0].strip().casefold() == row.get("name", "").casefold()
-                     or (legend and lines[0].strip() == legend)):
+    return _shared_text(row.get("name", ""), row.get("description") or "", row.get("legend") or "")
+
+
+@lru_cache(maxsize=4096)
+def _shared_text(name: str, description: str, legend_html: str) -> str:
+    # Thousands of datasheet rows name the same few shared abilities: each is converted once.
+    lines = fragment_text(without_number(description)).split("\n")
+    legend = fragment_text(legend_html)
+    while lines and (lines[0].strip().casefold() == name.casefold() or (legend and lines[0].strip() == legend)):
         lines.pop(0)
     return "\n".join(lines).strip()
 
