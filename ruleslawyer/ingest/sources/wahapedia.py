@@ -181,11 +181,11 @@ class WahapediaExport(StructuredSource):
         value = (row.get(column) or "").strip()
         if not value:
             return None
-        m = re.fullmatch(r"-?\d+", value)
+        m = re.fullmatch(r"([-+]?)\s*(\d+)", value)  # "+40": a cost on top of something, still 40
         if not m:
             self.warnings.append(f"{table}: row id={row.get('id', '?')}: {column} {value!r} is not a number; left out")
             return None
-        return int(value)
+        return -int(m.group(2)) if m.group(1) == "-" else int(m.group(2))
 
     # ------------------------------------------------------------ 10th edition
     def _datasheets_10(self, factions, abilities) -> Iterator[Datasheet]:
@@ -202,6 +202,11 @@ class WahapediaExport(StructuredSource):
         if sheets and missing and len(missing) * 10 > len(sheets):
             self.warnings.append(f"Datasheets_models.csv: {len(missing)} of {len(sheets)} datasheets have no "
                                  "characteristics rows (a truncated or incomplete file?)")
+        for table, groups in by_sheet.items():  # rows read but not stored: their datasheet is not there
+            orphans = sum(len(rows) for sid, rows in groups.items() if sid not in names)
+            if orphans:
+                self.warnings.append(f"{table}: {orphans} rows name datasheets that Datasheets.csv does not have; "
+                                     "left out")
         for row in sheets:
             sid = row["id"]
             models = by_sheet["Datasheets_models.csv"].get(sid, [])
