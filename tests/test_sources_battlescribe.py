@@ -284,3 +284,10 @@ def test_units_from_a_linked_library(tmp_path):
     sheets = [r for r in source.records() if r.kind == "datasheet"]
     assert [(s.name, s.faction, s.edition, s.invulnerable_save) for s in sheets] == [
         ("Test Squad", "Test Chapter", 11, "5+")]
+
+
+def test_folder_walk_skips_other_json_and_names_a_bad_cat(tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "x"}', encoding="utf-8")
+    (tmp_path / "Broken.cat").write_text("<notbattlescribe/>", encoding="utf-8")
+    items = gather([tmp_path])
+    assert len(items) == 1 and items[0].status == "failed" and "Broken.cat" in items[0].error

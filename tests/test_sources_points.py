@@ -10,7 +10,7 @@ from ruleslawyer.errors import NotFoundError, QueryError
 from ruleslawyer.ingest.sources.mfm import detect
 from ruleslawyer.ingest.sources.mfm_changelog import tier_of
 from ruleslawyer.ingest.sources.mfm_html import detect as detect_page
-from ruleslawyer.library.points import current_points, points_changes, version_key
+from ruleslawyer.library.points import current_points, points_changes, points_of, version_key
 
 META = 'version: "1.1"\nlastUpdated: 2026-07-22\nfactions:\n  - testers\n'
 FACTION = """name: Testers
@@ -121,6 +121,9 @@ def test_library_lookups(tmp_path):
     with pytest.raises(QueryError):
         points_changes([r for r in recs if r.version == "1.1"])
     assert version_key("1.10") > version_key("1.9") > version_key("v1.1")
+    assert points_of(recs, "TEST SQUAD", "Testers").version == "1.1"
+    assert points_of(recs, "Old Tank") is None  # removed in the newest version
+    assert points_of(recs, "Test Host", target_kind="detachment").detachment_points == 2
 
 
 def test_single_faction_file(tmp_path):

@@ -167,3 +167,11 @@ def test_encodings_are_read_from_the_content(tmp_path):
     recs, source = records(legacy)
     assert any("Windows-1252" in w for w in source.warnings)
     assert "\u2013" in next(r for r in recs if r.kind == "enhancement").text
+
+
+def test_rows_of_missing_datasheets_are_counted(tmp_path):
+    sheets = TABLES["Datasheets.csv"].rsplit("000000002|", 1)[0]  # the Test Squad row lost
+    recs, source = records(make_export(tmp_path, **{"Datasheets.csv": sheets}))
+    assert sum(1 for r in recs if r.kind == "datasheet") == 1
+    assert any(w.startswith("Datasheets_models.csv: 1 rows") for w in source.warnings)
+    assert any(w.startswith("Datasheets_wargear.csv: 1 rows") for w in source.warnings)

@@ -151,12 +151,20 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                 continue
             if is_dir:
                 visit_dir(path, ancestors | {here})
-            elif not (path.suffix.lower() in SUFFIXES or _structured_file(path, detectors)):
-                continue
-            elif not is_file and entry.is_symlink() and not os.path.exists(path):
-                fail(path, "a broken or looping symlink; skipped")
-            else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
-                handle_file(path)
+            elif path.suffix.lower() in SUFFIXES:
+                if not is_file and entry.is_symlink() and not os.path.exists(path):
+                    fail(path, "a broken or looping symlink; skipped")
+                else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
+                    handle_file(path)
+            elif is_file and _structured_file(path, detectors):
+                # .json/.yaml are read only when a source claims them (other JSON is not a rules
+                # document); a .cat/.gst that no source claims is said, not read as text.
+                found = detected(path)
+                if found is None and path.suffix.lower() in (".cat", ".gst"):
+                    found = FileResult(str(path), "failed", error=f"{path}: not BattleScribe data "
+                                       "(no catalogue or gameSystem root element)")
+                if found is not None:
+                    add(found, real_key(path))
 
     def handle_file(path: Path) -> None:
         found = detected(path)

@@ -78,6 +78,15 @@ def current_points(records: Sequence[Record], name: str | None = None, *, factio
     return sorted(pool, key=lambda p: (fold(p.faction or ""), p.target_kind, fold(p.name)))
 
 
+def points_of(records: Iterable[Record], name: str, faction: str | None = None,
+              target_kind: str = "datasheet") -> Points | None:
+    """The current points record of one datasheet (or detachment) by exact name, for `show`, the
+    cards and the site: None when no points list names it."""
+    found = [p for key, p in in_force(records).items()
+             if key[1] == target_kind and key[2] == fold(name) and (faction is None or key[0] == fold(faction))]
+    return found[0] if len(found) == 1 else None
+
+
 @dataclass(frozen=True)
 class PointsChange:
     """One entry whose points differ between two versions (`before`/`after` None: added/removed)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -95,10 +96,15 @@ def split_restriction(text: str) -> tuple[str | None, str]:
 
 def shared_rule_text(row: dict[str, str]) -> str:
     """The rules text of an Abilities.csv row, without the repeated title and flavour lines it embeds."""
-    lines = fragment_text(without_number(row.get("description"))).split("\n")
-    legend = fragment_text(row.get("legend"))
-    while lines and (lines[0].strip().casefold() == row.get("name", "").casefold()
-                     or (legend and lines[0].strip() == legend)):
+    return _shared_text(row.get("name", ""), row.get("description") or "", row.get("legend") or "")
+
+
+@lru_cache(maxsize=4096)
+def _shared_text(name: str, description: str, legend_html: str) -> str:
+    # Thousands of datasheet rows name the same few shared abilities: each is converted once.
+    lines = fragment_text(without_number(description)).split("\n")
+    legend = fragment_text(legend_html)
+    while lines and (lines[0].strip().casefold() == name.casefold() or (legend and lines[0].strip() == legend)):
         lines.pop(0)
     return "\n".join(lines).strip()
 
@@ -175,11 +181,11 @@ class WahapediaExport(StructuredSource):
         value = (row.get(column) or "").strip()
         if not value:
             return None
-        m = re.fullmatch(r"-?\d+", value)
+        m = re.fullmatch(r"([-+]?)\s*(\d+)", value)  # "+40": a cost on top of something, still 40
         if not m:
             self.warnings.append(f"{table}: row id={row.get('id', '?')}: {column} {value!r} is not a number; left out")
             return None
-        return int(value)
+        return -int(m.group(2)) if m.group(1) == "-" else int(m.group(2))
 
     # ------------------------------------------------------------ 10th edition
     def _datasheets_10(self, factions, abilities) -> Iterator[Datasheet]:
@@ -196,6 +202,11 @@ class WahapediaExport(StructuredSource):
         if sheets and missing and len(missing) * 10 > len(sheets):
             self.warnings.append(f"Datasheets_models.csv: {len(missing)} of {len(sheets)} datasheets have no "
                                  "characteristics rows (a truncated or incomplete file?)")
+        for table, groups in by_sheet.items():  # rows read but not stored: their datasheet is not there
+            orphans = sum(len(rows) for sid, rows in groups.items() if sid not in names)
+            if orphans:
+                self.warnings.append(f"{table}: {orphans} rows name datasheets that Datasheets.csv does not have; "
+                                     "left out")
         for row in sheets:
             sid = row["id"]
             models = by_sheet["Datasheets_models.csv"].get(sid, [])

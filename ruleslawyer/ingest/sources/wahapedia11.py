@@ -31,7 +31,7 @@ def tier_label(words: str) -> str | None:
 
 
 def _number(value: str) -> int | None:
-    m = re.fullmatch(r"\s*(\d+)\s*", value or "")
+    m = re.fullmatch(r"\s*\+?\s*(\d+)\s*(?:pts)?\s*", value or "")
     return int(m.group(1)) if m else None
 
 
@@ -53,7 +53,7 @@ def unit_costs(rows: list[dict[str, str]], where: str,
         points = _number(cost)
         if points is None:
             warnings.append(f"{where}: cost {cost!r} of {label!r} is not a number; kept without points")
-        if in_wargear:
+        if in_wargear or cost.startswith("+"):  # "+30" for an added model or item: on top of the unit
             wargear.append(ItemCost(name=re.sub(r"^\s*per\s+", "", label, flags=re.I), points=points))
         else:
             m = re.match(r"\s*(\d+)", label)
