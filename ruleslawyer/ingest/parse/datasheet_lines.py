@@ -16,6 +16,8 @@ from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 
 # Characteristic names of unit profiles (9th and 10th edition, plus the odd older ones).
 STAT_NAMES = ("M", "WS", "BS", "S", "T", "W", "A", "LD", "SV", "OC", "I")
+# The usual spelling of each characteristic (cards print "SV" and "LD" in capitals).
+_STAT_SPELLING = {"LD": "Ld", "SV": "Sv"}
 # Column headers of weapon tables.
 WEAPON_COLUMNS = ("RANGE", "TYPE", "A", "BS", "WS", "S", "AP", "D", "ABILITIES", "KEYWORDS")
 
@@ -37,6 +39,12 @@ def norm_value(text: str) -> str:
 def norm_text(text: str) -> str:
     """Running text with whitespace collapsed (quotes and dashes kept as printed)."""
     return _WS.sub(" ", text.replace("\u00ad", "")).strip()
+
+
+def stat_name(label: str) -> str:
+    """A characteristic's name as records.md spells it: "SV" -> "Sv", "LD" -> "Ld", "m" -> "M"."""
+    key = label_key(label)
+    return _STAT_SPELLING.get(key, key) if key in STAT_NAMES else label.strip()
 
 
 def label_key(text: str) -> str:

@@ -38,16 +38,15 @@ def add_sentence_line(target: list[str], line: Line) -> None:
 def add_option(options: list[str], line: Line, list_open: bool) -> bool:
     """Add a wargear option line; return whether the last option now lists choices after it.
 
-    The choices under "... one of the following:" join their lead: "This model's X can be
-    replaced with one of the following:" + "1 A" + "1 B" is one option "...following: 1 A; 1 B".
+    The choices under "... one of the following:" join their lead, one "- " line each: "This
+    model's X can be replaced with one of the following:" + "1 A" + "1 B" is one option
+    "...following:\n- 1 A\n- 1 B".
     """
     text = line.text.lstrip(_BULLETS).strip()
     if label_key(text) == "NONE":
         return list_open
     if list_open and text and not _VERB.search(text) and len(text.split()) <= 10:
-        lead = options[-1]
-        joiner = " " if lead.endswith((":", ":*")) else "; "
-        options[-1] = f"{lead}{joiner}{text.rstrip('.')}"
+        options[-1] = f"{options[-1]}\n- {text}"  # one "- choice" line each, as the list is printed
         return True
     add_sentence_line(options, line)
     return bool(options) and options[-1].endswith((":", ":*"))
