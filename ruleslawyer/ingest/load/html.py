@@ -86,7 +86,7 @@ def load_html(data: bytes, origin: DocumentOrigin) -> Document:
     from bs4 import BeautifulSoup
 
     from . import html_classes as hc
-    from .html_walk import Ctx, Page, TooDeep, Walker
+    from .html_walk import Ctx, Page, Walker
 
     path = origin.path
     text = decode_html(data, path)
@@ -103,7 +103,7 @@ def load_html(data: bytes, origin: DocumentOrigin) -> Document:
         root = soup.body or soup
         walker.walk_children(root, Ctx(), 0)
         walker.flush()
-    except (TooDeep, RecursionError):
+    except RecursionError:  # a library below us recursing; the walk itself does not
         raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
     blocks = tuple(walker.blocks)
     if not any(b.text.strip() for b in blocks):

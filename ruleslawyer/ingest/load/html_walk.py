@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from bs4 import NavigableString, Tag
 
@@ -40,15 +40,24 @@ from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
 from .html_parts import (clean, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, has_text, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
 
-MAX_DEPTH = 400
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
 
 
-class TooDeep(Exception):
-    """The tree nests deeper than MAX_DEPTH elements (a hostile or broken page)."""
+Steps = Iterator["Steps"]  # a walk step: a generator that yields the sub-walks it needs run
+
+
+def run(steps: Steps) -> None:
+    """Run a walk step and every sub-walk it yields, on an explicit stack instead of Python's:
+    real pages can nest thousands of elements deep, so the walk must not recurse."""
+    stack = [steps]
+    while stack:
+        try:
+            stack.append(next(stack[-1]))
+        except StopIteration:
+            stack.pop()
 
 
 class Ctx(NamedTuple):
@@ -134,7 +143,15 @@ class Walker:
         self.blocks.append(block)
 
     # -- the walk ------------------------------------------------------------------------
-    def walk_children(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
+        """Read the children of `el` (the page body, a popup, a table cell) into blocks."""
+        run(self._children(el, ctx, depth))
+
+    def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
+        """Read one element and everything inside it into blocks."""
+        run(self._walk(el, ctx, depth))
+
+    def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
         for child in el.children:
@@ -147,11 +164,11 @@ class Walker:
                     is_run = prev_hidden is not None or (nxt is not None and hc.is_hidden_inline(nxt))
                     if is_run and not shown_variant:
                         shown_variant = True
-                        self.walk_children(child, self.enter(child, ctx), depth + 1)
+                        yield self._children(child, self.enter(child, ctx), depth + 1)
                     prev_hidden = child
                     continue
                 prev_hidden, shown_variant = None, False
-                self.walk(child, ctx, depth + 1)
+                yield self._walk(child, ctx, depth + 1)
             elif type(child) is NavigableString:  # not comments, doctypes, CDATA
                 if child.strip():
                     prev_hidden, shown_variant = None, False
@@ -163,9 +180,7 @@ class Walker:
                 else:
                     self.add_text(str(child), ctx)
 
-    def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
-        if depth > MAX_DEPTH:
-            raise TooDeep()
+    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         name = el.name
         if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
             return
@@ -175,7 +190,7 @@ class Walker:
         if name in hc.BLOCK_TAGS and hc.is_ad_popup(el) or name == "dialog" and hc.is_ad_popup(el):
             return
         if self.is_tooltip(el):
-            self.tooltip(el, ctx, depth)
+            yield self._tooltip(el, ctx, depth)
             return
         if hc.is_hidden_inline(el):
             return
@@ -187,20 +202,20 @@ class Walker:
             # Wahapedia sets a weapon's abilities as badges; print them the way rules text
             # does: "Flamer [ignores cover, torrent]".
             self.add_text(" [", ctx)
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
             self.add_text("]", ctx)
             return
         if block:
             self.flush()
             ctx = ctx._replace(cls=hc.latin_letters(" ".join(el.get("class") or ())) or ctx.cls)
         if name == "table":
-            self.table(el, ctx, depth)
+            yield self._table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
             pass
         elif block and self.invulnerable_save(el, ctx):
             pass
-        elif name in ("ul", "ol") and self.points_list(el, ctx, depth):
-            pass
+        elif name in ("ul", "ol") and is_points_list(el):
+            yield self._points_list(el, ctx, depth)
         else:
             level = hc.heading_level(el)
             if level and not block:
@@ -213,7 +228,7 @@ class Walker:
                 ctx = ctx._replace(list_item=True, heading=0)
             elif name == "pre":
                 ctx = ctx._replace(pre=True)
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
         if block:
             self.flush()
 
@@ -246,7 +261,7 @@ class Walker:
             return True
         return el.get("role") == "tooltip" or "tooltip_content" in hc.class_names(el)
 
-    def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def _tooltip(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """Read a popup into its own blocks and queue them after the running paragraph."""
         text = el.get_text(" ", strip=True)
         if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)):
@@ -255,18 +270,18 @@ class Walker:
         tip_ctx = Ctx(tooltip=tip_id, in_content=True,
                       containers=ctx.containers[:0])
         sub = Walker(self.page)  # its own root: a popup inside it follows its paragraph there
-        sub.walk_children(el, sub.enter(el, tip_ctx), depth)
+        yield sub._children(el, sub.enter(el, tip_ctx), depth)
         sub.flush()
         self.root.pending.extend(drop_link_runs(sub.blocks))  # a menu popup leaves nothing
 
     # -- tables --------------------------------------------------------------------------
-    def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         rows = own_rows(el)
         if is_layout_table(el, rows):
             if not hc.container_of(el) and el.find(is_points_list):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
                 ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
             return
         out: list[list[str]] = []
         header_rows: list[int] = []
@@ -275,7 +290,7 @@ class Walker:
             texts = []
             for cell in cells:
                 sub = Walker(self.page, root=self.root)
-                sub.walk_children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
+                yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
                 sub.flush()
                 text = " ".join(b.text for b in sub.blocks if b.text)
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
@@ -335,10 +350,8 @@ class Walker:
                         attrs=attrs))
         return True
 
-    def points_list(self, el: Tag, ctx: Ctx, depth: int) -> bool:
+    def _points_list(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
-        if not is_points_list(el):
-            return False
         for li in el.find_all("li", recursive=False):
             kids = [k for k in li.children if not (isinstance(k, NavigableString) and not k.strip())]
             if not kids:
@@ -349,11 +362,10 @@ class Walker:
             self.flush()
             for k in rest:
                 if isinstance(k, Tag):
-                    self.walk(k, ctx, depth + 2)
+                    yield self._walk(k, ctx, depth + 2)
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
-        return True
 
 
 def _role(ctx: Ctx) -> str | None:
