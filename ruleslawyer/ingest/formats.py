@@ -44,8 +44,8 @@ def sniff_format(data: bytes, path: str | Path) -> str:
     suffix_fmt = SUFFIXES.get(Path(path).suffix.lower())
     if suffix_fmt == PDF:
         raise LoadError(path, "not a PDF: no %PDF header (corrupt or wrong suffix?)")
-    if _HTML_SNIFF.search(head):
-        return HTML
+    if _HTML_SNIFF.search(head) or lazy.load("ruleslawyer.ingest.load.html:looks_like_html")(data):
+        return HTML  # (also UTF-16 pages, and pages whose markup starts after the first 4 KB)
     return TEXT
 
 

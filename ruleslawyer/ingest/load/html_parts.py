@@ -5,36 +5,24 @@ from __future__ import annotations
 
 import re
 
-from bs4 import NavigableString, Tag
-
 from . import html_classes as hc
+from .html_tree import Element, descendants, elements, has_descendant, text_of
 from ..document import TABLE, Block, Span
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 
 
-def has_text(el: Tag, budget: int = 200) -> bool:
-    """Whether the element holds any text; gives up (saying yes) after `budget` nodes so a
-    hostile page of thousands of nested empty boxes stays linear."""
-    for i, node in enumerate(el.descendants):
-        if i >= budget:
-            return True
-        if type(node) is NavigableString and node.strip():
-            return True
-    return False
-
-
-def is_points_list(el: Tag) -> bool:
-    if el.name not in ("ul", "ol"):
+def is_points_list(el: Element) -> bool:
+    if el.tag not in ("ul", "ol"):
         return False
-    return any(t in ("pts", "points") for c in el.get("class") or () for t in hc.tokens(c))
+    return any(t in ("pts", "points") for c in (el.get("class") or "").split() for t in hc.tokens(c))
 
 
-def is_weapon_keyword(el: Tag) -> bool:
+def is_weapon_keyword(el: Element) -> bool:
     classes = hc.class_names(el)
     if "kwb2" not in classes:
         return False
-    text = el.get_text()
+    text = text_of(el)
     return "[" not in text and bool(text.strip())
 
 
@@ -99,35 +87,43 @@ def tidy(spans: list[Span]) -> list[Span]:
     return out
 
 
-def own_rows(table: Tag) -> list[Tag]:
+def own_rows(table: Element) -> list[Element]:
     """The table's rows, not those of tables nested in its cells."""
     rows = []
-    for part in table.find_all(("thead", "tbody", "tfoot", "tr"), recursive=False):
-        if part.name == "tr":
+    for part in elements(table):
+        if part.tag == "tr":
             rows.append(part)
-        else:
-            rows.extend(part.find_all("tr", recursive=False))
+        elif part.tag in ("thead", "tbody", "tfoot"):
+            rows.extend(r for r in elements(part) if r.tag == "tr")
     return rows
 
 
-def is_layout_table(table: Tag, rows: list[Tag]) -> bool:
+def cells_of(tr: Element) -> list[Element]:
+    """A row's td and th cells."""
+    return [c for c in elements(tr) if c.tag in ("td", "th")]
+
+
+_LAYOUT_INSIDE = frozenset({"table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"})
+
+
+def is_layout_table(table: Element, rows: list[Element]) -> bool:
     """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
     if not rows:
         return True
     for tr in rows:
-        for cell in tr.find_all(("td", "th"), recursive=False):
-            if cell.find(("table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")):
+        for cell in cells_of(tr):
+            if has_descendant(cell, _LAYOUT_INSIDE):
                 return True
-            if len(cell.get_text(" ", strip=True)) > 400:
+            if len(text_of(cell, " ", strip=True)) > 400:
                 return True
     return False
 
 
-def is_header_cell(cell: Tag) -> bool:
-    if cell.name == "th":
+def is_header_cell(cell: Element) -> bool:
+    if cell.tag == "th":
         return True
-    for el in [cell, *cell.find_all(True)]:
-        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in el.get("class") or ()):
+    for el in [cell, *descendants(cell)]:
+        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in (el.get("class") or "").split()):
             return True
     return False
 
@@ -159,10 +155,10 @@ def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     return [[r[j] for j in cols if j < len(r)] for r in rows]
 
 
-def descendants_with_token(el: Tag, token: str) -> list[Tag]:
+def descendants_with_token(el: Element, token: str) -> list[Element]:
     found = []
-    for d in el.find_all(True):
-        for c in d.get("class") or ():
+    for d in descendants(el):
+        for c in (d.get("class") or "").split():
             toks = hc.tokens(c)
             if toks and toks[-1] == token:
                 found.append(d)
