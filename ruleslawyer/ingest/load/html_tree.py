@@ -1,7 +1,7 @@
 """Parsing a page into an lxml element tree, and the few questions the walk asks of it.
 
-lxml's own tree builder (libxml2) caps nesting at a few hundred levels and silently drops what
-lies deeper; fed through `etree.TreeBuilder` as a parser target it keeps every level. The tree
+lxml's own tree builder (libxml2) caps nesting at 2048 levels and silently drops what lies
+deeper; fed through `etree.TreeBuilder` as a parser target it keeps every level. The tree
 lives in C (libxml2), a tenth of the memory and time of a BeautifulSoup tree, which is what
 lets a 60 MB page load in bounded memory. Comments and processing instructions are dropped
 by the parser, so every child element has a string tag.
@@ -54,11 +54,27 @@ class _Builder:
 
 
 def parse_html(text: str) -> Element:
-    """The element tree of a page (an `html` root, as browsers build it)."""
+    """The element tree of a page (an `html` root, as browsers build it).
+
+    libxml2 builds the tree itself when the page nests less than its limit (2048 levels with
+    `huge_tree`); a deeper page is parsed again through `_Builder`, which has no limit.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8")
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        root = None
+    if root is not None and not any("depth" in (e.message or "").lower() for e in parser.error_log):
+        return root
+    return _parse_unlimited(data)
+
+
+def _parse_unlimited(data: bytes) -> Element:
     builder = _Builder()
     parser = etree.HTMLParser(target=builder, remove_comments=True, remove_pis=True, huge_tree=True,
                               encoding="utf-8")
-    parser.feed(text.encode("utf-8", "surrogatepass"))
+    parser.feed(data)
     root = parser.close()
     if root is None:
         root = etree.Element("html")
@@ -100,6 +116,8 @@ def descendants(el: Element) -> list[Element]:
 
 def has_descendant(el: Element, tags: frozenset[str]) -> bool:
     """Whether any element inside `el` has one of `tags` (searched in C)."""
+    if not len(el):
+        return False  # most cells hold text alone
     return bool(_XPATH_CACHE.setdefault(tags, etree.XPath(
         "boolean(.//*[" + " or ".join(f"self::{t}" for t in sorted(tags)) + "])"))(el))
 
