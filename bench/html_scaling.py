@@ -62,27 +62,37 @@ def deep_page(depth: int) -> bytes:
             + b"</span></div>" * (depth // 2) + b"<p>After.</p></body></html>")
 
 
-def _child(path: str) -> None:
-    from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.store import Store
+def _child(path: str, load_only: bool) -> None:
+    if load_only:
+        from ruleslawyer.ingest.formats import load_file
 
-    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "s.sqlite") as store:
         t = time.perf_counter()
-        report = ingest_paths(store, [path])
-        seconds = time.perf_counter() - t
+        doc = load_file(path)
+        seconds, status, records, error = time.perf_counter() - t, "loaded", len(doc.blocks), None
+    else:
+        from ruleslawyer.ingest.pipeline import ingest_paths
+        from ruleslawyer.store import Store
+
+        with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "s.sqlite") as store:
+            t = time.perf_counter()
+            result = ingest_paths(store, [path]).results[0]
+            seconds = time.perf_counter() - t
+        status, records, error = result.status, result.records, result.error
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    result = report.results[0]
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "status": result.status,
-                      "records": result.records, "error": result.error}))
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "status": status, "records": records,
+                      "error": error}))
 
 
-def measure(data: bytes, name: str) -> dict:
-    """Ingest `data` saved as `name` in a child process: seconds, peak MB, records."""
+def measure(data: bytes, name: str, load_only: bool = False) -> dict:
+    """Ingest (or only load) `data` saved as `name` in a child process: seconds, peak MB,
+    records (blocks when only loading)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
         path.write_bytes(data)
-        out = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True,
-                             check=True, cwd=Path(__file__).resolve().parent.parent)
+        del data
+        cmd = [sys.executable, __file__, "--child", str(path)] + (["--load-only"] if load_only else [])
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).resolve().parent.parent)
         return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -90,20 +100,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1,4,16,60", help="page sizes in MB, comma-separated")
     ap.add_argument("--deep", type=int, default=20000, help="nesting depth of the deep page (0: skip)")
+    ap.add_argument("--load-only", action="store_true",
+                    help="time the HTML loader alone (file -> Document), not the parsers and store")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        _child(args.child)
+        _child(args.child, args.load_only)
         return
-    print(f"{'page':>12} {'MB':>6} {'seconds':>8} {'s/MB':>6} {'peak MB':>8} {'records':>8}  status")
+    what = "blocks" if args.load_only else "records"
+    print(f"{'page':>12} {'MB':>6} {'seconds':>8} {'s/MB':>6} {'peak MB':>8} {what:>8}  status")
     for mb in (float(s) for s in args.sizes.split(",")):
         data = page(mb)
-        r = measure(data, f"big_{mb:g}mb.html")
+        r = measure(data, f"big_{mb:g}mb.html", args.load_only)
         size = len(data) / 1024 / 1024
         print(f"{'sections':>12} {size:6.1f} {r['seconds']:8.1f} {r['seconds'] / size:6.2f} {r['peak_mb']:8.0f} "
               f"{r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
     if args.deep:
-        r = measure(deep_page(args.deep), "deep.html")
+        r = measure(deep_page(args.deep), "deep.html", args.load_only)
         print(f"{'deep ' + str(args.deep):>12} {'':>6} {r['seconds']:8.1f} {'':>6} {r['peak_mb']:8.0f} "
               f"{r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
 

@@ -129,8 +129,10 @@ def load_html(data: bytes, origin: DocumentOrigin) -> Document:
     css = _STYLE.findall(text)
     text = _SCRIPT.sub("", text)
     try:
-        tree = parse_html(text)
-        del text  # the tree holds it now; a big page should not be in memory twice
+        utf8 = text.encode("utf-8", "surrogatepass")
+        del text  # a big page should not be in memory three times over
+        tree = parse_html(utf8)
+        del utf8
         title_el = tree.find(".//title")
         title = text_of(title_el, " ", strip=True) if title_el is not None else None
         tooltip_ids = frozenset(t.lstrip("#") for t in attribute_values(tree, "data-tooltip-content")

@@ -168,7 +168,7 @@ def heading_level(el) -> int:
 
 def style_flags(el, css_bold: frozenset[str], css_italic: frozenset[str]) -> tuple[bool, bool]:
     """(bold, italic) that this element itself turns on, from its tag, classes or inline style."""
-    bold = el.tag in BOLD_TAGS or el.tag == "th"
+    bold = el.tag in BOLD_TAGS or el.tag in ("th", "dt")  # a definition term is a label
     italic = el.tag in ITALIC_TAGS
     classes = class_names(el)
     if classes:

@@ -53,13 +53,15 @@ class _Builder:
             return None
 
 
-def parse_html(text: str) -> Element:
-    """The element tree of a page (an `html` root, as browsers build it).
+def parse_html(text: str | bytes) -> Element:
+    """The element tree of a page (an `html` root, as browsers build it), from its text or
+    its UTF-8 bytes.
 
     libxml2 builds the tree itself when the page nests less than its limit (2048 levels with
     `huge_tree`); a deeper page is parsed again through `_Builder`, which has no limit.
     """
-    data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    del text
     parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8")
     try:
         root = etree.fromstring(data, parser)

@@ -26,7 +26,7 @@ _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2011": 
                          "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u00ad": ""})
 _WS = re.compile(r"\s+")
 # A printed characteristic or weapon value: 6", 3+, D6, 2D3+1, -1, User, Melee, N/A, x2, *.
-VALUE = re.compile(r"""^(?:\d+(?:-\d+)?(?:"|''|”)?|\d+\+|\+?-?\d+|[+-]?\d*D\d+(?:\+\d+)?|-|–|User|Melee|N/A|x\d+|\*|\d+"?\*)$""",
+VALUE = re.compile(r"""^(?:\d+(?:-\d+)?\+?(?:"|''|”)?|\d+\+|\+?-?\d+|[+-]?\d*D\d+(?:\+\d+)?|-|–|User|Melee|N/A|x\d+|\*|\d+"?\*)$""",
                    re.I)
 
 

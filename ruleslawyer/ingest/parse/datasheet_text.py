@@ -79,9 +79,27 @@ def _models(text: str) -> str:
     return re.sub(r"\s+", "", norm_value(re.sub(r"\s*models?$", "", text.strip(), flags=re.I)))
 
 
+# A keyword list scoped to some models: "ALL MODELS: ...", "<MODEL NAME>: ...", "Pilot: ...".
+_SCOPE = re.compile(r"^\s*(?:ALL\s+MODELS|<[^<>]{1,40}>|[^\W\d_][^:,;|]{0,40}?)\s*:\s*(?=\S)", re.I)
+
+
 def split_keywords(text: str) -> list[str]:
-    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike."""
-    return [norm_text(k).rstrip(".") for k in re.split(r"[,;]", text) if norm_text(k).rstrip(".")]
+    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike.
+
+    Lists scoped by model ("ALL MODELS: VEHICLE, WALKER | PILOT: CHARACTER") give the union
+    of their keywords: the scope labels are not keywords. Letters outside ASCII are kept.
+    """
+    out = []
+    for part in re.split(r"[,;|]", text):
+        item = norm_text(part).rstrip(".")
+        while True:  # "ALL MODELS: VEHICLE" -> "VEHICLE" (a scope may follow another)
+            m = _SCOPE.match(item)
+            if not m:
+                break
+            item = item[m.end():].strip()
+        if item:
+            out.append(item)
+    return out
 
 
 # Faction keywords that name a faction differently from its usual name.
