@@ -152,4 +152,6 @@ def load_html(data: bytes, origin: DocumentOrigin) -> Document:
     if not title:
         title = next((b.text for b in blocks if b.kind == HEADING and b.text.strip()), None)
     meta = {"tooltips": str(len({b.attrs.get("tooltip_id") for b in blocks if b.role == "tooltip"}))}
+    if walker.page.warnings:
+        meta["warnings"] = "\n".join(walker.page.warnings)  # what the page could not give
     return Document(origin=origin, blocks=blocks, title=title, meta=meta)

@@ -85,6 +85,14 @@ class Page:
     css_bold: frozenset[str] = frozenset()
     css_italic: frozenset[str] = frozenset()
     counters: dict | None = None
+    warnings: list | None = None
+
+    def warn(self, message: str) -> None:
+        """Note something the page could not give (kept once per message)."""
+        if self.warnings is None:
+            self.warnings = []
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def next_id(self, name: str) -> str:
         if self.counters is None:
@@ -183,6 +191,9 @@ class Walker:
 
     def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         name = el.tag
+        if name == "img" and ctx.in_cell:
+            self.cell_image(el, ctx)
+            return
         if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
             return
         if name == "br":
@@ -255,6 +266,18 @@ class Walker:
             changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
         return ctx._replace(**changes) if changes else ctx
 
+    def cell_image(self, el: Tag, ctx: Ctx) -> None:
+        """A value drawn as an image in a table cell (Wahapedia's dice in the Wound Roll table):
+        read from its alt text, title or file name; a die image that says nothing is noted in
+        the page's warnings, since the cell's value is then incomplete (other images in cells,
+        such as logos and icons, are decoration)."""
+        value = image_value(el)
+        if value:
+            self.add_text(value, ctx)
+        elif _DIE_PATH.search(el.get("src") or el.get("class") or ""):  # a die we cannot read
+            self.page.warn(f"an image in a table cell has no alt text, title or telling file name "
+                           f"({(el.get('src') or '?')[-60:]}); that cell's value may be incomplete")
+
     # -- popups --------------------------------------------------------------------------
     def is_tooltip(self, el: Tag) -> bool:
         el_id = el.get("id")
@@ -294,6 +317,7 @@ class Walker:
                 yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
                 sub.flush()
                 text = " ".join(b.text for b in sub.blocks if b.text)
+                text = _DIE_PLUS.sub(r"\1+", text) if "+" in text else text
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
                 if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
@@ -367,6 +391,26 @@ class Walker:
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
+
+
+_DIE_PATH = re.compile(r"dice|(?<![a-z])die(?![a-z])|(?<![a-z])d6(?![0-9])", re.I)
+# A die face in an image's file name: "dice-4", "d6_5", "die3", or the face alone ("3", "d4":
+# a file named after one face, as Wahapedia's d2.png ... d6.png are).
+_DIE_FILE = re.compile(r"(?:^|[^a-z])(?:dice|die|d6|roll)[-_ ]?([1-6])(?![0-9])|^d?([1-6])$", re.I)
+_DIE_PLUS = re.compile(r"(?<![\w.])([1-6]) \+(?=\s|$)")  # "4 +" when the die and its "+" are two boxes
+
+
+def image_value(el: Tag) -> str | None:
+    """The value an image stands for: its alt text or title when short, else a die face in its
+    file name ("dice-4.png", "d6_5.svg", "3.png")."""
+    for attr in ("alt", "title", "aria-label"):
+        text = clean(el.get(attr) or "")
+        if text and len(text) <= 24:
+            return text
+    src = (el.get("src") or el.get("data-src") or "").rsplit("/", 1)[-1].split("?")[0]
+    stem = src.rsplit(".", 1)[0]
+    m = _DIE_FILE.search(stem)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _role(ctx: Ctx) -> str | None:
