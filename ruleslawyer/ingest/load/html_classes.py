@@ -120,13 +120,14 @@ def is_ad(el) -> bool:
 def is_chrome(el, in_content: bool) -> bool:
     """Navigation, menus, site header/footer, cookie banners: page furniture, not content.
 
-    `<header>`/`<footer>` inside an article or section hold that article's title or notes and
-    are kept; at page level they are the site's banner and footer.
+    `<header>`/`<footer>`/`<aside>` inside an article or section hold that article's title,
+    notes or a rules sidebar and are kept; at page level they are the site's banner, footer
+    and sidebar.
     """
     name = el.tag
     if name == "nav":
         return True
-    if name in ("header", "footer") and not in_content:
+    if name in ("header", "footer", "aside") and not in_content:
         return True
     role = el.get("role")
     if role and role.lower() in _CHROME_ROLES:

@@ -37,8 +37,9 @@ def norm_value(text: str) -> str:
 
 
 def norm_text(text: str) -> str:
-    """Running text with whitespace collapsed (quotes and dashes kept as printed)."""
-    return _WS.sub(" ", text.replace("\u00ad", "")).strip()
+    """Running text with whitespace collapsed (quotes and dashes kept as printed; a
+    non-breaking hyphen, U+2011, is a hyphen: "Kombi‑rokkit" is "Kombi-rokkit")."""
+    return _WS.sub(" ", text.replace("\u00ad", "").replace("\u2011", "-")).strip()
 
 
 def stat_name(label: str) -> str:
