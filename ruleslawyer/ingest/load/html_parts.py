@@ -4,10 +4,36 @@ span tidying and link lists."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from . import html_classes as hc
 from .html_tree import Element, descendants, elements, has_descendant, text_of
 from ..document import TABLE, Block, Span
+
+
+@dataclass
+class Page:
+    """Facts about the whole page the walk needs: popup ids, CSS-styled classes, counters."""
+
+    tooltip_ids: frozenset[str]
+    css_bold: frozenset[str] = frozenset()
+    css_italic: frozenset[str] = frozenset()
+    counters: dict | None = None
+    warnings: list | None = None
+
+    def warn(self, message: str) -> None:
+        """Note something the page could not give (kept once per message)."""
+        if self.warnings is None:
+            self.warnings = []
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def next_id(self, name: str) -> str:
+        if self.counters is None:
+            self.counters = {}
+        self.counters[name] = self.counters.get(name, 0) + 1
+        return f"{name}:{self.counters[name]}"
+
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 
@@ -24,6 +50,36 @@ def is_weapon_keyword(el: Element) -> bool:
         return False
     text = text_of(el)
     return "[" not in text and bool(text.strip())
+
+
+_DIE_PATH = re.compile(r"dice|(?<![a-z])die(?![a-z])|(?<![a-z])d6(?![0-9])", re.I)
+# A die face in an image's file name: "dice-4", "d6_5", "die3", or the face alone ("3", "d4":
+# a file named after one face, as Wahapedia's d2.png ... d6.png are).
+_DIE_FILE = re.compile(r"(?:^|[^a-z])(?:dice|die|d6|roll)[-_ ]?([1-6])(?![0-9])|^d?([1-6])$", re.I)
+_DIE_PLUS = re.compile(r"(?<![\w.])([1-6]) \+(?=\s|$)")  # "4 +" when the die and its "+" are two boxes
+
+
+def image_value(el: Element) -> str | None:
+    """The value an image stands for: its alt text or title when short, else a die face in its
+    file name ("dice-4.png", "d6_5.svg", "3.png")."""
+    for attr in ("alt", "title", "aria-label"):
+        text = clean(el.get(attr) or "")
+        if text and len(text) <= 24:
+            return text
+    src = (el.get("src") or el.get("data-src") or "").rsplit("/", 1)[-1].split("?")[0]
+    stem = src.rsplit(".", 1)[0]
+    m = _DIE_FILE.search(stem)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def is_die_image(el: Element) -> bool:
+    """Whether an image's file name or class says it draws a die."""
+    return bool(_DIE_PATH.search(el.get("src") or el.get("class") or ""))
+
+
+def join_die_plus(text: str) -> str:
+    """A cell's die value and its "+" printed in two boxes ("4 +") joined back: "4+"."""
+    return _DIE_PLUS.sub(r"\1+", text) if "+" in text else text
 
 
 def is_link_block(block: Block) -> bool:

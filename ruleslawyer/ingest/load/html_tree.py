@@ -171,3 +171,17 @@ def has_text(el: Element, budget: int = 200) -> bool:
         if (d.text and d.text.strip()) or (d.tail and d.tail.strip()):
             return True
     return False
+
+
+Steps = Iterator["Steps"]  # a walk step: a generator that yields the sub-walks it needs run
+
+
+def run(steps: Steps) -> None:
+    """Run a walk step and every sub-walk it yields, on an explicit stack instead of Python's:
+    real pages can nest thousands of elements deep, so the walk must not recurse."""
+    stack = [steps]
+    while stack:
+        try:
+            stack.append(next(stack[-1]))
+        except StopIteration:
+            stack.pop()

@@ -31,13 +31,12 @@ What parsers can rely on (all hints; the block texts alone still read like the p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (cells_of, clean, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
-from .html_tree import Element as Tag, children, elements, elements_with_tags, has_text, next_element, text_of
+from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, has_text, next_element, text_of
 
 _LISTS = frozenset({"ul", "ol"})
 
@@ -45,20 +44,6 @@ _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
-
-
-Steps = Iterator["Steps"]  # a walk step: a generator that yields the sub-walks it needs run
-
-
-def run(steps: Steps) -> None:
-    """Run a walk step and every sub-walk it yields, on an explicit stack instead of Python's:
-    real pages can nest thousands of elements deep, so the walk must not recurse."""
-    stack = [steps]
-    while stack:
-        try:
-            stack.append(next(stack[-1]))
-        except StopIteration:
-            stack.pop()
 
 
 class Ctx(NamedTuple):
@@ -75,30 +60,6 @@ class Ctx(NamedTuple):
     in_content: bool = False
     in_cell: bool = False
     pre: bool = False
-
-
-@dataclass
-class Page:
-    """Facts about the whole page the walk needs: popup ids, CSS-styled classes, counters."""
-
-    tooltip_ids: frozenset[str]
-    css_bold: frozenset[str] = frozenset()
-    css_italic: frozenset[str] = frozenset()
-    counters: dict | None = None
-    warnings: list | None = None
-
-    def warn(self, message: str) -> None:
-        """Note something the page could not give (kept once per message)."""
-        if self.warnings is None:
-            self.warnings = []
-        if message not in self.warnings:
-            self.warnings.append(message)
-
-    def next_id(self, name: str) -> str:
-        if self.counters is None:
-            self.counters = {}
-        self.counters[name] = self.counters.get(name, 0) + 1
-        return f"{name}:{self.counters[name]}"
 
 
 class Walker:
@@ -274,7 +235,7 @@ class Walker:
         value = image_value(el)
         if value:
             self.add_text(value, ctx)
-        elif _DIE_PATH.search(el.get("src") or el.get("class") or ""):  # a die we cannot read
+        elif is_die_image(el):  # a die we cannot read
             self.page.warn(f"an image in a table cell has no alt text, title or telling file name "
                            f"({(el.get('src') or '?')[-60:]}); that cell's value may be incomplete")
 
@@ -317,7 +278,7 @@ class Walker:
                 yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
                 sub.flush()
                 text = " ".join(b.text for b in sub.blocks if b.text)
-                text = _DIE_PLUS.sub(r"\1+", text) if "+" in text else text
+                text = join_die_plus(text)
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
                 if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
@@ -391,26 +352,6 @@ class Walker:
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
-
-
-_DIE_PATH = re.compile(r"dice|(?<![a-z])die(?![a-z])|(?<![a-z])d6(?![0-9])", re.I)
-# A die face in an image's file name: "dice-4", "d6_5", "die3", or the face alone ("3", "d4":
-# a file named after one face, as Wahapedia's d2.png ... d6.png are).
-_DIE_FILE = re.compile(r"(?:^|[^a-z])(?:dice|die|d6|roll)[-_ ]?([1-6])(?![0-9])|^d?([1-6])$", re.I)
-_DIE_PLUS = re.compile(r"(?<![\w.])([1-6]) \+(?=\s|$)")  # "4 +" when the die and its "+" are two boxes
-
-
-def image_value(el: Tag) -> str | None:
-    """The value an image stands for: its alt text or title when short, else a die face in its
-    file name ("dice-4.png", "d6_5.svg", "3.png")."""
-    for attr in ("alt", "title", "aria-label"):
-        text = clean(el.get(attr) or "")
-        if text and len(text) <= 24:
-            return text
-    src = (el.get("src") or el.get("data-src") or "").rsplit("/", 1)[-1].split("?")[0]
-    stem = src.rsplit(".", 1)[0]
-    m = _DIE_FILE.search(stem)
-    return (m.group(1) or m.group(2)) if m else None
 
 
 def _role(ctx: Ctx) -> str | None:
