@@ -380,3 +380,17 @@ def test_utf16_page_without_bom_is_sniffed_as_html(tmp_path):
     data = "<!DOCTYPE html><html><body><p>Caf\u00e9 text</p></body></html>".encode("utf-16-le")
     doc = load_file(_write(tmp_path, "nobom.txt", data))
     assert doc.origin.format == "html" and doc.blocks[0].text == "Caf\u00e9 text"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "cp1252"])
+def test_encoded_and_entity_heavy_pages_ingest_records(tmp_store, tmp_path, encoding):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+
+    rules = "".join(f"<h2>Caf&eacute; Rule {n}</h2><p>Each time a unit &ndash; &ldquo;any unit&rdquo; &ndash; "
+                    f"moves, roll one D6&nbsp;&amp;&nbsp;add 1. Caf\u00e9 text.</p>" for n in range(300))
+    page = f"<html><head><title>Entity rules</title></head><body><main>{rules}</main></body></html>"
+    path = tmp_path / "entities.html"
+    path.write_bytes(page.encode(encoding))
+    (result,) = ingest_paths(tmp_store, [path]).results
+    assert result.status == "ingested", result.error
+    assert result.kinds.get("rule", 0) >= 300
