@@ -142,3 +142,11 @@ def test_dice_drawn_as_images_are_read_or_warned(tmp_path):
     (table,) = [b for b in doc.blocks if b.kind == TABLE]
     assert [r[1] for r in table.rows] == ["Roll", "2+", "3+", "4+", "+"]
     assert "blank.png" in doc.meta["warnings"]
+
+
+def test_oddly_printed_characteristics_keep_the_card():
+    blocks = card_11("SNAGBOSS", "LEADER", None, ["BOYZ", "LOOTAS"])
+    blocks[1] = rows(("M", "T", "SV", "W", "LD", "OC"), ('8"', "5", "2+/4+", "6", "6+*", "-"))
+    doc = make_doc(*blocks)
+    (ds,) = datasheets.parse(doc, ParseContext(doc=doc, edition=10))
+    assert ds.profiles[0].stats == {"M": '8"', "T": "5", "Sv": "2+/4+", "W": "6", "Ld": "6+*", "OC": "-"}

@@ -24,6 +24,9 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
     lead = [h for h in header if label_key(h) not in STAT_NAMES]
     n = len(stat_cols)
     start = _value_run(cells, n)
+    if start is None and n >= 5 and len(cells) == n and sum(is_value(c) for c in cells) >= n - 2 \
+            and all(len(c) <= 8 for c in cells):
+        start = 0  # one cell per characteristic, a few printed oddly ("4+*", "2+/4+"): the columns say
     if start is None:
         words = " ".join(cells).split()
         start = _value_run(words, n, from_end=True)
