@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 
@@ -48,9 +49,13 @@ def stat_name(label: str) -> str:
     return _STAT_SPELLING.get(key, key) if key in STAT_NAMES else label.strip()
 
 
+_NOT_KEY = re.compile(r"[^A-Z0-9+]")
+
+
+@lru_cache(maxsize=65536)
 def label_key(text: str) -> str:
     """Upper-case, punctuation-free form of a label, for comparing headers."""
-    return re.sub(r"[^A-Z0-9+]", "", text.translate(_DASHES).upper())
+    return _NOT_KEY.sub("", text.translate(_DASHES).upper())
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,8 @@ class Line:
     block: Block
     virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def text(self) -> str:  # cached: the card reader asks for it many times per line
         return norm_text(" ".join(c for c in self.cells if c.strip()))
 
     @property
