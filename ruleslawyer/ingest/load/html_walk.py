@@ -274,11 +274,13 @@ class Walker:
             cells = cells_of(tr)
             texts = []
             for cell in cells:
-                sub = Walker(self.page, root=self.root)
-                yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
-                sub.flush()
-                text = " ".join(b.text for b in sub.blocks if b.text)
-                text = join_die_plus(text)
+                if not len(cell) and not ctx.pre:
+                    text = clean(cell.text or "")  # text alone: what the walk below would read
+                else:
+                    sub = Walker(self.page, root=self.root)
+                    yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
+                    sub.flush()
+                    text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
                 if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
