@@ -2,6 +2,8 @@
 plain semantic HTML, and one clear LoadError for each kind of bad file."""
 from __future__ import annotations
 
+import codecs
+
 import difflib
 from dataclasses import replace
 import random
@@ -301,7 +303,6 @@ def _load_error(path) -> LoadError:
     ("klingon.html", b'<html><head><meta charset="klingon"></head><body><p>x</p></body></html>', "unknown character encoding"),
     ("bad_sjis.html", b'<meta charset="shift_jis"><p>\x81\x20\xff\xfe\x85</p>', "not valid"),
     ("bad_bom.html", b"\xef\xbb\xbf<p>caf\xe9 \xff</p>", "byte-order mark"),
-    ("deep.html", b"<html><body>" + b"<div>" * 3000 + b"x", "nested too deeply"),
 ])
 def test_bad_files_raise_one_line_load_error(tmp_path, name, data, reason):
     err = _load_error(_write(tmp_path, name, data))
@@ -334,3 +335,62 @@ def test_declared_and_bom_encodings_decode(tmp_path):
     # A page labelled Latin-1 style but saved as UTF-8 still reads right.
     mislabelled = '<meta charset="ascii"><p>Caf\u00e9</p>'.encode("utf-8")
     assert load_file(_write(tmp_path, "mislabelled.html", mislabelled)).blocks[0].text == "Caf\u00e9"
+
+
+# ---------------------------------------------------------------- issue 20: deep, big, encoded pages
+def test_page_nested_20000_deep_is_read_whole(tmp_path):
+    depth = 10_000  # a div and a span per level: 20,000 elements deep
+    data = (b"<html><body><h1>Deep page</h1>" + b"<div><span>" * depth + b"<p>Deep <b>rule</b> text.</p>"
+            + b"</span></div>" * depth + b"<p>After the deep part.</p></body></html>")
+    doc = load_file(_write(tmp_path, "deep.html", data))
+    texts = [b.text for b in doc.blocks]
+    assert texts == ["Deep page", "Deep rule text.", "After the deep part."]
+    deep = doc.blocks[1]
+    assert [s.text for s in deep.spans if s.bold] == ["rule"]
+
+
+def test_unclosed_deep_nesting_is_read(tmp_path):
+    doc = load_file(_write(tmp_path, "unclosed.html", b"<html><body>" + b"<div>" * 30_000 + b"Bottom text"))
+    assert [b.text for b in doc.blocks] == ["Bottom text"]
+
+
+def test_entity_heavy_page_reads_its_text(tmp_path):
+    body = "".join(f"<p>Rule {n}: &ldquo;Re&#8209;roll&rdquo; &amp; move 6&quot; &mdash; &#x41;&#66;&hellip;</p>"
+                   for n in range(2000))
+    doc = load_file(_write(tmp_path, "entities.html", f"<html><body>{body}</body></html>".encode("ascii")))
+    assert len(doc.blocks) == 2000
+    assert doc.blocks[7].text == "Rule 7: \u201cRe\u2011roll\u201d & move 6\" \u2014 AB\u2026"
+
+
+@pytest.mark.parametrize("encoding,bom", [("utf-16-le", True), ("utf-16-be", True), ("utf-16", False),
+                                          ("utf-8", True), ("cp1252", False)])
+def test_encodings_are_detected_from_the_content(tmp_path, encoding, bom):
+    page = "<html><body><h2>Caf\u00e9 Rules</h2><p>Re-roll \u201cone\u201d Hit roll.</p></body></html>"
+    data = page.encode(encoding)
+    if bom and encoding != "utf-16":
+        data = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
+                "utf-8": codecs.BOM_UTF8}[encoding] + data
+    path = _write(tmp_path, "page.html", data)
+    doc = load_file(path)  # no format given: sniffed from the bytes
+    assert doc.origin.format == "html"
+    assert [b.text for b in doc.blocks] == ["Caf\u00e9 Rules", "Re-roll \u201cone\u201d Hit roll."]
+
+
+def test_utf16_page_without_bom_is_sniffed_as_html(tmp_path):
+    data = "<!DOCTYPE html><html><body><p>Caf\u00e9 text</p></body></html>".encode("utf-16-le")
+    doc = load_file(_write(tmp_path, "nobom.txt", data))
+    assert doc.origin.format == "html" and doc.blocks[0].text == "Caf\u00e9 text"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "cp1252"])
+def test_encoded_and_entity_heavy_pages_ingest_records(tmp_store, tmp_path, encoding):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+
+    rules = "".join(f"<h2>Caf&eacute; Rule {n}</h2><p>Each time a unit &ndash; &ldquo;any unit&rdquo; &ndash; "
+                    f"moves, roll one D6&nbsp;&amp;&nbsp;add 1. Caf\u00e9 text.</p>" for n in range(300))
+    page = f"<html><head><title>Entity rules</title></head><body><main>{rules}</main></body></html>"
+    path = tmp_path / "entities.html"
+    path.write_bytes(page.encode(encoding))
+    (result,) = ingest_paths(tmp_store, [path]).results
+    assert result.status == "ingested", result.error
+    assert result.kinds.get("rule", 0) >= 300

@@ -51,8 +51,9 @@ def sniff_format(data: bytes, path: str | Path) -> str:
         if head.startswith(magic):
             raise LoadError(path, f"unsupported format: {what}")
     text = sniff_text(data)
-    if _HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text):
-        return HTML
+    if (_HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text)
+            or lazy.load("ruleslawyer.ingest.load.html:looks_like_html")(data)):
+        return HTML  # (also UTF-16 pages, and pages whose markup starts after the first 4 KB)
     if SUFFIXES.get(Path(path).suffix.lower()) == PDF:
         # Neither PDF nor markup: a damaged or half-downloaded PDF, not a text document.
         raise LoadError(path, "not a PDF: no %PDF header (corrupt or wrong suffix?)")

@@ -257,7 +257,9 @@ def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating
         return FileResult(key, "failed", error=f"{shown}: internal error: {type(exc).__name__}: {exc}",
                           hint="this is a bug in ruleslawyer; please report it with the file")
     kinds = Counter(r.kind for r in records)
-    warnings = tuple(ctx.warnings) + tuple(_no_records_warning(records))
+    # Doubts of the loader (an unreadable die drawn as an image) and of the parsers, kept with the file.
+    loaded = [w for w in str(doc.meta.get("warnings") or "").splitlines() if w.strip()]
+    warnings = tuple(loaded) + tuple(ctx.warnings) + tuple(_no_records_warning(records))
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
                        records=records, title=doc.title, edition=ctx.edition, reader=reader_version(),
                        warnings=warnings, date=dating.date or pdf_date(doc.meta) or _records_date(records),

@@ -38,13 +38,14 @@ def format_datasheet(record: Datasheet, width: int = 80) -> str:
             out.append(title)
             for item in items:
                 out.extend(textwrap.wrap(item, width, initial_indent="  • ", subsequent_indent="    ") or ["  •"])
-    if record.leader:
-        out.append("")
-        out.append("LEADER")
-        out.extend(wrap(record.leader.text, width, "  "))
-        if record.leader.attaches_to:
-            out.extend(textwrap.wrap("Attaches to: " + ", ".join(record.leader.attaches_to), width,
-                                     initial_indent="  ", subsequent_indent="    "))
+    for title, box in (("LEADER", record.leader), ("SUPPORT", record.support)):
+        if box:
+            out.append("")
+            out.append(title)
+            out.extend(wrap(box.text, width, "  "))
+            if box.attaches_to:
+                out.extend(textwrap.wrap("Attaches to: " + ", ".join(box.attaches_to), width,
+                                         initial_indent="  ", subsequent_indent="    "))
     out.append("")
     if record.keywords:
         out.extend(textwrap.wrap("Keywords: " + ", ".join(record.keywords), width, subsequent_indent="  "))

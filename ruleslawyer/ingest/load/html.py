@@ -1,8 +1,8 @@
 """HTML loader: a web page (Wahapedia datasheets, faction pages, plain semantic HTML) -> Document.
 
-The bytes are decoded by byte-order mark, then `<meta charset>`, then UTF-8, then Windows-1252
-(as browsers do), and refused with a one-line reason when they are empty, binary, or not in
-the encoding the page declares. BeautifulSoup with lxml parses the text; `html_walk` turns the
+The bytes are decoded by byte-order mark, then UTF-16 recognised by its NUL bytes, then
+`<meta charset>`, then UTF-8, then Windows-1252 (as browsers do), and refused with a one-line reason when they are empty, binary, or not in
+the encoding the page declares. lxml parses the text (see `html_tree`); `html_walk` turns the
 tree into blocks in document order (scripts, styles, ads and navigation dropped; hidden popup
 texts kept as role "tooltip" blocks). See `html_walk` for the roles and attrs emitted.
 """
@@ -28,6 +28,36 @@ _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.I | re.S)
 _TAG = re.compile(r"<[A-Za-z!/][^<>]*>")
 
 
+_HTML_MARK = re.compile(r"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<div[\s>]|<table[\s>]|<p[\s>]", re.I)
+SNIFF_BYTES = 65536  # how far into a file the markers of a page are looked for
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """"utf-16-le"/"utf-16-be" when the bytes read as UTF-16 text saved without a byte-order
+    mark (ASCII markup leaves every other byte NUL), else None."""
+    sample = data[:4096]
+    if len(sample) < 16:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) > 0.6 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.6 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def looks_like_html(data: bytes) -> bool:
+    """Whether the bytes are a web page, whatever their encoding (UTF-8, cp1252, UTF-16 or
+    UTF-32 with or without a byte-order mark) and however far in its first markup starts."""
+    sample = data[:SNIFF_BYTES]
+    encoding = next((enc for bom, enc in _BOMS if sample.startswith(bom)), None)
+    if encoding:
+        sample = sample[len(next(b for b, e in _BOMS if e == encoding)):]
+    encoding = encoding or utf16_without_bom(sample)
+    text = sample.decode(encoding, errors="ignore") if encoding else sample.decode("latin-1")
+    return bool(_HTML_MARK.search(text))
+
+
 def decode_html(data: bytes, path: str) -> str:
     """Decode page bytes to text, or raise LoadError saying why they are not a readable page."""
     if not data.strip():
@@ -43,6 +73,13 @@ def decode_html(data: bytes, path: str) -> str:
                 raise LoadError(path, f"starts with a {encoding} byte-order mark but byte {exc.start + len(bom)} "
                                       f"is not valid {encoding}") from None
             return _check_text(text, path)
+    bare_utf16 = utf16_without_bom(data)
+    if bare_utf16:
+        try:
+            return _check_text(data.decode(bare_utf16), path)
+        except UnicodeDecodeError as exc:
+            raise LoadError(path, f"reads as {bare_utf16} without a byte-order mark, but byte {exc.start} "
+                                  f"is not valid {bare_utf16}") from None
     if b"\x00" in data[:65536]:
         raise LoadError(path, "binary data, not an HTML page (NUL bytes)", hint="is this the right file?")
     text = None
@@ -83,27 +120,31 @@ def _check_text(text: str, path: str) -> str:
 
 def load_html(data: bytes, origin: DocumentOrigin) -> Document:
     """Turn HTML bytes into a Document (see the module doc of `html_walk` for roles and attrs)."""
-    from bs4 import BeautifulSoup
-
     from . import html_classes as hc
-    from .html_walk import Ctx, Page, TooDeep, Walker
+    from .html_tree import attribute_values, parse_html, text_of
+    from .html_walk import Ctx, Page, Walker
 
     path = origin.path
     text = decode_html(data, path)
     css = _STYLE.findall(text)
     text = _SCRIPT.sub("", text)
     try:
-        soup = BeautifulSoup(text, "lxml")
-        title_el = soup.find("title")
-        title = title_el.get_text(" ", strip=True) if title_el else None
-        tooltip_ids = frozenset(t.lstrip("#") for el in soup.find_all(attrs={"data-tooltip-content": True})
-                                for t in [el.get("data-tooltip-content") or ""] if t.startswith("#"))
+        utf8 = text.encode("utf-8", "surrogatepass")
+        del text  # a big page should not be in memory three times over
+        tree = parse_html(utf8)
+        del utf8
+        title_el = tree.find(".//title")
+        title = text_of(title_el, " ", strip=True) if title_el is not None else None
+        tooltip_ids = frozenset(t.lstrip("#") for t in attribute_values(tree, "data-tooltip-content")
+                                if t.startswith("#"))
         bold, italic = hc.css_styled_classes(css)
         walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic))
-        root = soup.body or soup
+        root = tree.find("body")
+        root = tree.find(".//body") if root is None else root
+        root = tree if root is None else root
         walker.walk_children(root, Ctx(), 0)
         walker.flush()
-    except (TooDeep, RecursionError):
+    except RecursionError:  # a library below us recursing; the walk itself does not
         raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
     blocks = tuple(walker.blocks)
     if not any(b.text.strip() for b in blocks):
@@ -111,4 +152,6 @@ def load_html(data: bytes, origin: DocumentOrigin) -> Document:
     if not title:
         title = next((b.text for b in blocks if b.kind == HEADING and b.text.strip()), None)
     meta = {"tooltips": str(len({b.attrs.get("tooltip_id") for b in blocks if b.role == "tooltip"}))}
+    if walker.page.warnings:
+        meta["warnings"] = "\n".join(walker.page.warnings)  # what the page could not give
     return Document(origin=origin, blocks=blocks, title=title, meta=meta)

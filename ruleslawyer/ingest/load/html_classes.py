@@ -84,10 +84,7 @@ def tokens(name: str) -> tuple[str, ...]:
 
 def class_names(el) -> list[str]:
     """The element's classes, folded to Latin letters and lower-cased."""
-    cls = el.get("class") or ()
-    if isinstance(cls, str):
-        cls = cls.split()
-    return [_folded_lower(c) for c in cls]
+    return [_folded_lower(c) for c in (el.get("class") or "").split()]
 
 
 @lru_cache(maxsize=8192)
@@ -96,9 +93,8 @@ def _folded_lower(name: str) -> str:
 
 
 def _names(el) -> list[str]:
-    attrs = el.attrs
-    names = attrs.get("class") or []
-    el_id = attrs.get("id")
+    names = (el.get("class") or "").split()
+    el_id = el.get("id")
     return [*names, el_id] if el_id else names
 
 
@@ -124,13 +120,14 @@ def is_ad(el) -> bool:
 def is_chrome(el, in_content: bool) -> bool:
     """Navigation, menus, site header/footer, cookie banners: page furniture, not content.
 
-    `<header>`/`<footer>` inside an article or section hold that article's title or notes and
-    are kept; at page level they are the site's banner and footer.
+    `<header>`/`<footer>`/`<aside>` inside an article or section hold that article's title,
+    notes or a rules sidebar and are kept; at page level they are the site's banner, footer
+    and sidebar.
     """
-    name = el.name
+    name = el.tag
     if name == "nav":
         return True
-    if name in ("header", "footer") and not in_content:
+    if name in ("header", "footer", "aside") and not in_content:
         return True
     role = el.get("role")
     if role and role.lower() in _CHROME_ROLES:
@@ -141,27 +138,27 @@ def is_chrome(el, in_content: bool) -> bool:
 def is_ad_popup(el) -> bool:
     """A popup box (class/id says popup, modal, dialog...) whose text is an ad or
     subscription prompt ("Disable Ads", "Boosty subscribers...")."""
-    if el.name != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
+    if el.tag != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
         return False
-    text = el.get_text(" ", strip=True)
+    text = " ".join(s.strip() for s in el.itertext() if s.strip())
     return len(text) < 3000 and bool(AD_TEXT.search(text))
 
 
 def is_hidden_inline(el) -> bool:
     """An inline element hidden with `display:none`: a filter variant the page shows only under
     another setting (Wahapedia repeats a faction keyword once per detachment filter)."""
-    return el.name not in BLOCK_TAGS and bool(_DISPLAY_NONE.search(el.get("style") or ""))
+    return el.tag not in BLOCK_TAGS and bool(_DISPLAY_NONE.search(el.get("style") or ""))
 
 
 def heading_level(el) -> int:
     """The heading level an element renders as (0 when it is not a heading)."""
-    level = HEADING_TAGS.get(el.name, 0)
+    level = HEADING_TAGS.get(el.tag, 0)
     if level:
         return level
     for cls in class_names(el):
         if cls in _NAMED_HEADINGS:
             return _NAMED_HEADINGS[cls]
-    for cls in el.get("class") or ():
+    for cls in (el.get("class") or "").split():
         toks = tokens(cls)
         if toks and toks[-1] in _HEADER_TOKENS and toks[0] not in ("sub",):
             return 4
@@ -172,8 +169,8 @@ def heading_level(el) -> int:
 
 def style_flags(el, css_bold: frozenset[str], css_italic: frozenset[str]) -> tuple[bool, bool]:
     """(bold, italic) that this element itself turns on, from its tag, classes or inline style."""
-    bold = el.name in BOLD_TAGS or el.name == "th"
-    italic = el.name in ITALIC_TAGS
+    bold = el.tag in BOLD_TAGS or el.tag in ("th", "dt")  # a definition term is a label
+    italic = el.tag in ITALIC_TAGS
     classes = class_names(el)
     if classes:
         bold = bold or any(c in _BOLD_CLASSES or c in css_bold for c in classes)

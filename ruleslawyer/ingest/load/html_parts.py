@@ -4,38 +4,82 @@ span tidying and link lists."""
 from __future__ import annotations
 
 import re
-
-from bs4 import NavigableString, Tag
+from dataclasses import dataclass
 
 from . import html_classes as hc
+from .html_tree import Element, descendants, elements, has_descendant, text_of
 from ..document import TABLE, Block, Span
+
+
+@dataclass
+class Page:
+    """Facts about the whole page the walk needs: popup ids, CSS-styled classes, counters."""
+
+    tooltip_ids: frozenset[str]
+    css_bold: frozenset[str] = frozenset()
+    css_italic: frozenset[str] = frozenset()
+    counters: dict | None = None
+    warnings: list | None = None
+
+    def warn(self, message: str) -> None:
+        """Note something the page could not give (kept once per message)."""
+        if self.warnings is None:
+            self.warnings = []
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def next_id(self, name: str) -> str:
+        if self.counters is None:
+            self.counters = {}
+        self.counters[name] = self.counters.get(name, 0) + 1
+        return f"{name}:{self.counters[name]}"
+
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 
 
-def has_text(el: Tag, budget: int = 200) -> bool:
-    """Whether the element holds any text; gives up (saying yes) after `budget` nodes so a
-    hostile page of thousands of nested empty boxes stays linear."""
-    for i, node in enumerate(el.descendants):
-        if i >= budget:
-            return True
-        if type(node) is NavigableString and node.strip():
-            return True
-    return False
-
-
-def is_points_list(el: Tag) -> bool:
-    if el.name not in ("ul", "ol"):
+def is_points_list(el: Element) -> bool:
+    if el.tag not in ("ul", "ol"):
         return False
-    return any(t in ("pts", "points") for c in el.get("class") or () for t in hc.tokens(c))
+    return any(t in ("pts", "points") for c in (el.get("class") or "").split() for t in hc.tokens(c))
 
 
-def is_weapon_keyword(el: Tag) -> bool:
+def is_weapon_keyword(el: Element) -> bool:
     classes = hc.class_names(el)
     if "kwb2" not in classes:
         return False
-    text = el.get_text()
+    text = text_of(el)
     return "[" not in text and bool(text.strip())
+
+
+_DIE_PATH = re.compile(r"dice|(?<![a-z])die(?![a-z])|(?<![a-z])d6(?![0-9])", re.I)
+# A die face in an image's file name: "dice-4", "d6_5", "die3", or the face alone ("3", "d4":
+# a file named after one face, as Wahapedia's d2.png ... d6.png are).
+_DIE_FILE = re.compile(r"(?:^|[^a-z])(?:dice|die|d6|roll)[-_ ]?([1-6])(?![0-9])|^d?([1-6])$", re.I)
+_DIE_PLUS = re.compile(r"(?<![\w.])([1-6]) \+(?=\s|$)")  # "4 +" when the die and its "+" are two boxes
+
+
+def image_value(el: Element) -> str | None:
+    """The value an image stands for: its alt text or title when short, else a die face in its
+    file name ("dice-4.png", "d6_5.svg", "3.png")."""
+    for attr in ("alt", "title", "aria-label"):
+        text = clean(el.get(attr) or "")
+        if text and len(text) <= 24:
+            return text
+    src = (el.get("src") or el.get("data-src") or "").rsplit("/", 1)[-1].split("?")[0]
+    stem = src.rsplit(".", 1)[0]
+    m = _DIE_FILE.search(stem)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def is_die_image(el: Element) -> bool:
+    """Whether an image's file name or class says it draws a die."""
+    return bool(_DIE_PATH.search(el.get("src") or el.get("class") or ""))
+
+
+def join_die_plus(text: str) -> str:
+    """A cell's die value and its "+" printed in two boxes ("4 +") joined back: "4+"."""
+    return _DIE_PLUS.sub(r"\1+", text) if "+" in text else text
 
 
 def is_link_block(block: Block) -> bool:
@@ -99,35 +143,43 @@ def tidy(spans: list[Span]) -> list[Span]:
     return out
 
 
-def own_rows(table: Tag) -> list[Tag]:
+def own_rows(table: Element) -> list[Element]:
     """The table's rows, not those of tables nested in its cells."""
     rows = []
-    for part in table.find_all(("thead", "tbody", "tfoot", "tr"), recursive=False):
-        if part.name == "tr":
+    for part in elements(table):
+        if part.tag == "tr":
             rows.append(part)
-        else:
-            rows.extend(part.find_all("tr", recursive=False))
+        elif part.tag in ("thead", "tbody", "tfoot"):
+            rows.extend(r for r in elements(part) if r.tag == "tr")
     return rows
 
 
-def is_layout_table(table: Tag, rows: list[Tag]) -> bool:
+def cells_of(tr: Element) -> list[Element]:
+    """A row's td and th cells."""
+    return [c for c in elements(tr) if c.tag in ("td", "th")]
+
+
+_LAYOUT_INSIDE = frozenset({"table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"})
+
+
+def is_layout_table(table: Element, rows: list[Element]) -> bool:
     """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
     if not rows:
         return True
     for tr in rows:
-        for cell in tr.find_all(("td", "th"), recursive=False):
-            if cell.find(("table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")):
+        for cell in cells_of(tr):
+            if has_descendant(cell, _LAYOUT_INSIDE):
                 return True
-            if len(cell.get_text(" ", strip=True)) > 400:
+            if len(text_of(cell, " ", strip=True)) > 400:
                 return True
     return False
 
 
-def is_header_cell(cell: Tag) -> bool:
-    if cell.name == "th":
+def is_header_cell(cell: Element) -> bool:
+    if cell.tag == "th":
         return True
-    for el in [cell, *cell.find_all(True)]:
-        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in el.get("class") or ()):
+    for el in [cell, *descendants(cell)]:
+        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in (el.get("class") or "").split()):
             return True
     return False
 
@@ -159,10 +211,10 @@ def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     return [[r[j] for j in cols if j < len(r)] for r in rows]
 
 
-def descendants_with_token(el: Tag, token: str) -> list[Tag]:
+def descendants_with_token(el: Element, token: str) -> list[Element]:
     found = []
-    for d in el.find_all(True):
-        for c in d.get("class") or ():
+    for d in descendants(el):
+        for c in (d.get("class") or "").split():
             toks = hc.tokens(c)
             if toks and toks[-1] == token:
                 found.append(d)

@@ -31,24 +31,19 @@ What parsers can rely on (all hints; the block texts alone still read like the p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
-
-from bs4 import NavigableString, Tag
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (clean, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, has_text, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, has_text, next_element, text_of
 
-MAX_DEPTH = 400
+_LISTS = frozenset({"ul", "ol"})
+
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
-
-
-class TooDeep(Exception):
-    """The tree nests deeper than MAX_DEPTH elements (a hostile or broken page)."""
 
 
 class Ctx(NamedTuple):
@@ -65,22 +60,6 @@ class Ctx(NamedTuple):
     in_content: bool = False
     in_cell: bool = False
     pre: bool = False
-
-
-@dataclass
-class Page:
-    """Facts about the whole page the walk needs: popup ids, CSS-styled classes, counters."""
-
-    tooltip_ids: frozenset[str]
-    css_bold: frozenset[str] = frozenset()
-    css_italic: frozenset[str] = frozenset()
-    counters: dict | None = None
-
-    def next_id(self, name: str) -> str:
-        if self.counters is None:
-            self.counters = {}
-        self.counters[name] = self.counters.get(name, 0) + 1
-        return f"{name}:{self.counters[name]}"
 
 
 class Walker:
@@ -134,25 +113,33 @@ class Walker:
         self.blocks.append(block)
 
     # -- the walk ------------------------------------------------------------------------
-    def walk_children(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
+        """Read the children of `el` (the page body, a popup, a table cell) into blocks."""
+        run(self._children(el, ctx, depth))
+
+    def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
+        """Read one element and everything inside it into blocks."""
+        run(self._walk(el, ctx, depth))
+
+    def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
-        for child in el.children:
-            if isinstance(child, Tag):
+        for child in children(el):
+            if not isinstance(child, str):
                 if hc.is_hidden_inline(child) and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
                     # lone hidden span is hidden for good.
-                    nxt = child.find_next_sibling()
+                    nxt = next_element(child)
                     is_run = prev_hidden is not None or (nxt is not None and hc.is_hidden_inline(nxt))
                     if is_run and not shown_variant:
                         shown_variant = True
-                        self.walk_children(child, self.enter(child, ctx), depth + 1)
+                        yield self._children(child, self.enter(child, ctx), depth + 1)
                     prev_hidden = child
                     continue
                 prev_hidden, shown_variant = None, False
-                self.walk(child, ctx, depth + 1)
-            elif type(child) is NavigableString:  # not comments, doctypes, CDATA
+                yield self._walk(child, ctx, depth + 1)
+            else:
                 if child.strip():
                     prev_hidden, shown_variant = None, False
                 if ctx.pre and "\n" in child:
@@ -163,10 +150,11 @@ class Walker:
                 else:
                     self.add_text(str(child), ctx)
 
-    def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
-        if depth > MAX_DEPTH:
-            raise TooDeep()
-        name = el.name
+    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
+        name = el.tag
+        if name == "img" and ctx.in_cell:
+            self.cell_image(el, ctx)
+            return
         if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
             return
         if name == "br":
@@ -175,7 +163,7 @@ class Walker:
         if name in hc.BLOCK_TAGS and hc.is_ad_popup(el) or name == "dialog" and hc.is_ad_popup(el):
             return
         if self.is_tooltip(el):
-            self.tooltip(el, ctx, depth)
+            yield self._tooltip(el, ctx, depth)
             return
         if hc.is_hidden_inline(el):
             return
@@ -187,20 +175,20 @@ class Walker:
             # Wahapedia sets a weapon's abilities as badges; print them the way rules text
             # does: "Flamer [ignores cover, torrent]".
             self.add_text(" [", ctx)
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
             self.add_text("]", ctx)
             return
         if block:
             self.flush()
-            ctx = ctx._replace(cls=hc.latin_letters(" ".join(el.get("class") or ())) or ctx.cls)
+            ctx = ctx._replace(cls=hc.latin_letters(" ".join((el.get("class") or "").split())) or ctx.cls)
         if name == "table":
-            self.table(el, ctx, depth)
+            yield self._table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
             pass
         elif block and self.invulnerable_save(el, ctx):
             pass
-        elif name in ("ul", "ol") and self.points_list(el, ctx, depth):
-            pass
+        elif name in ("ul", "ol") and is_points_list(el):
+            yield self._points_list(el, ctx, depth)
         else:
             level = hc.heading_level(el)
             if level and not block:
@@ -213,7 +201,7 @@ class Walker:
                 ctx = ctx._replace(list_item=True, heading=0)
             elif name == "pre":
                 ctx = ctx._replace(pre=True)
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
         if block:
             self.flush()
 
@@ -226,18 +214,30 @@ class Walker:
         if italic and not ctx.italic:
             changes["italic"] = True
         target = el.get("data-tooltip-content")
-        if not target and el.name == "a":
+        if not target and el.tag == "a":
             href = el.get("href") or ""
             if href and href != "#" and not href.lower().startswith("javascript:"):
                 target = href
         if target:
             changes["link"] = target
-        if el.name in ("article", "main", "section") and not ctx.in_content:
+        if el.tag in ("article", "main", "section") and not ctx.in_content:
             changes["in_content"] = True
         container = hc.container_of(el)
         if container:
             changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
         return ctx._replace(**changes) if changes else ctx
+
+    def cell_image(self, el: Tag, ctx: Ctx) -> None:
+        """A value drawn as an image in a table cell (Wahapedia's dice in the Wound Roll table):
+        read from its alt text, title or file name; a die image that says nothing is noted in
+        the page's warnings, since the cell's value is then incomplete (other images in cells,
+        such as logos and icons, are decoration)."""
+        value = image_value(el)
+        if value:
+            self.add_text(value, ctx)
+        elif is_die_image(el):  # a die we cannot read
+            self.page.warn(f"an image in a table cell has no alt text, title or telling file name "
+                           f"({(el.get('src') or '?')[-60:]}); that cell's value may be incomplete")
 
     # -- popups --------------------------------------------------------------------------
     def is_tooltip(self, el: Tag) -> bool:
@@ -246,41 +246,44 @@ class Walker:
             return True
         return el.get("role") == "tooltip" or "tooltip_content" in hc.class_names(el)
 
-    def tooltip(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def _tooltip(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """Read a popup into its own blocks and queue them after the running paragraph."""
-        text = el.get_text(" ", strip=True)
+        text = text_of(el, " ", strip=True)
         if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)):
             return
         tip_id = el.get("id") or self.page.next_id("tooltip")
         tip_ctx = Ctx(tooltip=tip_id, in_content=True,
                       containers=ctx.containers[:0])
         sub = Walker(self.page)  # its own root: a popup inside it follows its paragraph there
-        sub.walk_children(el, sub.enter(el, tip_ctx), depth)
+        yield sub._children(el, sub.enter(el, tip_ctx), depth)
         sub.flush()
         self.root.pending.extend(drop_link_runs(sub.blocks))  # a menu popup leaves nothing
 
     # -- tables --------------------------------------------------------------------------
-    def table(self, el: Tag, ctx: Ctx, depth: int) -> None:
+    def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         rows = own_rows(el)
         if is_layout_table(el, rows):
-            if not hc.container_of(el) and el.find(is_points_list):
+            if not hc.container_of(el) and any(is_points_list(d) for d in elements_with_tags(el, _LISTS)):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
                 ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
-            self.walk_children(el, ctx, depth)
+            yield self._children(el, ctx, depth)
             return
         out: list[list[str]] = []
         header_rows: list[int] = []
         for tr in rows:
-            cells = [c for c in tr.find_all(("td", "th"), recursive=False)]
+            cells = cells_of(tr)
             texts = []
             for cell in cells:
-                sub = Walker(self.page, root=self.root)
-                sub.walk_children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
-                sub.flush()
-                text = " ".join(b.text for b in sub.blocks if b.text)
+                if not len(cell) and not ctx.pre:
+                    text = clean(cell.text or "")  # text alone: what the walk below would read
+                else:
+                    sub = Walker(self.page, root=self.root)
+                    yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
+                    sub.flush()
+                    text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
-                if cells and all(c.name == "th" or is_header_cell(c) for c in cells if c.get_text(strip=True)):
+                if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
@@ -288,22 +291,22 @@ class Walker:
         if not out:
             return
         attrs = _attrs(ctx)
-        caption = el.find("caption", recursive=False)
-        if caption is not None and caption.get_text(strip=True):
-            attrs["caption"] = clean(caption.get_text(" "))
+        caption = next((c for c in elements(el) if c.tag == "caption"), None)
+        if caption is not None and text_of(caption, strip=True):
+            attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
         self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
-        classes = el.get("class")
+        classes = (el.get("class") or "").split()
         if not classes:
             return False
         toks = {t for c in classes for t in hc.tokens(c)}
         if not toks & {"profile", "stats", "stat", "characteristics", "chars", "statline"}:
             return False
-        cells = [c for c in el.find_all(True, recursive=False) if c.get_text(strip=True)]
+        cells = [c for c in elements(el) if text_of(c, strip=True)]
         if len(cells) < 3:
             return False
         names, values = [], []
@@ -312,18 +315,18 @@ class Walker:
             value_els = descendants_with_token(cell, "value")
             if len(name_els) != 1 or len(value_els) != 1:
                 return False
-            names.append(clean(name_els[0].get_text(" ")))
-            values.append(clean(value_els[0].get_text(" ")))
+            names.append(clean(text_of(name_els[0], " ")))
+            values.append(clean(text_of(value_els[0], " ")))
         self.emit(Block(TABLE, rows=(tuple(names), tuple(values)), role="stat-grid",
                         attrs=_attrs(ctx)))
         return True
 
     def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
         """The invulnerable save box as one paragraph "INVULNERABLE SAVE 4+" (role says so)."""
-        classes = el.get("class")
+        classes = (el.get("class") or "").split()
         if not classes or not any("invul" in t for c in classes for t in hc.tokens(c)):
             return False
-        parts = [clean(s) for s in el.stripped_strings]
+        parts = [clean(s) for s in el.itertext() if s.strip()]
         parts = [p for p in parts if p]
         if not parts or len(" ".join(parts)) > 120:
             return False
@@ -335,25 +338,22 @@ class Walker:
                         attrs=attrs))
         return True
 
-    def points_list(self, el: Tag, ctx: Ctx, depth: int) -> bool:
+    def _points_list(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
-        if not is_points_list(el):
-            return False
-        for li in el.find_all("li", recursive=False):
-            kids = [k for k in li.children if not (isinstance(k, NavigableString) and not k.strip())]
+        for li in (e for e in elements(el) if e.tag == "li"):
+            kids = [k for k in children(li) if not (isinstance(k, str) and not k.strip())]
             if not kids:
                 continue
             head, rest = kids[0], kids[1:]
-            self.add_text(head.get_text(" ") if isinstance(head, Tag) else str(head),
+            self.add_text(text_of(head, " ") if not isinstance(head, str) else head,
                           ctx._replace(heading=3, bold=True))
             self.flush()
             for k in rest:
-                if isinstance(k, Tag):
-                    self.walk(k, ctx, depth + 2)
+                if not isinstance(k, str):
+                    yield self._walk(k, ctx, depth + 2)
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
-        return True
 
 
 def _role(ctx: Ctx) -> str | None:

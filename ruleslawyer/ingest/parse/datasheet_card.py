@@ -26,17 +26,19 @@ _INVULN_AFTER = re.compile(r"^(\d\+\+?)\s*\*?\s*(?:INVULNERABLE\s*SAVE|INSV|INV\
 _INVULN_ABBREV = {"INSV", "INVSV", "INVSAVE", "INVULN", "INVULNSAVE"}  # a label printed under its value
 # Where a second keyword label starts inside a line (lookahead keeps the label in the part).
 _LABEL_SPLIT = re.compile(r"(?<!FACTION)\s+(?=(?:FACTION\s*)?KEYWORDS\s*(?:\[[^\]]*\])?\s*:)")
+# A LEADER/SUPPORT sentence whose unit list is complete: "...following units: BOYZ; NOBZ".
+_UNITS_DONE = re.compile(r"following units?:\s*[^a-z]*[A-Z][^a-z;,]*$")
 _DAMAGED = re.compile(r"^DAMAGED\s*:?\s*(.*)$", re.I)
 _PR_NOTE = re.compile(r"\b(?:its\s+PR\s+is|Power\s+Rating\s+(?:is|of))\b", re.I)
 # A section label run into the text after it (upper case, so ordinary sentences never match).
 _LABEL_PREFIX = re.compile(r"^(ABILITIES|WARGEAR\s*ABILITIES|OTHER\s*WARGEAR|WARGEAR\s*OPTIONS|UNIT\s*COMPOSITION|"
-                           r"LEADER)\s*[:]?\s+([^a-z\s].*)$")
+                           r"LEADER|SUPPORT)\s*[:]?\s+([^a-z\s].*)$")
 
 # Section titles a card uses (folded) -> section name.
 SECTIONS = {
     "ABILITIES": "abilities", "WARGEARABILITIES": "other_wargear", "OTHERWARGEAR": "other_wargear",
     "WARGEAROPTIONS": "wargear_options", "UNITCOMPOSITION": "composition", "LEADER": "leader",
-    "WARGEAR": "other_wargear", "TRANSPORT": "loose", "SUPPORT": "leader",
+    "WARGEAR": "other_wargear", "TRANSPORT": "loose", "SUPPORT": "support",
 }
 # Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
 _HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
@@ -81,14 +83,17 @@ class CardReader(WeaponReading):
         self.word_buffer: list[str] = []  # words of a weapon row a loader left as loose lines
         self.vertical_names: list[str] = []
         self.vertical_values: list[str] = []
-        self.abilities = AbilityReader(run_in=edition == 10)
-        self.wargear = AbilityReader(category="wargear", run_in=edition == 10)
+        self.abilities = AbilityReader(run_in=(edition or 0) >= 10)
+        self.wargear = AbilityReader(category="wargear", run_in=(edition or 0) >= 10)
         self.options: list[str] = []
         self.options_open = False  # the last option ends "one of the following:"
         self.composition: list[str] = []
         self.leader_text: list[str] = []
         self.attaches_to: list[str] = []
+        self.support_text: list[str] = []  # an 11th edition SUPPORT box, read like LEADER
+        self.support_to: list[str] = []
         self.damaged: list[str] = []
+        self.keywords_open = False  # the keyword line ended with a separator: it goes on
         self.section = "head"
         self.panel_section = "abilities"
         self.seen_stats = False
@@ -128,6 +133,7 @@ class CardReader(WeaponReading):
         if m and (m.group(2) or m.group(1) or line.heading_like):
             self.section = "keywords_more" if m.group(2).strip() else "keywords"
             self.add_keywords(self.keywords, m.group(2))
+            self.keywords_open = bool(re.search(r"[;,]$", m.group(2).strip()))
             return 1
         m = POWER.match(text)
         if m and not m.group(1):
@@ -182,6 +188,10 @@ class CardReader(WeaponReading):
             self.name_next_profile = False
             return 1
 
+        if self.section == "keywords_more" and self.keywords_open and is_caps(text):
+            self.add_keywords(self.keywords, text)  # a keyword list wrapped after a ";"
+            self.keywords_open = bool(re.search(r"[;,]$", text))
+            return 1
         if line.heading_like and self.seen_stats and label_key(text) == label_key(self.name):
             self.section = "back"  # the card's back: its name again, flavour text, then its labels
             return 1
@@ -192,8 +202,9 @@ class CardReader(WeaponReading):
             return 1
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
-        if self.section == "leader" and self.leader_text and re.search(r"[;,]$", self.leader_text[-1]):
-            self.leader_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
+        box_text = self.support_text if self.section == "support" else self.leader_text
+        if self.section in ("leader", "support") and box_text and re.search(r"[;,]$", box_text[-1]):
+            box_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
             return 1
         # A heading that is no part of a card ends it (after the stats have been read).
         if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE \
@@ -274,11 +285,19 @@ class CardReader(WeaponReading):
         if section == "wargear_options":
             self.options_open = add_option(self.options, line, self.options_open)
             return 1
-        if section == "leader":
+        if section in ("leader", "support"):
+            units, box_text = ((self.support_to, self.support_text) if section == "support"
+                               else (self.attaches_to, self.leader_text))
+            if box_text and not units and line.kind != "list_item" and any(c.islower() for c in text) \
+                    and _UNITS_DONE.search(" ".join(box_text)):
+                # The box's sentence named its units and ended: this line is the next part
+                # of the card (a weapon's note, a composition line) set after it.
+                self.section = "loose"
+                return self._in_section(lines, k, nxt)
             if line.kind == "list_item":
-                self.attaches_to.append(text.strip(" ■•-"))
+                units.append(text.strip(" ■•▪-"))
             else:
-                self.leader_text.append(text)
+                box_text.append(text)
             return 1
         if section == "keywords" or (section == "keywords_more" and is_caps(text)):
             self.add_keywords(self.keywords, text)

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 
 # Characteristic names of unit profiles (9th and 10th edition, plus the odd older ones).
 STAT_NAMES = ("M", "WS", "BS", "S", "T", "W", "A", "LD", "SV", "OC", "I")
+# The usual spelling of each characteristic (cards print "SV" and "LD" in capitals).
+_STAT_SPELLING = {"LD": "Ld", "SV": "Sv"}
 # Column headers of weapon tables.
 WEAPON_COLUMNS = ("RANGE", "TYPE", "A", "BS", "WS", "S", "AP", "D", "ABILITIES", "KEYWORDS")
 
@@ -24,7 +27,7 @@ _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2011": 
                          "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u00ad": ""})
 _WS = re.compile(r"\s+")
 # A printed characteristic or weapon value: 6", 3+, D6, 2D3+1, -1, User, Melee, N/A, x2, *.
-VALUE = re.compile(r"""^(?:\d+(?:-\d+)?(?:"|''|”)?|\d+\+|\+?-?\d+|[+-]?\d*D\d+(?:\+\d+)?|-|–|User|Melee|N/A|x\d+|\*|\d+"?\*)$""",
+VALUE = re.compile(r"""^(?:\d+(?:-\d+)?\+?(?:"|''|”)?|\d+\+|\+?-?\d+|[+-]?\d*D\d+(?:\+\d+)?|-|–|User|Melee|N/A|x\d+|\*|\d+"?\*)$""",
                    re.I)
 
 
@@ -35,13 +38,24 @@ def norm_value(text: str) -> str:
 
 
 def norm_text(text: str) -> str:
-    """Running text with whitespace collapsed (quotes and dashes kept as printed)."""
-    return _WS.sub(" ", text.replace("\u00ad", "")).strip()
+    """Running text with whitespace collapsed (quotes and dashes kept as printed; a
+    non-breaking hyphen, U+2011, is a hyphen: "Kombi‑rokkit" is "Kombi-rokkit")."""
+    return _WS.sub(" ", text.replace("\u00ad", "").replace("\u2011", "-")).strip()
 
 
+def stat_name(label: str) -> str:
+    """A characteristic's name as records.md spells it: "SV" -> "Sv", "LD" -> "Ld", "m" -> "M"."""
+    key = label_key(label)
+    return _STAT_SPELLING.get(key, key) if key in STAT_NAMES else label.strip()
+
+
+_NOT_KEY = re.compile(r"[^A-Z0-9+]")
+
+
+@lru_cache(maxsize=65536)
 def label_key(text: str) -> str:
     """Upper-case, punctuation-free form of a label, for comparing headers."""
-    return re.sub(r"[^A-Z0-9+]", "", text.translate(_DASHES).upper())
+    return _NOT_KEY.sub("", text.translate(_DASHES).upper())
 
 
 @dataclass(frozen=True)
@@ -54,8 +68,8 @@ class Line:
     block: Block
     virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def text(self) -> str:  # cached: the card reader asks for it many times per line
         return norm_text(" ".join(c for c in self.cells if c.strip()))
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ...records import Ability, Profile, Weapon
-from .datasheet_lines import STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, title_case
+from .datasheet_lines import STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, stat_name, title_case
 
 # ---------------------------------------------------------------- profiles
 def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> Profile | None:
@@ -24,6 +24,9 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
     lead = [h for h in header if label_key(h) not in STAT_NAMES]
     n = len(stat_cols)
     start = _value_run(cells, n)
+    if start is None and n >= 5 and len(cells) == n and sum(is_value(c) for c in cells) >= n - 2 \
+            and all(len(c) <= 8 for c in cells):
+        start = 0  # one cell per characteristic, a few printed oddly ("4+*", "2+/4+"): the columns say
     if start is None:
         words = " ".join(cells).split()
         start = _value_run(words, n, from_end=True)
@@ -49,7 +52,7 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
             m = re.match(r"^(\d+(?:-\d+)?)\s+(\S.*)$", name)
             if count_first and models is None and m:
                 models, name = m.group(1), m.group(2)
-    stats = {col: norm_value(v) for col, v in zip(stat_cols, values)}
+    stats = {stat_name(col): norm_value(v) for col, v in zip(stat_cols, values)}
     if not _plausible(stats):
         return None
     return Profile(name=name, stats=stats, models=models)
@@ -80,7 +83,7 @@ def _value_run(cells: list[str], n: int, from_end: bool = False) -> int | None:
 
 
 def profile_from_pairs(pairs: list[tuple[str, str]], unit_name: str) -> Profile | None:
-    stats = {label: norm_value(v) for label, v in pairs}
+    stats = {stat_name(label): norm_value(v) for label, v in pairs}
     return Profile(name=unit_name, stats=stats) if _plausible(stats) else None
 
 
@@ -276,7 +279,10 @@ class AbilityReader:
             self._start(norm_text(text.rstrip(": ")), self.category or "unit")  # its text follows
             return
         m = _RUN_IN.match(text)
-        if m and (self.run_in or (prefix and m.group(1).strip() == prefix)) and len(m.group(1).split()) <= 7:
+        # A bold lead may be long ("Da Jump (Psychic, once per turn, per army):"); an unstyled
+        # one is taken only when short, so a sentence with a colon is not read as a name.
+        bold_lead = bool(prefix) and m is not None and m.group(1).strip() == prefix
+        if m and (self.run_in or bold_lead) and len(m.group(1).split()) <= (12 if bold_lead else 7):
             self._start(norm_text(m.group(1)), self.category or "unit", m.group(2))
             return
         complete = not self.items or not self.items[-1][1] or re.search(r"[.:!?\"”)]$", self.items[-1][1][-1])

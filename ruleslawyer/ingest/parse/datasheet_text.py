@@ -38,16 +38,15 @@ def add_sentence_line(target: list[str], line: Line) -> None:
 def add_option(options: list[str], line: Line, list_open: bool) -> bool:
     """Add a wargear option line; return whether the last option now lists choices after it.
 
-    The choices under "... one of the following:" join their lead: "This model's X can be
-    replaced with one of the following:" + "1 A" + "1 B" is one option "...following: 1 A; 1 B".
+    The choices under "... one of the following:" join their lead, one "- " line each: "This
+    model's X can be replaced with one of the following:" + "1 A" + "1 B" is one option
+    "...following:\n- 1 A\n- 1 B".
     """
     text = line.text.lstrip(_BULLETS).strip()
     if label_key(text) == "NONE":
         return list_open
     if list_open and text and not _VERB.search(text) and len(text.split()) <= 10:
-        lead = options[-1]
-        joiner = " " if lead.endswith((":", ":*")) else "; "
-        options[-1] = f"{lead}{joiner}{text.rstrip('.')}"
+        options[-1] = f"{options[-1]}\n- {text}"  # one "- choice" line each, as the list is printed
         return True
     add_sentence_line(options, line)
     return bool(options) and options[-1].endswith((":", ":*"))
@@ -80,9 +79,27 @@ def _models(text: str) -> str:
     return re.sub(r"\s+", "", norm_value(re.sub(r"\s*models?$", "", text.strip(), flags=re.I)))
 
 
+# A keyword list scoped to some models: "ALL MODELS: ...", "<MODEL NAME>: ...", "Pilot: ...".
+_SCOPE = re.compile(r"^\s*(?:ALL\s+MODELS|<[^<>]{1,40}>|[^\W\d_][^:,;|]{0,40}?)\s*:\s*(?=\S)", re.I)
+
+
 def split_keywords(text: str) -> list[str]:
-    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike."""
-    return [norm_text(k).rstrip(".") for k in re.split(r"[,;]", text) if norm_text(k).rstrip(".")]
+    """"INFANTRY, CHARACTER, FLY" -> names; an "Imperium, Adeptus Astartes" line alike.
+
+    Lists scoped by model ("ALL MODELS: VEHICLE, WALKER | PILOT: CHARACTER") give the union
+    of their keywords: the scope labels are not keywords. Letters outside ASCII are kept.
+    """
+    out = []
+    for part in re.split(r"[,;|]", text):
+        item = norm_text(part).rstrip(".")
+        while True:  # "ALL MODELS: VEHICLE" -> "VEHICLE" (a scope may follow another)
+            m = _SCOPE.match(item)
+            if not m:
+                break
+            item = item[m.end():].strip()
+        if item:
+            out.append(item)
+    return out
 
 
 # Faction keywords that name a faction differently from its usual name.

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from ...records import Datasheet, Leader
+from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
 from .datasheet_lines import (Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
@@ -40,8 +40,9 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     lines = document_lines(doc)
     cards = find_cards(lines)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
+    eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
     for card in cards:
-        record, used = read_card(card, lines, doc, ctx, vocabulary)
+        record, used = read_card(card, lines, doc, ctx, vocabulary, eleventh=eleventh)
         if record is None:
             continue
         ctx.claim({lines[k].index for k in used})
@@ -152,9 +153,35 @@ def _is_name_line(line: Line) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", text))
 
 
+# ---------------------------------------------------------------- editions
+_INSV_LABEL = frozenset({"INSV", "INVSV"})
+
+
+def eleventh_edition_marks(lines: list[Line]) -> int:
+    """How many 11th edition card features the lines show: an "InSv" box label (the
+    invulnerable save box) or a SUPPORT box (a title followed by the units it can join)."""
+    marks = 0
+    for k, line in enumerate(lines):
+        key = label_key(line.text)
+        if key in _INSV_LABEL or (line.kind == "row" and any(label_key(c) in _INSV_LABEL for c in line.cells)):
+            marks += 1
+        elif key == "SUPPORT" and (line.heading_like or line.bold) and k + 1 < len(lines) \
+                and re.search(r"\b(?:attached|support)\b", lines[k + 1].text, re.I):
+            marks += 1
+    return marks
+
+
+def datasheet_edition(doc: Document) -> int | None:
+    """11 when the document prints 11th edition datasheet cards (InSv boxes, SUPPORT boxes),
+    else None. For the document-level edition guess (parsing.guess_edition) to consult."""
+    lines = document_lines(doc)
+    return 11 if eleventh_edition_marks(lines) and find_cards(lines) else None
+
+
 # ---------------------------------------------------------------- reading a card
-def _edition_of(card: Card, lines: list[Line], ctx: ParseContext) -> int | None:
-    """10 when the characteristics include OC, 9 for WS/BS profiles, else the document's guess."""
+def _edition_of(card: Card, lines: list[Line], ctx: ParseContext, eleventh: bool = False) -> int | None:
+    """11 for an OC profile in a document of 11th edition cards (or one guessed 11th), 10 for
+    other OC profiles, 9 for WS/BS profiles, else the document's guess."""
     labels = stat_header(lines[card.anchor])
     inline = inline_stats(lines[card.anchor])
     if inline is not None:
@@ -163,18 +190,22 @@ def _edition_of(card: Card, lines: list[Line], ctx: ParseContext) -> int | None:
         labels = [label for label, _ in (vertical_stats(lines, card.anchor) or ([], 0))[0]]
     folded = {label_key(label) for label in labels}
     if "OC" in folded:
-        return 10
+        return 11 if eleventh or ctx.edition == 11 else 10
     if {"WS", "BS"} <= folded:
         return 9 if (ctx.edition is None or ctx.edition >= 8) else ctx.edition
     return ctx.edition
 
 
 def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext,
-              weapon_keywords: frozenset[str] = frozenset()) -> tuple[Datasheet | None, list[int]]:
-    """Read one card's lines into a Datasheet; return it and the line indexes it used."""
+              weapon_keywords: frozenset[str] = frozenset(), *, eleventh: bool = False
+              ) -> tuple[Datasheet | None, list[int]]:
+    """Read one card's lines into a Datasheet; return it and the line indexes it used.
+
+    `eleventh`: the document shows 11th edition card features, so OC profiles are 11th edition.
+    """
     name_line = lines[card.start]
     raw_name = _name_text(name_line)
-    reader = CardReader(name="", edition=_edition_of(card, lines, ctx), weapon_keywords=weapon_keywords)
+    reader = CardReader(name="", edition=_edition_of(card, lines, ctx, eleventh), weapon_keywords=weapon_keywords)
     m = POWER.match(raw_name)
     if m and m.group(1):
         raw_name, reader.power = m.group(1), int(m.group(2))
@@ -241,15 +272,34 @@ def _untangle_keywords(st: CardReader) -> None:
                 break
 
 
+def _box(text_lines: list[str], units: list[str]) -> Leader | None:
+    """A LEADER or SUPPORT box: its sentence and the units it names (listed, or in the sentence)."""
+    if not (text_lines or units):
+        return None
+    text = norm_text(" ".join(text_lines))
+    return Leader(text=text, attaches_to=tuple(units) or _inline_units(text))
+
+
+def _damaged_ability(st: CardReader) -> list[Ability]:
+    """A 10th/11th edition card's DAMAGED box ("DAMAGED: 1-9 WOUNDS REMAINING" and its text) as
+    the ability it is, named by its title. (A 9th edition damage table is a table of values.)"""
+    if (st.edition or 0) < 10 or not st.damaged:
+        return []
+    m = re.match(r"^(DAMAGED\s*:?\s*\d+\s*[-–]\s*\d+\s+WOUNDS?\s+REMAINING)\s*:?\s*(.*)$",
+                 norm_text(" ".join(st.damaged)), re.I)
+    if not m:
+        return []
+    name = title_case(re.sub(r"\s*:\s*", ": ", m.group(1)).replace("–", "-"))
+    return [Ability(name=name, text=m.group(2), category="unit")]
+
+
 def _build(st: CardReader, doc: Document, ctx: ParseContext, name_line: Line) -> Datasheet:
     _untangle_keywords(st)
     abilities = st.abilities.abilities()
     wargear = st.wargear.abilities()
     invuln = st.invuln or invulnerable_from_abilities(abilities)
-    leader = None
-    if st.leader_text or st.attaches_to:
-        text = norm_text(" ".join(st.leader_text))
-        leader = Leader(text=text, attaches_to=tuple(st.attaches_to) or _inline_units(text))
+    leader = _box(st.leader_text, st.attaches_to)
+    support = _box(st.support_text, st.support_to)
     return Datasheet(
         name=st.name,
         source=ctx.source(name_line.block.page),
@@ -263,9 +313,10 @@ def _build(st: CardReader, doc: Document, ctx: ParseContext, name_line: Line) ->
         profiles=tuple(st.profiles),
         invulnerable_save=invuln,
         weapons=tuple(st.weapons),
-        abilities=tuple(abilities + wargear),
+        abilities=tuple(abilities + wargear + _damaged_ability(st)),
         wargear_options=tuple(st.options),
         composition=tuple(st.composition),
         leader=leader,
+        support=support,
         damaged=norm_text(" ".join(st.damaged)) or None,
     )
