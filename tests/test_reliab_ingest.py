@@ -128,3 +128,28 @@ def test_a_page_whose_first_tag_comes_late_is_html():
 def test_binary_named_pdf_is_still_refused_clearly():
     with pytest.raises(LoadError, match="no %PDF header"):
         formats.sniff_format(bytes(range(256)) * 20, "broken.pdf")
+
+
+def test_a_tree_nested_thousands_deep_is_walked(tmp_path):
+    """No recursion limit: the files within reach are read, the paths too long are one line each."""
+    top = tmp_path / "in"
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:  # made relative to an open folder: the full path soon exceeds what open() accepts
+        os.mkdir("in", dir_fd=fd)
+        here = os.open("in", os.O_RDONLY, dir_fd=fd)
+        for depth in range(2200):
+            if depth == 5:
+                with open(os.open("rule.txt", os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
+                    f.write(RULE)
+            os.mkdir("d", dir_fd=here)
+            deeper = os.open("d", os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = deeper
+        with open(os.open("deep.txt", os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
+            f.write(RULE)
+        os.close(here)
+    finally:
+        os.close(fd)
+    code, errors, out = _ingest(tmp_path, top)
+    assert out.strip().startswith("1 files read")
+    assert code == 1 and len(errors) == 1 and "too long" in errors[0], errors[:3]

@@ -115,39 +115,53 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                 return found
         return None
 
-    def visit_dir(folder: Path, ancestors: frozenset) -> None:
-        try:
-            st = folder.stat()
-        except (OSError, RuntimeError) as exc:
-            return fail(folder, walk_error(exc))
-        here = (st.st_dev, st.st_ino)
-        if here in ancestors:
-            return fail(folder, "a symlink loop (a folder inside itself); skipped")
-        found = detected(folder)
-        if found is not None:
-            add(found, real_key(folder))
-            return
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except (OSError, RuntimeError) as exc:
-            return fail(folder, walk_error(exc, "cannot list the folder"))
-        for entry in entries:
-            if entry.name.startswith("."):
+    def visit_dir(top: Path) -> None:
+        # Depth first in sorted order, with a stack rather than recursion: a tree nested
+        # thousands deep is walked (its too-long paths reported one by one), not a RecursionError.
+        stack: list[tuple[Path, frozenset | None]] = [(top, frozenset())]
+        while stack:
+            folder, ancestors = stack.pop()
+            if ancestors is None:
+                handle_file(folder)
                 continue
-            path = folder / entry.name
             try:
-                is_dir, is_file = entry.is_dir(), entry.is_file()
-            except OSError as exc:
-                fail(path, walk_error(exc))
+                st = folder.stat()
+            except (OSError, RuntimeError) as exc:
+                fail(folder, walk_error(exc))
                 continue
-            if is_dir:
-                visit_dir(path, ancestors | {here})
-            elif not (path.suffix.lower() in SUFFIXES or _structured_file(path, detectors)):
+            here = (st.st_dev, st.st_ino)
+            if here in ancestors:
+                fail(folder, "a symlink loop (a folder inside itself); skipped")
                 continue
-            elif not is_file and entry.is_symlink() and not os.path.exists(path):
-                fail(path, "a broken or looping symlink; skipped")
-            else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
-                handle_file(path)
+            found = detected(folder)
+            if found is not None:
+                add(found, real_key(folder))
+                continue
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except (OSError, RuntimeError) as exc:
+                fail(folder, walk_error(exc, "cannot list the folder"))
+                continue
+            inside = ancestors | {here}
+            todo: list[tuple[Path, frozenset | None]] = []
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                path = folder / entry.name
+                try:
+                    is_dir, is_file = entry.is_dir(), entry.is_file()
+                except OSError as exc:
+                    fail(path, walk_error(exc))
+                    continue
+                if is_dir:
+                    todo.append((path, inside))
+                elif not (path.suffix.lower() in SUFFIXES or _structured_file(path, detectors)):
+                    continue
+                elif not is_file and entry.is_symlink() and not os.path.exists(path):
+                    fail(path, "a broken or looping symlink; skipped")
+                else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
+                    todo.append((path, None))
+            stack.extend(reversed(todo))
 
     def handle_file(path: Path) -> None:
         found = detected(path)
@@ -161,7 +175,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             fail(p, walk_error(exc))
             continue
         if is_dir:
-            visit_dir(p, frozenset())
+            visit_dir(p)
         else:
             handle_file(p) if exists else add(p, str(p))
     return items
