@@ -130,26 +130,43 @@ def test_binary_named_pdf_is_still_refused_clearly():
         formats.sniff_format(bytes(range(256)) * 20, "broken.pdf")
 
 
-def test_a_tree_nested_thousands_deep_is_walked(tmp_path):
-    """No recursion limit: the files within reach are read, the paths too long are one line each."""
-    top = tmp_path / "in"
-    fd = os.open(tmp_path, os.O_RDONLY)
-    try:  # made relative to an open folder: the full path soon exceeds what open() accepts
-        os.mkdir("in", dir_fd=fd)
-        here = os.open("in", os.O_RDONLY, dir_fd=fd)
-        for depth in range(2200):
-            if depth == 5:
-                with open(os.open("rule.txt", os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
+def _nest(top: Path, levels: int, name: str, files: dict[int, str]) -> None:
+    """Folders `levels` deep under `top` (made relative to an open folder: the full path may
+    exceed what open() accepts), with RULE written as files[depth] at those depths."""
+    top.mkdir()
+    here = os.open(top, os.O_RDONLY)
+    try:
+        for depth in range(levels + 1):
+            if depth in files:
+                with open(os.open(files[depth], os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
                     f.write(RULE)
-            os.mkdir("d", dir_fd=here)
-            deeper = os.open("d", os.O_RDONLY, dir_fd=here)
-            os.close(here)
-            here = deeper
-        with open(os.open("deep.txt", os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
-            f.write(RULE)
-        os.close(here)
+            if depth < levels:
+                os.mkdir(name, dir_fd=here)
+                deeper = os.open(name, os.O_RDONLY, dir_fd=here)
+                os.close(here)
+                here = deeper
     finally:
-        os.close(fd)
-    code, errors, out = _ingest(tmp_path, top)
+        os.close(here)
+
+
+def test_a_tree_nested_deeper_than_the_recursion_limit_is_walked(tmp_path):
+    import sys
+
+    from ruleslawyer.ingest.pipeline import gather
+
+    _nest(tmp_path / "in", 300, "d", {300: "deep.txt"})
+    gather([])  # its detectors imported before the limit is lowered
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # a walk that recursed once per folder would fail here
+    try:
+        items = gather([tmp_path / "in"])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [Path(i).name for i in items] == ["deep.txt"]
+
+
+def test_paths_too_long_are_one_line_each_and_the_walk_goes_on(tmp_path):
+    _nest(tmp_path / "in", 22, "n" * 200, {2: "rule.txt", 22: "deep.txt"})  # about 4,400 characters deep
+    code, errors, out = _ingest(tmp_path, tmp_path / "in")
     assert out.strip().startswith("1 files read")
     assert code == 1 and len(errors) == 1 and "too long" in errors[0], errors[:3]
