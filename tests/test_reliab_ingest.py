@@ -128,3 +128,45 @@ def test_a_page_whose_first_tag_comes_late_is_html():
 def test_binary_named_pdf_is_still_refused_clearly():
     with pytest.raises(LoadError, match="no %PDF header"):
         formats.sniff_format(bytes(range(256)) * 20, "broken.pdf")
+
+
+def _nest(top: Path, levels: int, name: str, files: dict[int, str]) -> None:
+    """Folders `levels` deep under `top` (made relative to an open folder: the full path may
+    exceed what open() accepts), with RULE written as files[depth] at those depths."""
+    top.mkdir()
+    here = os.open(top, os.O_RDONLY)
+    try:
+        for depth in range(levels + 1):
+            if depth in files:
+                with open(os.open(files[depth], os.O_WRONLY | os.O_CREAT, dir_fd=here), "wb") as f:
+                    f.write(RULE)
+            if depth < levels:
+                os.mkdir(name, dir_fd=here)
+                deeper = os.open(name, os.O_RDONLY, dir_fd=here)
+                os.close(here)
+                here = deeper
+    finally:
+        os.close(here)
+
+
+def test_a_tree_nested_deeper_than_the_recursion_limit_is_walked(tmp_path):
+    import sys
+
+    from ruleslawyer.ingest.pipeline import gather
+
+    _nest(tmp_path / "in", 300, "d", {300: "deep.txt"})
+    gather([])  # its detectors imported before the limit is lowered
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # a walk that recursed once per folder would fail here
+    try:
+        items = gather([tmp_path / "in"])
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [Path(i).name for i in items] == ["deep.txt"]
+
+
+def test_paths_too_long_are_one_line_each_and_the_walk_goes_on(tmp_path):
+    _nest(tmp_path / "in", 22, "n" * 200, {2: "rule.txt", 22: "deep.txt"})  # about 4,400 characters deep
+    code, errors, out = _ingest(tmp_path, tmp_path / "in")
+    assert out.strip().startswith("1 files read")
+    assert code == 1 and len(errors) == 1 and "too long" in errors[0], errors[:3]

@@ -89,6 +89,9 @@ def _factions(records) -> dict[str, int]:
 ProgressCallback = Callable[[int, int, str], None]
 
 
+STRUCTURED_ONLY = frozenset({"structured"})  # a walk entry read only if a structured source claims it
+
+
 def gather(paths: Iterable[str | Path]) -> list[object]:
     """Expand paths into what to ingest: files (as Paths) and structured sources, in order.
 
@@ -124,47 +127,64 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                 return found
         return None
 
-    def visit_dir(folder: Path, ancestors: frozenset) -> None:
-        try:
-            st = folder.stat()
-        except (OSError, RuntimeError) as exc:
-            return fail(folder, walk_error(exc))
-        here = (st.st_dev, st.st_ino)
-        if here in ancestors:
-            return fail(folder, "a symlink loop (a folder inside itself); skipped")
-        found = detected(folder)
-        if found is not None:
-            add(found, real_key(folder))
-            return
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except (OSError, RuntimeError) as exc:
-            return fail(folder, walk_error(exc, "cannot list the folder"))
-        for entry in entries:
-            if entry.name.startswith("."):
+    def visit_dir(top: Path) -> None:
+        # Depth first in sorted order, with a stack rather than recursion: a tree nested
+        # thousands deep is walked (its too-long paths reported one by one), not a RecursionError.
+        stack: list[tuple[Path, frozenset | None]] = [(top, frozenset())]
+        while stack:
+            folder, ancestors = stack.pop()
+            if ancestors is None:
+                handle_file(folder)
                 continue
-            path = folder / entry.name
-            try:
-                is_dir, is_file = entry.is_dir(), entry.is_file()
-            except OSError as exc:
-                fail(path, walk_error(exc))
-                continue
-            if is_dir:
-                visit_dir(path, ancestors | {here})
-            elif path.suffix.lower() in SUFFIXES:
-                if not is_file and entry.is_symlink() and not os.path.exists(path):
-                    fail(path, "a broken or looping symlink; skipped")
-                else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
-                    handle_file(path)
-            elif is_file and _structured_file(path, detectors):
+            if ancestors is STRUCTURED_ONLY:
                 # .json/.yaml are read only when a source claims them (other JSON is not a rules
                 # document); a .cat/.gst that no source claims is said, not read as text.
-                found = detected(path)
-                if found is None and path.suffix.lower() in (".cat", ".gst"):
-                    found = FileResult(str(path), "failed", error=f"{path}: not BattleScribe data "
+                found = detected(folder)
+                if found is None and folder.suffix.lower() in (".cat", ".gst"):
+                    found = FileResult(str(folder), "failed", error=f"{folder}: not BattleScribe data "
                                        "(no catalogue or gameSystem root element)")
                 if found is not None:
-                    add(found, real_key(path))
+                    add(found, real_key(folder))
+                continue
+            try:
+                st = folder.stat()
+            except (OSError, RuntimeError) as exc:
+                fail(folder, walk_error(exc))
+                continue
+            here = (st.st_dev, st.st_ino)
+            if here in ancestors:
+                fail(folder, "a symlink loop (a folder inside itself); skipped")
+                continue
+            found = detected(folder)
+            if found is not None:
+                add(found, real_key(folder))
+                continue
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except (OSError, RuntimeError) as exc:
+                fail(folder, walk_error(exc, "cannot list the folder"))
+                continue
+            inside = ancestors | {here}
+            todo: list[tuple[Path, frozenset | None]] = []
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                path = folder / entry.name
+                try:
+                    is_dir, is_file = entry.is_dir(), entry.is_file()
+                except OSError as exc:
+                    fail(path, walk_error(exc))
+                    continue
+                if is_dir:
+                    todo.append((path, inside))
+                elif path.suffix.lower() in SUFFIXES:
+                    if not is_file and entry.is_symlink() and not os.path.exists(path):
+                        fail(path, "a broken or looping symlink; skipped")
+                    else:  # not only regular files: a FIFO or a device named .txt gets its one line from read_file
+                        todo.append((path, None))
+                elif is_file and _structured_file(path, detectors):
+                    todo.append((path, STRUCTURED_ONLY))
+            stack.extend(reversed(todo))
 
     def handle_file(path: Path) -> None:
         found = detected(path)
@@ -178,7 +198,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             fail(p, walk_error(exc))
             continue
         if is_dir:
-            visit_dir(p, frozenset())
+            visit_dir(p)
         else:
             handle_file(p) if exists else add(p, str(p))
     return items

@@ -26,6 +26,7 @@ from .pages import Page, SiteContext
 from ..render.templating import STATIC, TEMPLATES, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
+PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)
 OURS = ".ruleslawyer-site"  # the manifest, the caches and their temporary files all start so
 MANIFEST_VERSION = 1
 PARALLEL_MIN_PAGES = 1500
@@ -81,17 +82,37 @@ def read_manifest(out: Path) -> dict | None:
 def _check_out(out: Path) -> dict:
     """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours.
 
-    A folder holding only what a build writes before its first page (its own temporary and
-    cache files) is a build killed at its start: accepted.
+    The files a killed build was writing are under "pending" (from its PENDING list). A folder
+    holding only what a build writes before its first page (its own temporary and cache
+    files) is a build killed at its start: accepted.
     """
+    pending = _read_pending(out)
     if (out / MANIFEST).is_file():
-        return read_manifest(out) or {}
-    if out.exists() and not out.is_dir():
-        raise SiteError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(not name.startswith(OURS) for name in os.listdir(out)):
-        raise SiteError(f"{out}: folder is not empty and holds no ruleslawyer site",
-                        hint="choose an empty or new folder (the build removes pages it no longer makes)")
-    return {}
+        previous = read_manifest(out) or {}
+    elif pending is not None:
+        previous = {}  # a first build, killed: its pending list names everything it wrote
+    else:
+        if out.exists() and not out.is_dir():
+            raise SiteError(f"{out}: exists and is not a folder")
+        if out.is_dir() and any(not name.startswith(OURS) for name in os.listdir(out)):
+            raise SiteError(f"{out}: folder is not empty and holds no ruleslawyer site",
+                            hint="choose an empty or new folder (the build removes pages it no longer makes)")
+        return {}
+    if pending:
+        previous = {**previous, "pending": sorted(set(pending) | set(previous.get("pending") or ()))}
+    return previous
+
+
+def _read_pending(out: Path) -> list[str] | None:
+    """The paths a build was writing when it stopped (PENDING), or None when no build stopped there."""
+    try:
+        data = json.loads((out / PENDING).read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return []  # there, but unreadable: the build stopped while writing it, before any page
+    paths = data.get("pending") if isinstance(data, dict) else None
+    return [p for p in paths if isinstance(p, str)] if isinstance(paths, list) else []
 
 
 def write_bytes_if_changed(path: Path, data: bytes) -> bool:
@@ -123,7 +144,7 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
     """
     out = Path(out)
     data = read_manifest(out)
-    if data is None or data.get("source") != source_key or data.get("pending"):
+    if data is None or data.get("source") != source_key or (out / PENDING).exists():
         return None
     written = data.get("files")
     if not isinstance(written, dict) or set(written) != set(data["pages"]):
@@ -135,10 +156,9 @@ def unchanged_site(out: str | Path, source_key: str) -> BuildReport | None:
 
 
 def interrupted(out: str | Path) -> bool:
-    """True when the last build into `out` stopped before its end (its manifest lists pending
-    files): what it kept beside the site may be half old, half new, and is not to be trusted."""
-    data = read_manifest(Path(out))
-    return bool(data and data.get("pending"))
+    """True when the last build into `out` stopped before its end (it left its PENDING list):
+    what it kept beside the site may be half old, half new, and is not to be trusted."""
+    return (Path(out) / PENDING).exists()
 
 
 def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, workers: int | None = None,
@@ -147,8 +167,8 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
 
     `source_key` names what the site was built from (see `unchanged_site`); it goes into the
     manifest. Killed at any moment, the build leaves a folder the next build accepts and
-    completes: before the first page is written the manifest lists what is about to change
-    as pending (see `_mark_pending`). A folder that cannot be written is one SiteError.
+    completes: before the first page is written, the files about to change are listed in a
+    pending file beside the manifest (see `_mark_pending`). A folder that cannot be written is one SiteError.
     """
     try:
         return _write_site(ctx, Path(out), force, workers, source_key)
@@ -169,7 +189,7 @@ def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, s
         files = _known_files(previous)
         since = _manifest_time(out) if previous else 0
         fingerprints, todo = _plan(ctx, out, known if not force else {}, files, since)
-        _mark_pending(out, previous, known, files, [p.path for p in todo] + _asset_paths(ctx))
+        _mark_pending(out, previous, [p.path for p in todo] + _asset_paths(ctx))
     report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo),
                          patched=bool(getattr(ctx.memory, "patched", False)))
     report.written, entries = _render_and_write(todo, out, workers)
@@ -184,7 +204,7 @@ def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, s
 
 def _sweep_leftovers(out: Path, previous: dict) -> None:
     """Remove the temporary files a killed build left (a page or cache file half replaced)."""
-    leftovers = [out / (MANIFEST + ".tmp")]
+    leftovers = [out / (MANIFEST + ".tmp"), out / (PENDING + ".tmp")]
     if previous.get("pending"):
         leftovers += [out / f"{p}.tmp" for p in previous["pending"]]
         for folder in (out / name for name in os.listdir(out) if name.startswith(OURS)):
@@ -222,25 +242,17 @@ def _asset_paths(ctx: SiteContext) -> list[str]:
     return [*ctx.assets, *(f"static/{f.relative_to(STATIC).as_posix()}" for f in STATIC.rglob("*") if f.is_file())]
 
 
-def _mark_pending(out: Path, previous: dict, known: dict[str, str], files: dict[str, str], pending: list[str]) -> None:
-    """Write the manifest as it must read if the build dies now: the last build's trusted
-    pages, minus those about to be written, which are listed as pending (re-rendered next time,
-    and removed if no longer made). It is written atomically, before any page."""
+def _mark_pending(out: Path, previous: dict, pending: list[str]) -> None:
+    """List, before writing any of them, the files this build is about to write (with those a
+    killed build left pending): if it dies, the next build re-renders them and removes those it
+    no longer makes. The manifest stays the last complete build's until the end."""
     pending_set = set(pending) | set(previous.get("pending") or ())
-    manifest = {"version": MANIFEST_VERSION, "source": None, "page_count": previous.get("page_count", 0),
-                "counts": previous.get("counts", {}),
-                "pages": {p: fp for p, fp in known.items() if p not in pending_set},
-                "files": {p: e for p, e in files.items() if p not in pending_set},
-                "pending": sorted(pending_set)}
-    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
-    since = _manifest_time(out)
+    text = json.dumps({"version": MANIFEST_VERSION, "pending": sorted(pending_set)}, separators=(",", ":"))
     try:
-        write_atomic(out / MANIFEST, (text + "\n").encode())
+        write_atomic(out / PENDING, (text + "\n").encode())
     except (NotADirectoryError, IsADirectoryError):
-        clear_way(out / MANIFEST)
-        write_atomic(out / MANIFEST, (text + "\n").encode())
-    if since:  # keep the time of the last complete build: files changed since then are hashed
-        os.utime(out / MANIFEST, ns=(since, since))
+        clear_way(out / PENDING)
+        write_atomic(out / PENDING, (text + "\n").encode())
 
 
 def _plan(ctx: SiteContext, out: Path, old_pages: dict[str, str], files: dict[str, str],
@@ -299,6 +311,7 @@ def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str,
     # No indent: json's fast C encoder is used only without one (59,618 pages: 0.35 s -> 0.05 s).
     text = json.dumps(manifest, sort_keys=True, separators=(",", ":"))
     write_atomic(out / MANIFEST, (text + "\n").encode())
+    (out / PENDING).unlink(missing_ok=True)  # the build is complete
 
 
 # ---------------------------------------------------------------- rendering, maybe in parallel
