@@ -52,7 +52,7 @@ def sniff_format(data: bytes, path: str | Path) -> str:
             raise LoadError(path, f"unsupported format: {what}")
     text = sniff_text(data)
     if (_HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text)
-            or lazy.load("ruleslawyer.ingest.load.html:looks_like_html")(data)):
+            or (_wide(data) and lazy.load("ruleslawyer.ingest.load.html:looks_like_html")(data))):
         return HTML  # (also UTF-16 pages, and pages whose markup starts after the first 4 KB)
     if SUFFIXES.get(Path(path).suffix.lower()) == PDF:
         # Neither PDF nor markup: a damaged or half-downloaded PDF, not a text document.
@@ -172,3 +172,9 @@ def _not_regular(mode: int) -> str | None:
 def load_file(path: str | Path, fmt: str | None = None) -> Document:
     """Read and load one file into a Document."""
     return load_bytes(read_file(path), path, fmt)
+
+
+def _wide(data: bytes) -> bool:
+    """Whether the bytes look UTF-16/32 encoded (a byte-order mark, or NULs between letters):
+    such a page is asked of the HTML loader's own sniffing, which decodes it first."""
+    return data[:4].startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:200]
