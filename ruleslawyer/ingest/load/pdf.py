@@ -46,7 +46,12 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
             n_pages = len(pdf.pages)
             if n_pages == 0:
                 raise LoadError(path, "corrupt PDF: no pages found")
-            pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
+            pages = []
+            for number, page in enumerate(pdf.pages, start=1):
+                pages.append(_read_page(page, number))
+                # Release the page's parsed objects now: pdfplumber keeps every page's chars,
+                # layout and content stream otherwise, and memory would grow with the page count.
+                page.close()
             meta = {k: str(v) for k, v in (pdf.metadata or {}).items() if isinstance(v, (str, int, float))}
     except LoadError:
         raise

@@ -21,7 +21,7 @@ from ...records import Record, Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from ...names import title_case
 from .parsing import ParseContext
-from .rule_text import ends_sentence, gap_before, is_caps, is_title_like, is_titlecase
+from .rule_text import ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
@@ -152,11 +152,16 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
         return False  # the loader says this line sits in the same popup as the one before
     if open_rule and j > 0 and lines[j - 1].usable and lines[j - 1].kind == HEADING:
         return False  # a caption or column header inside the popup (a table's first lines)
-    if open_rule and line.kind != HEADING and not line.block.is_bold and gap_before([l.block for l in lines], j):
+    if open_rule and line.kind != HEADING and not line.block.is_bold and _gap(lines, j):
         prev = lines[j - 1]
         if prev.usable and prev.kind == PARAGRAPH:
             return False  # a sub-heading inside the popup ("Desperate Escape Tests")
     return True
+
+
+def _gap(lines: Sequence[Line], j: int) -> bool:
+    """gap_before on the line view, without copying the blocks (it runs for every candidate title)."""
+    return j > 0 and gap_between(lines[j - 1].block, lines[j].block)
 
 
 def region(line: Line) -> str | None:
@@ -192,7 +197,7 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
         k = j + 1
         if k < n and lines[k].kind == HEADING and lines[k].text.strip().casefold() == title.text.strip().casefold():
             k += 1
-        fluff_gap = gap_before([l.block for l in lines], k) if k < n else False
+        fluff_gap = _gap(lines, k) if k < n else False
         while k < n:
             line = lines[k]
             if line.claimed:
@@ -257,13 +262,13 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
 
 def _join(body: list[Line]) -> str:
     """Paragraphs separated by blank lines; bullets and table rows one per line."""
-    out = ""
+    out: list[str] = []
     prev_tight = False
     for b in body:
         text = b.text.strip()
         tight = b.kind == LIST_ITEM or b.kind == TABLE or "\t" in text or len(text.split()) <= 8 and not ends_sentence(text)
         if out:
-            out += "\n" if (tight or prev_tight) else "\n\n"
-        out += text
+            out.append("\n" if (tight or prev_tight) else "\n\n")
+        out.append(text)
         prev_tight = tight
-    return out
+    return "".join(out)
