@@ -47,12 +47,16 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
             if n_pages == 0:
                 raise LoadError(path, "corrupt PDF: no pages found")
             pages = []
+            vertical: list[str] = []
             for number, page in enumerate(pdf.pages, start=1):
                 pages.append(_read_page(page, number))
+                vertical.extend(f"{number}\t{size:.0f}\t{text}" for size, text in vertical_runs(page.chars))
                 # Release the page's parsed objects now: pdfplumber keeps every page's chars,
                 # layout and content stream otherwise, and memory would grow with the page count.
                 page.close()
             meta = {k: str(v) for k, v in (pdf.metadata or {}).items() if isinstance(v, (str, int, float))}
+            if vertical:
+                meta["vertical_titles"] = "\n".join(vertical)
     except LoadError:
         raise
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
@@ -80,6 +84,28 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
             chars = [c for c in chars if id(c) not in taken]
     frags.extend(build_fragments(chars))
     return frags, (float(page.width), float(page.height))
+
+
+def vertical_runs(raw_chars: list[dict]) -> list[tuple[float, str]]:
+    """Text set sideways (a chapter title printed down the page edge), as (size, text) runs.
+
+    The block loader drops rotated glyphs (they would break the lines they cross); their words
+    are kept here so parsers can still read a chapter title. Glyphs of one run share their x
+    position and their scale; runs come in content order.
+    """
+    runs: dict[tuple[int, int], list[str]] = {}
+    for c in raw_chars:
+        m = c.get("matrix")
+        if c.get("upright", True) or not m or not c.get("text"):
+            continue
+        scale = abs(m[1]) or abs(m[0])
+        runs.setdefault((round(m[4]), round(scale)), []).append(c["text"])
+    out = []
+    for (_, scale), texts in runs.items():
+        text = re.sub(r"\s+", " ", "".join(texts)).strip()
+        if len(text) >= 3 and re.search(r"[A-Za-z]{3}", text):
+            out.append((float(scale), text))
+    return out
 
 
 def _reason(exc: Exception, data: bytes) -> str:

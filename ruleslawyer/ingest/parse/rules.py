@@ -34,6 +34,11 @@ ARMY_RULE = re.compile(r"\bArmy Faction is\b", re.I)
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """Every titled rule in the unclaimed blocks of `doc`."""
     lines = build_lines(doc, ctx)
+    from .rule_chapter import parse_chapter
+
+    chapter = parse_chapter(lines, ctx)
+    if chapter is not None:
+        return iter(dedupe([r for r in chapter if plausible_name(r.name)]))
     if outline_markers(lines) >= 5:
         from .rule_outline import parse_outline
 
