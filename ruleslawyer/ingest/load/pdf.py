@@ -108,6 +108,16 @@ def vertical_runs(raw_chars: list[dict]) -> list[tuple[float, str]]:
     return out
 
 
+def _sideways_title(meta: dict) -> str | None:
+    """The largest sideways text on the first page that has any (a chapter title down the edge)."""
+    rows = [r.split("\t", 2) for r in meta.get("vertical_titles", "").splitlines()]
+    rows = [(int(p), -float(s), t) for p, s, t in rows if p.isdigit()]
+    if not rows:
+        return None
+    first = min(p for p, _, _ in rows)
+    return min(r for r in rows if r[0] == first)[2]
+
+
 def _reason(exc: Exception, data: bytes) -> str:
     name = type(exc).__name__
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
@@ -162,5 +172,8 @@ def _document(layouts: list[PageLayout], origin: DocumentOrigin, meta: dict, n_p
     meta = dict(meta)
     meta["pages"] = str(n_pages)
     meta["columns"] = ",".join(str(layout.columns) for layout in layouts)
-    title = next((b.text for b in blocks[:8] if b.kind == "heading" and b.text.strip()), None)
+    # The title: a chapter title printed sideways, else the first short heading (an intro
+    # paragraph set large is no title).
+    title = _sideways_title(meta) or next(
+        (b.text for b in blocks[:8] if b.kind == "heading" and b.text.strip() and len(b.text.split()) <= 12), None)
     return Document(origin=origin, blocks=tuple(blocks), title=title, meta=meta)

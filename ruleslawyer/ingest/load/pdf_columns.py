@@ -54,8 +54,7 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     # The wide lines must form bands of their own (above or below the columns), not sit
     # among the lines of one column.
     rest = [f for f in frags if f not in wide]
-    top, bottom = min(f.top for f in wide), max(f.bottom for f in wide)
-    if any(f.top < bottom and f.bottom > top for f in rest):
+    if any(f.top < w.bottom and f.bottom > w.top for w in wide for f in rest):
         return found
     return _find_gutters(rest, width)
 

@@ -83,6 +83,11 @@ def guess_edition(doc: Document) -> int | None:
         return best
     if _eleventh_markers(text):
         return 11
+    # A folder or file the user named for its edition ("e11/") outweighs the weak cues below
+    # (OC, bracketed weapon abilities), which later editions share.
+    by_path = edition_from_path(doc.origin.path)
+    if by_path:
+        return by_path
     if re.search(r"\bOC\b", text) and re.search(r"\bLd\b", text) and re.search(r"\bSv\b", text, re.I):
         return 10
     if re.search(r"\b(WHEN|TARGET|EFFECT):", text) and re.search(r"\bCP\b", text):
@@ -93,7 +98,7 @@ def guess_edition(doc: Document) -> int | None:
         return 9
     if re.search(r"\bGo to Ground\b|\bInitiative\b|\bTo Wound chart\b|\bSweeping Advance\b", text):
         return 5
-    return edition_from_path(doc.origin.path)
+    return None
 
 
 # 11th edition prints a number on every core rule ("MOVING UNITS 03.01", "24.12 FEEL NO PAIN"),

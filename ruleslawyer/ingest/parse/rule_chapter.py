@@ -110,9 +110,12 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
             numbered.append((run, title_case(m.group("name").strip()), m.group("num")))
         elif m and len(run) == 1:
             numbered.append((run, title_case(m.group("name").strip()), m.group("num")))
-    if len(numbered) >= 2:
-        size = Counter(_size(lines[r[0]]) for r, _, _ in numbered).most_common(1)[0][0]
-        chosen = [(r, n, num) for r, n, num in numbered if _size(lines[r[0]]) == size]
+    # A numbered heading over a cost ("1CP") heads a stratagem card, not a rule; a card left
+    # unclaimed by the stratagem parser is an illustration.
+    cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
+    numbered = [x for x in numbered if x[0][0] not in cards]
+    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines)):
+        chosen = numbered
     elif has_title:
         sizes = Counter(_size(lines[r[0]]) for r in runs if len(lines[r[0]].text.split()) <= 10)
         big = [s for s, c in sizes.items() if c >= 3]
@@ -128,6 +131,19 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         head = lines[run[0]]
         out.append(_Rule(name, num, head.block.page, head.block.column, _top(head), list(run)))
     return out
+
+
+_CP = re.compile(r"^\+?\d\s*CP$", re.I)
+
+
+def _card_head(lines: Sequence[Line], k: int) -> bool:
+    return any(_CP.match(ln.text.strip()) for ln in lines[k + 1:k + 3])
+
+
+def _claimed_numbered(lines: Sequence[Line]) -> bool:
+    """Whether other parsers took numbered cards from this document (a chapter of numbered
+    stratagems around a numbered rule)."""
+    return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
 
 
 def _has_body(lines: Sequence[Line], k: int) -> bool:

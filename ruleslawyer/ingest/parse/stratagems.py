@@ -9,6 +9,8 @@ popups headed "<name>" / "[N pts]" / "<Group> Detachment" (see `stratagem_popups
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
@@ -140,6 +142,7 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
         key = _FIELDS[label]
         text = " ".join(t.strip() for t in texts if t.strip())
         values[key] = f"{values[key]}\n\n{text}" if key in values else text
+    printed = re.search(r"\b(\d{1,2}\.\d{2})$", h.name.strip())  # "COMMAND RE-ROLL 15.02"
     name = SECTION_NUMBER_RE.sub("", h.name.strip())
     name = title_case(name) if is_caps(name) else name
     first = lines[h.start].block
@@ -148,7 +151,7 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
         faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category) if h.category else None,
         group=h.group, when=values.get("when"), target=values.get("target"),
         effect=values.get("effect"), restrictions=values.get("restrictions"),
-        fluff=" ".join(card.fluff) or None,
+        fluff=" ".join(card.fluff) or None, number=printed.group(1) if printed else None,
     )
 
 
