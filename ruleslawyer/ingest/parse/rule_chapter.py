@@ -136,6 +136,16 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
 _CP = re.compile(r"^\+?\d\s*CP$", re.I)
 
 
+def card_heads(lines: Sequence[Line]) -> list[int]:
+    """Unclaimed numbered headings over a CP cost: stratagem cards another parser left."""
+    out = []
+    for run in _heading_runs(lines):
+        text = " ".join(lines[k].text.strip() for k in run)
+        if (NUMBER_END.match(text) or NUMBER_START.match(text)) and _card_head(lines, run[-1]):
+            out.extend(run)
+    return out
+
+
 def _card_head(lines: Sequence[Line], k: int) -> bool:
     return any(_CP.match(ln.text.strip()) for ln in lines[k + 1:k + 3])
 
@@ -158,7 +168,7 @@ def _is_furniture(line: Line, body_size: float) -> bool:
     if line.kind == TABLE:
         cells = [c.strip() for row in line.block.rows for c in row if c.strip()]
         return all(_LABEL.match(c) for c in cells)
-    if _LABEL.match(t):
+    if _LABEL.match(t) or _CP.match(t):
         return True
     return re.fullmatch(r"\d{1,3}", t) is not None and _size(line) >= body_size
 
@@ -221,6 +231,8 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     group: list[Line] = []
     group_kind = ""  # "sidebar" or "panel"
     skip_column: tuple | None = None
+    illustration = False
+    cards = {k for k in card_heads(lines)}
 
     def flush() -> None:
         nonlocal group
@@ -244,7 +256,20 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         if i in head_at:
             flush()
             current = head_at[i]
+            illustration = False
             used.append(i)
+            continue
+        if i in cards:
+            flush()
+            illustration = True  # a stratagem card drawn as an example: no rule text
+            used.append(i)
+            continue
+        if illustration and (line.kind != HEADING or _CP.match(line.text.strip())):
+            used.append(i)
+            continue
+        illustration = False
+        if _top(line) < 0:
+            used.append(i)  # text bleeding off the top of the page: part of a picture
             continue
         if i in in_head:
             used.append(i)
