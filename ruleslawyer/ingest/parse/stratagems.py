@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
 from ...records import Record, Stratagem
-from ..document import HEADING, Document
+from ..document import HEADING, LIST_ITEM, Document
 from .parsing import ParseContext
 from ...names import title_case
 from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label
@@ -95,7 +95,10 @@ def _continues(card: Card, line: Line, lines: Sequence[Line], j: int) -> bool:
         return False
     label, texts = card.sections[-1]
     if label in ("EFFECT", "RESTRICTIONS") and _tight(lines[card.used[-1]], line):
-        return True  # the next printed line of the same card box (numbered steps, a lead-in's list)
+        return True  # the next printed line of the same card box
+    if label in ("EFFECT", "RESTRICTIONS") and any(t.rstrip().endswith(":") for t in texts) and (
+            line.kind == LIST_ITEM or re.match(r"^(?:\d{1,2}\.|[▪•▫◦‣-])\s", line.text.strip())):
+        return True  # the steps or options a lead-in ("resolve the following sequence:") announced
     if label in ("WHEN", "TARGET"):
         return True  # EFFECT is still to come
     if line.text[:1].islower() or not ends_sentence(texts[-1] if texts else ""):
