@@ -210,7 +210,9 @@ def _words(text: str) -> set[str]:
 def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None:
     """The rules of a numbered rules chapter, or None when the document is not laid out so."""
     section = chapter_title(ctx.doc)
-    rules = find_rule_heads(lines, section is not None)
+    # Unnumbered entries are read this way only in a book whose other chapters are numbered
+    # (11th edition): elsewhere a sideways title alone says too little.
+    rules = find_rule_heads(lines, section is not None and ctx.edition is not None and ctx.edition >= 11)
     if not rules:
         return None
     sizes: Counter = Counter()

@@ -26,7 +26,7 @@ from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
-from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
+from .rules import ARMY_RULE, STEP_RE, chapter_headings, plausible_name, recap_box, rule_name, runin
 from .stratagem_lines import Line, document_faction
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
@@ -336,6 +336,29 @@ class OutlineParser:
         b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)
 
 
+def _laid_out(b, lines: Sequence[Line], roots: list[int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Section and recap of an entry in a laid-out book (font sizes known): an entry with no
+    section of its own goes under the chapter heading above it; the lines after its text set
+    larger than that text are its recap box, moved from `parts` to the summary."""
+    from ...names import title_case
+
+    at = b.line.index
+    section = b.section
+    if not section and at not in roots:
+        above = [r for r in roots if r < at]
+        if above:
+            section = (title_case(lines[above[-1]].text.strip()),)
+    end = at + 1
+    while end < len(lines) and lines[end].kind != HEADING and end - at < 80:
+        end += 1
+    body = [ln for ln in lines[at + 1:end] if ln.text.strip() and not ln.claimed]
+    bullets, rest = recap_box(body)
+    if bullets:
+        gone = {ln.text.strip() for ln in body[len(rest):]}
+        b.parts = [p for p in b.parts if p.strip().removeprefix("- ").strip() not in gone]
+    return section, tuple(bullets)
+
+
 def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     """Rule records of an outline-shaped document (see the module docstring)."""
     faction = document_faction(ctx.doc)
@@ -343,7 +366,11 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     builders = parser.run()
     records: list[Rule] = []
     index: dict[tuple, int] = {}
+    roots = chapter_headings(lines)
     for b in builders:
+        summary: tuple[str, ...] = ()
+        if roots:
+            b.section, summary = _laid_out(b, lines, roots)
         text = "\n".join(b.parts).strip()
         if any(is_furniture(p) for p in b.parts):
             continue
@@ -357,7 +384,7 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
                       section=b.section, text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
-                      faction=faction if ARMY_RULE.search(text) else None)
+                      faction=faction if ARMY_RULE.search(text) else None, summary=summary)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:
             # A reference copy: only a clearly fuller text of a rule already read counts (a

@@ -15,6 +15,7 @@ steps, "... PHASE" headings); otherwise as popups.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterator, Sequence
 
 from ...records import Record, Rule
@@ -193,10 +194,16 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
     records: list[Rule] = []
     j = 0
     n = len(lines)
+    roots = chapter_headings(lines)
+    root_at = 0
+    root: str | None = None
     while j < n:
         if not _title_at(lines, j, False):
             j += 1
             continue
+        while root_at < len(roots) and roots[root_at] <= j:
+            root = title_case(lines[roots[root_at]].text.strip())
+            root_at += 1
         title = lines[j]
         body: list[Line] = []
         k = j + 1
@@ -221,11 +228,33 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
             body.append(line)
             k += 1
         record = _popup_record(title, body, fluff_gap, ctx, faction)
+        if record is not None and root is not None and j not in roots:
+            record = replace(record, section=(root,))
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])
         j = k
     return records
+
+
+def _size(line: Line) -> float | None:
+    try:
+        return float((line.block.attrs or {})["size"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def chapter_headings(lines: Sequence[Line]) -> list[int]:
+    """Positions of chapter-level headings in a laid-out document: headings set far larger
+    (at least 0.6 of the largest heading size) than the entry headings under them. Empty when
+    the loader gave no sizes or the headings are of one size."""
+    sizes = {i: _size(ln) for i, ln in enumerate(lines) if ln.kind == HEADING and not ln.claimed}
+    sizes = {i: v for i, v in sizes.items() if v}
+    if len(set(sizes.values())) < 2:
+        return []
+    top = max(sizes.values())
+    floor = min(sizes.values())
+    return sorted(i for i, v in sizes.items() if v >= 0.6 * top and v > 1.5 * floor)
 
 
 def _in_summary(body: list[Line]) -> bool:
@@ -251,6 +280,8 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     if end < len(body) and end > 0 and not body[end - 1].text.rstrip().endswith(":"):
         summary = [b.text.strip() for b in body[end:]]
         body = body[:end]
+    elif end == len(body):
+        summary, body = recap_box(body)
     fluff = None
     first = body[0] if body else None
     if first is not None and len(body) > 1 and first.kind == PARAGRAPH and (
@@ -263,6 +294,29 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     return Rule(name=name, source=ctx.source(title.block.page), edition=ctx.edition, section=(),
                 text=text, faction=faction if ARMY_RULE.search(text) else None, fluff=fluff,
                 summary=tuple(summary), step=step)
+
+
+def recap_box(body: list[Line]) -> tuple[list[str], list[Line]]:
+    """A recap printed after the rule in a larger size than its text (a boxed summary whose
+    bullet marks are drawings): one string per bullet, wrapped lines joined."""
+    sizes = [_size(b) for b in body]
+    prose = [s for b, s in zip(body, sizes) if s and len(b.text.split()) >= 8]
+    if not prose:
+        return [], body
+    text_size = prose[0]
+    end = len(body)
+    while end > 1 and body[end - 1].kind == PARAGRAPH and (sizes[end - 1] or 0) > text_size + 0.4:
+        end -= 1
+    if end == len(body) or end == 0:
+        return [], body
+    bullets: list[str] = []
+    for b in body[end:]:
+        t = b.text.strip()
+        if bullets and not ends_sentence(bullets[-1]):
+            bullets[-1] = f"{bullets[-1]} {t}"
+        else:
+            bullets.append(t)
+    return bullets, body[:end]
 
 
 def _join(body: list[Line]) -> str:
