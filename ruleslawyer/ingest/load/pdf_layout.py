@@ -34,7 +34,9 @@ def font_style(fontname: str) -> tuple[bool, bool]:
     if hit is None:
         base = fontname.split("+", 1)[-1].lower()
         bold = any(w in base for w in ("bold", "black", "heavy", "semibold", "demi"))
-        italic = "italic" in base or "oblique" in base
+        # "MinionPro-It", "Garamond-BoldIt": the short style suffix after the dash counts too.
+        style = base.rsplit("-", 1)[-1] if "-" in base else ""
+        italic = "italic" in base or "oblique" in base or style.endswith("it")
         hit = _font_cache[fontname] = (bold, italic)
     return hit
 

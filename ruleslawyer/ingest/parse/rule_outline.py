@@ -336,7 +336,7 @@ class OutlineParser:
         b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)
 
 
-def _laid_out(b, lines: Sequence[Line], roots: list[int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _laid_out(b, lines: Sequence[Line], roots: list[int], recap: set[int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Section and recap of an entry in a laid-out book (font sizes known): an entry with no
     section of its own goes under the chapter heading above it; the lines after its text set
     larger than that text are its recap box, moved from `parts` to the summary."""
@@ -344,10 +344,9 @@ def _laid_out(b, lines: Sequence[Line], roots: list[int]) -> tuple[tuple[str, ..
 
     at = b.line.index
     section = b.section
-    if not section and at not in roots:
-        above = [r for r in roots if r < at]
-        if above:
-            section = (title_case(lines[above[-1]].text.strip()),)
+    above = [r for r in roots if r < at]
+    if above and at not in roots and len(section) <= 1:
+        section = (title_case(lines[above[-1]].text.strip()),)
     end = at + 1
     while end < len(lines) and lines[end].kind != HEADING and end - at < 80:
         end += 1
@@ -356,6 +355,11 @@ def _laid_out(b, lines: Sequence[Line], roots: list[int]) -> tuple[tuple[str, ..
     if bullets:
         gone = {ln.text.strip() for ln in body[len(rest):]}
         b.parts = [p for p in b.parts if p.strip().removeprefix("- ").strip() not in gone]
+        recap.update(ln.index for ln in body[len(rest):])
+    if b.fluff is None and rest and rest[0].kind == PARAGRAPH and rest[0].block.is_bold and len(rest) > 1:
+        lead = rest[0].text.strip()
+        if b.parts and b.parts[0].strip() == lead and len(lead.split()) >= 8:
+            b.fluff, b.parts = lead, b.parts[1:]  # a bold flavour lead under a chapter heading
     return section, tuple(bullets)
 
 
@@ -367,10 +371,14 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     records: list[Rule] = []
     index: dict[tuple, int] = {}
     roots = chapter_headings(lines)
+    recap: set[int] = set()  # lines of recap boxes: a "Label: text" bullet there is no rule
+    summaries = {id(b): _laid_out(b, lines, roots, recap) for b in builders} if roots else {}
     for b in builders:
         summary: tuple[str, ...] = ()
         if roots:
-            b.section, summary = _laid_out(b, lines, roots)
+            b.section, summary = summaries[id(b)]
+            if b.kind == "runin" and b.line.index in recap:
+                continue
         text = "\n".join(b.parts).strip()
         if any(is_furniture(p) for p in b.parts):
             continue

@@ -15,6 +15,7 @@ steps, "... PHASE" headings); otherwise as popups.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Iterator, Sequence
 
@@ -246,15 +247,14 @@ def _size(line: Line) -> float | None:
 
 def chapter_headings(lines: Sequence[Line]) -> list[int]:
     """Positions of chapter-level headings in a laid-out document: headings set far larger
-    (at least 0.6 of the largest heading size) than the entry headings under them. Empty when
+    (1.7 times or more) than the entry headings, the most common heading size. Empty when
     the loader gave no sizes or the headings are of one size."""
     sizes = {i: _size(ln) for i, ln in enumerate(lines) if ln.kind == HEADING and not ln.claimed}
     sizes = {i: v for i, v in sizes.items() if v}
     if len(set(sizes.values())) < 2:
         return []
-    top = max(sizes.values())
-    floor = min(sizes.values())
-    return sorted(i for i, v in sizes.items() if v >= 0.6 * top and v > 1.5 * floor)
+    entry = Counter(sizes.values()).most_common(1)[0][0]  # the size of the many entry headings
+    return sorted(i for i, v in sizes.items() if v >= 1.7 * entry)
 
 
 def _in_summary(body: list[Line]) -> bool:
