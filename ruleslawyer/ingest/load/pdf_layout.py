@@ -70,10 +70,18 @@ def color_hex(color) -> str | None:
 
 
 def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]:
-    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept."""
+    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept.
+
+    A glyph the font maps to no character ("\ufffd") is read as a full stop when that font
+    prints it, on this page, only where a full stop goes (right after a word or a closing
+    bracket); otherwise it is kept, for the parsers to flag.
+    """
+    stops = _unmapped_stops(raw_chars)
     out = []
-    for c in raw_chars:
+    for n, c in enumerate(raw_chars):
         text = c["text"]
+        if n in stops:
+            text = "."
         if not text or not c.get("upright", True):
             continue
         if c["x1"] <= 0 or c["x0"] >= width or c["bottom"] <= 0 or c["top"] >= height:
@@ -102,6 +110,25 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
         out.append(Char(text, x0, x1, top, bottom, size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
+
+
+def _unmapped_stops(raw_chars: list[dict]) -> set[int]:
+    """Indexes of "\ufffd" glyphs that stand for a full stop (see page_chars)."""
+    by_font: dict[str, list[tuple[int, bool]]] = {}
+    for n, c in enumerate(raw_chars):
+        if c.get("text") != "\ufffd":
+            continue
+        prev = raw_chars[n - 1] if n > 0 else None
+        last = (prev.get("text") or " ")[-1:] if prev is not None else " "
+        # Punctuation closes a word ("attacks.", "(pg 19).", "e.g."); a dice face or a
+        # symbol stands alone after a space.
+        after_word = prev is not None and (last.isalnum() or last in ")]'’\"”") and abs(prev["top"] - c["top"]) < 1
+        by_font.setdefault(c.get("fontname") or "", []).append((n, after_word))
+    stops: set[int] = set()
+    for marks in by_font.values():
+        if len(marks) >= 2 and sum(ok for _, ok in marks) >= 0.9 * len(marks):
+            stops.update(n for n, _ in marks)
+    return stops
 
 
 def _unrotated(matrix, adv: float, size: float, height: float) -> tuple[float, float, float, float]:
