@@ -346,7 +346,12 @@ def _laid_out(b, lines: Sequence[Line], roots: list[int], recap: set[int]) -> tu
     section = b.section
     above = [r for r in roots if r < at]
     if above and at not in roots and len(section) <= 1:
-        section = (title_case(lines[above[-1]].text.strip()),)
+        root = title_case(lines[above[-1]].text.strip())
+        # The outline's own section stands unless a chapter heading came after it.
+        own = next((k for k in range(at - 1, -1, -1) if section and lines[k].kind == HEADING
+                    and title_case(lines[k].text.strip()).casefold() == section[0].casefold()), -1)
+        if not section or own < above[-1]:
+            section = (root,)
     end = at + 1
     while end < len(lines) and lines[end].kind != HEADING and end - at < 80:
         end += 1
