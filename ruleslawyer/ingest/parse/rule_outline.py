@@ -392,7 +392,7 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
         words = len(re.findall(r"[A-Za-z]{2,}", text))
         if (b.kind == "heading" and words < 3) or (b.kind == "runin" and words < 1):
             continue
-        if b.kind == "heading" and len(b.parts) == 1 and text.endswith(":"):
+        if b.kind == "heading" and len(b.parts) == 1 and text.endswith(":") and words < 20:
             # Only a lead-in whose list the page lost ("can be led by the following units:").
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
