@@ -106,9 +106,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
     for run in runs:
         text = " ".join(lines[k].text.strip() for k in run)
         m = NUMBER_END.match(text) or NUMBER_START.match(text)
-        if m and not _XREF.search(lines[run[0]].text.strip()) or (m and len(run) > 1):
-            numbered.append((run, title_case(m.group("name").strip()), m.group("num")))
-        elif m and len(run) == 1:
+        if m:
             numbered.append((run, title_case(m.group("name").strip()), m.group("num")))
     # A numbered heading over a cost ("1CP") heads a stratagem card, not a rule; a card left
     # unclaimed by the stratagem parser is an illustration.

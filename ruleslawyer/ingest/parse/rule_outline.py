@@ -26,7 +26,8 @@ from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
-from .rules import ARMY_RULE, STEP_RE, chapter_headings, plausible_name, recap_box, rule_name, runin
+from .rule_layout import chapter_headings, laid_out_entry
+from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
 from .stratagem_lines import Line, document_faction
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
@@ -336,38 +337,6 @@ class OutlineParser:
         b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)
 
 
-def _laid_out(b, lines: Sequence[Line], roots: list[int], recap: set[int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Section and recap of an entry in a laid-out book (font sizes known): an entry with no
-    section of its own goes under the chapter heading above it; the lines after its text set
-    larger than that text are its recap box, moved from `parts` to the summary."""
-    from ...names import title_case
-
-    at = b.line.index
-    section = b.section
-    above = [r for r in roots if r < at]
-    if above and at not in roots and len(section) <= 1:
-        root = title_case(lines[above[-1]].text.strip())
-        # The outline's own section stands unless a chapter heading came after it.
-        own = next((k for k in range(at - 1, -1, -1) if section and lines[k].kind == HEADING
-                    and title_case(lines[k].text.strip()).casefold() == section[0].casefold()), -1)
-        if not section or own < above[-1]:
-            section = (root,)
-    end = at + 1
-    while end < len(lines) and lines[end].kind != HEADING and end - at < 80:
-        end += 1
-    body = [ln for ln in lines[at + 1:end] if ln.text.strip() and not ln.claimed]
-    bullets, rest = recap_box(body)
-    if bullets:
-        gone = {ln.text.strip() for ln in body[len(rest):]}
-        b.parts = [p for p in b.parts if p.strip().removeprefix("- ").strip() not in gone]
-        recap.update(ln.index for ln in body[len(rest):])
-    if b.fluff is None and rest and rest[0].kind == PARAGRAPH and rest[0].block.is_bold and len(rest) > 1:
-        lead = rest[0].text.strip()
-        if b.parts and b.parts[0].strip() == lead and len(lead.split()) >= 8:
-            b.fluff, b.parts = lead, b.parts[1:]  # a bold flavour lead under a chapter heading
-    return section, tuple(bullets)
-
-
 def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     """Rule records of an outline-shaped document (see the module docstring)."""
     faction = document_faction(ctx.doc)
@@ -377,7 +346,7 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     index: dict[tuple, int] = {}
     roots = chapter_headings(lines)
     recap: set[int] = set()  # lines of recap boxes: a "Label: text" bullet there is no rule
-    summaries = {id(b): _laid_out(b, lines, roots, recap) for b in builders} if roots else {}
+    summaries = {id(b): laid_out_entry(b, lines, roots, recap) for b in builders} if roots else {}
     for b in builders:
         summary: tuple[str, ...] = ()
         if roots:

@@ -15,7 +15,6 @@ steps, "... PHASE" headings); otherwise as popups.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Iterator, Sequence
 
@@ -24,6 +23,7 @@ from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from ...names import title_case
 from .parsing import ParseContext
 from .rule_text import ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
+from .rule_layout import chapter_headings, recap_box
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
@@ -238,25 +238,6 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
     return records
 
 
-def _size(line: Line) -> float | None:
-    try:
-        return float((line.block.attrs or {})["size"])
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def chapter_headings(lines: Sequence[Line]) -> list[int]:
-    """Positions of chapter-level headings in a laid-out document: headings set far larger
-    (1.7 times or more) than the entry headings, the most common heading size. Empty when
-    the loader gave no sizes or the headings are of one size."""
-    sizes = {i: _size(ln) for i, ln in enumerate(lines) if ln.kind == HEADING and not ln.claimed}
-    sizes = {i: v for i, v in sizes.items() if v}
-    if len(set(sizes.values())) < 2:
-        return []
-    entry = Counter(sizes.values()).most_common(1)[0][0]  # the size of the many entry headings
-    return sorted(i for i, v in sizes.items() if v >= 1.7 * entry)
-
-
 def _in_summary(body: list[Line]) -> bool:
     """Whether the body ends in a bullet recap (bullets not announced by a ":" lead-in)."""
     end = len(body)
@@ -294,29 +275,6 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     return Rule(name=name, source=ctx.source(title.block.page), edition=ctx.edition, section=(),
                 text=text, faction=faction if ARMY_RULE.search(text) else None, fluff=fluff,
                 summary=tuple(summary), step=step)
-
-
-def recap_box(body: list[Line]) -> tuple[list[str], list[Line]]:
-    """A recap printed after the rule in a larger size than its text (a boxed summary whose
-    bullet marks are drawings): one string per bullet, wrapped lines joined."""
-    sizes = [_size(b) for b in body]
-    prose = [s for b, s in zip(body, sizes) if s and len(b.text.split()) >= 8]
-    if not prose:
-        return [], body
-    text_size = prose[0]
-    end = len(body)
-    while end > 1 and body[end - 1].kind == PARAGRAPH and (sizes[end - 1] or 0) > text_size + 0.4:
-        end -= 1
-    if end == len(body) or end == 0:
-        return [], body
-    bullets: list[str] = []
-    for b in body[end:]:
-        t = b.text.strip()
-        if bullets and not ends_sentence(bullets[-1]):
-            bullets[-1] = f"{bullets[-1]} {t}"
-        else:
-            bullets.append(t)
-    return bullets, body[:end]
 
 
 def _join(body: list[Line]) -> str:
