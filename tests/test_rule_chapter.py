@@ -125,3 +125,31 @@ def test_numbered_stratagem_card_keeps_its_number_and_steps():
     assert card.effect.splitlines() == ["Resolve the following sequence:", "1. Select one model in your unit.",
                                         "2. Select one enemy unit within 8-inches of it.",
                                         "3. Roll six D6: for each 4+, that enemy unit suffers 1 mortal wound."]
+
+
+def test_bracketed_weapon_ability_headings_are_rules():
+    blocks = [
+        _block(HEADING, "WEAPON ABILITIES 24.01", size=20, top=30),
+        _block(PARAGRAPH, "Some weapons have abilities, shown in brackets after their name on a datasheet.", top=60),
+        _block(HEADING, "[LETHAL HITS] 24.02", size=20, top=100),
+        _block(PARAGRAPH, "Each time an attack is made with this weapon, a critical hit automatically wounds.",
+               top=130),
+        _block(HEADING, "[PRECISION]", size=12, top=200, bold=True),
+        _block(PARAGRAPH, "Each time an attack made with this weapon hits, you can allocate it to a character.",
+               top=220),
+    ]
+    rules, ctx = _rules(_doc(blocks, meta={"vertical_titles": "1\t48\tWEAPON ABILITIES"}))
+    assert rules["Lethal Hits"].number == "24.02" and "critical hit" in rules["Lethal Hits"].text
+    assert rules["Precision"].section == ("Weapon Abilities",) and "allocate it" in rules["Precision"].text
+    assert "allocate it" not in rules["Lethal Hits"].text
+
+
+def test_bracketed_heading_in_a_popup_page_is_a_rule():
+    from ruleslawyer.ingest.formats import load_bytes
+
+    text = ("# [LETHAL HITS]\n\nEach time an attack is made with this weapon, a critical hit automatically "
+            "wounds the target.\n\n# [PRECISION]\n\nEach time an attack made with this weapon hits a unit, "
+            "you can allocate it to a visible character model in that unit.\n")
+    doc = load_bytes(text.encode(), __import__("pathlib").Path("abilities.md"), sha256="2" * 64)
+    names = {r.name for r in parse_document(doc) if r.kind == "rule"}
+    assert {"Lethal Hits", "Precision"} <= names

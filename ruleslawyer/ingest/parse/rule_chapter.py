@@ -30,6 +30,7 @@ from ...names import title_case
 from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from .parsing import ParseContext
+from .rule_text import BRACKETED
 from .stratagem_lines import Line
 
 NUMBER_END = re.compile(r"^(?P<name>.*?\S)\s+(?P<num>\d{2}\.\d{2})$")
@@ -107,13 +108,22 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         text = " ".join(lines[k].text.strip() for k in run)
         m = NUMBER_END.match(text) or NUMBER_START.match(text)
         if m:
-            numbered.append((run, title_case(m.group("name").strip()), m.group("num")))
+            numbered.append((run, _rule_name(m.group("name")), m.group("num")))
     # A numbered heading over a cost ("1CP") heads a stratagem card, not a rule; a card left
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
     numbered = [x for x in numbered if x[0][0] not in cards]
     if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines)):
         chosen = numbered
+        # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
+        # numbered headings is a rule of its own even where the book prints no number beside it.
+        big = max(_size(lines[r[0]]) for r, _, _ in numbered)
+        taken = {k for r, _, _ in numbered for k in r}
+        for run in runs:
+            text = " ".join(lines[k].text.strip() for k in run)
+            if run[0] not in taken and BRACKETED.match(text) and _size(lines[run[0]]) >= 0.5 * big:
+                chosen.append((run, _rule_name(text), None))
+        chosen.sort(key=lambda x: x[0][0])
     elif has_title:
         sizes = Counter(_size(lines[r[0]]) for r in runs if len(lines[r[0]].text.split()) <= 10)
         big = [s for s, c in sizes.items() if c >= 3]
@@ -152,6 +162,13 @@ def _claimed_numbered(lines: Sequence[Line]) -> bool:
     """Whether other parsers took numbered cards from this document (a chapter of numbered
     stratagems around a numbered rule)."""
     return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
+
+
+def _rule_name(printed: str) -> str:
+    """"1. SELECT WEAPONS" -> "Select Weapons"; "[LETHAL HITS]" -> "Lethal Hits"."""
+    name = re.sub(r"^\d{1,2}[.\ufffd]\s*", "", printed.strip())
+    name = BRACKETED.sub(r"\1", name).strip()
+    return title_case(name)
 
 
 def _has_body(lines: Sequence[Line], k: int) -> bool:

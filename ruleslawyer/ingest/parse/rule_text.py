@@ -67,9 +67,16 @@ def is_icon(text: str) -> bool:
     return bool(_ICON.match(text.strip()))
 
 
+BRACKETED = re.compile(r"^\[([^\[\]]{2,60})\]$")
+
+
 def is_title_like(text: str, max_words: int = 7) -> bool:
-    """A short line that reads as a title: no sentence ending, no "label: text" shape."""
+    """A short line that reads as a title: no sentence ending, no "label: text" shape. A
+    bracketed heading ("[LETHAL HITS]", a weapon ability) is read without its brackets."""
     t = text.strip()
+    m = BRACKETED.match(t)
+    if m:
+        t = m.group(1).strip()
     if not t or len(t) > 70 or is_furniture(t):
         return False
     words = t.split()

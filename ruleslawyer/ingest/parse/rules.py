@@ -22,7 +22,7 @@ from ...records import Record, Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from ...names import title_case
 from .parsing import ParseContext
-from .rule_text import ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
+from .rule_text import BRACKETED, ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, recap_box
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
@@ -93,6 +93,7 @@ def outline_markers(lines: Sequence[Line]) -> int:
 def rule_name(text: str) -> tuple[str, int | None]:
     """Display name and step number of a title ("2. Battle-shock" -> ("Battle-shock", 2))."""
     text = SECTION_NUMBER_RE.sub("", text.strip().rstrip(":").strip())
+    text = BRACKETED.sub(r"\1", text).strip()  # "[LETHAL HITS]": a weapon ability's heading
     step = None
     m = STEP_RE.match(text)
     if m:
