@@ -7,6 +7,7 @@ columns and lines; `Line` is defined here because tables and blocks share it.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 # Glyphs that start a bulleted list item when they open a line.
@@ -77,6 +78,7 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
     bracket); otherwise it is kept, for the parsers to flag.
     """
     stops = _unmapped_stops(raw_chars)
+    shared: dict[float, float] = {}
     out = []
     for n, c in enumerate(raw_chars):
         text = c["text"]
@@ -107,7 +109,10 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
                 break
         if dup:
             continue
-        out.append(Char(text, x0, x1, top, bottom, size, bold, italic,
+        # The glyphs of one line share their top, bottom and size: one float object each
+        # (a dense page holds thousands of glyphs, kept until the whole file is laid out).
+        top, bottom, size = shared.setdefault(top, top), shared.setdefault(bottom, bottom), shared.setdefault(size, size)
+        out.append(Char(sys.intern(text) if len(text) == 1 else text, x0, x1, top, bottom, size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
 
