@@ -132,6 +132,11 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         size = max(big)
         chosen = [(r, title_case(" ".join(lines[k].text.strip() for k in r)), None) for r in runs
                   if _size(lines[r[0]]) == size and _has_body(lines, r[-1])]
+        # A heading in another colour than the entries' (white on a dark intro box) heads a box
+        # about the chapter, not an entry.
+        usual = Counter(lines[r[0]].block.color for r, _, _ in chosen).most_common(1)
+        if usual and len(chosen) >= 3:
+            chosen = [c for c in chosen if lines[c[0][0]].block.color == usual[0][0]]
     else:
         return []
     out = []
