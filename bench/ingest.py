@@ -13,6 +13,14 @@ Wahapedia export) into a fresh store and prints records per second and peak memo
 unchanged ingest that must skip the export.
 
     .venv/bin/python bench/ingest.py --export ../shared/realdata/wahadumper__wahadumper
+
+With --scaling it writes synthetic text, Markdown and PDF inputs at a small size and at 4x
+that size, ingests each alone in a fresh process (so peak RSS is that input's own), and prints
+time, peak RSS and the 4x/1x time ratio side by side (issue 20: the ratio must stay <= 5).
+--big-text MB and --big-pdf PAGES add the absolute checks (a 20 MB text file under 60 s; a
+600-page PDF under 600 MB peak RSS).
+
+    .venv/bin/python bench/ingest.py --scaling [--big-text 20] [--big-pdf 600]
 """
 from __future__ import annotations
 
@@ -91,13 +99,152 @@ def export_bench(folder: Path) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ scaling (issue 20)
+_WORDS = ("each time a model makes an attack that targets this unit subtract one from the hit roll "
+          "until the end of the phase friendly units within six inches of this model can re-roll "
+          "charge rolls and advance rolls while this unit is engaged it cannot be selected").split()
+
+
+def _prose(i: int, n: int = 18) -> str:
+    words = [_WORDS[(i * 7 + k * 3) % len(_WORDS)] for k in range(n)]
+    return " ".join(words).capitalize() + "."
+
+
+def make_text(n_rules: int) -> str:
+    """A plain-text file of short rules: an ALL-CAPS name line, then one or two prose lines."""
+    out = []
+    for i in range(n_rules):
+        out.append(f"RULE NUMBER {i} OF THE BOOK\n{_prose(i)}\n{_prose(i + 1, 12)}\n\n")
+    return "".join(out)
+
+
+def make_markdown(n_headings: int) -> str:
+    """A Markdown file with many headings, ALL-CAPS lines and short paragraphs."""
+    out = []
+    for i in range(n_headings):
+        out.append(f"## Heading {i}\n\nHIT ROLL MODIFIERS{i % 7}\n\n{_prose(i)}\n\n")
+    return "".join(out)
+
+
+def make_pdf(n_pages: int, lines_per_page: int = 45) -> bytes:
+    """A plain PDF (Helvetica, one column) of n_pages pages of headings and prose, written by hand."""
+    objects: list[bytes] = []
+    font = 3
+    kids = []
+    for p in range(n_pages):
+        ops = ["BT /F1 14 Tf 50 800 Td (CHAPTER %d RULES) Tj ET" % p]
+        y = 780
+        for k in range(lines_per_page):
+            text = _prose(p * lines_per_page + k, 14).replace("(", "").replace(")", "")
+            ops.append("BT /F1 9 Tf 50 %d Td (%s) Tj ET" % (y, text))
+            y -= 16
+        stream = "\n".join(ops).encode("latin-1")
+        content_no = 4 + 2 * p
+        page_no = content_no + 1
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (content_no, font))
+        kids.append(page_no)
+    head = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), n_pages),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    body = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, obj in enumerate(head + objects, start=1):
+        offsets.append(len(body))
+        body += b"%d 0 obj\n" % n + obj + b"\nendobj\n"
+    xref = len(body)
+    body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1)
+    for off in offsets:
+        body += b"%010d 00000 n \n" % off
+    body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref)
+    return bytes(body)
+
+
+def ingest_one(path: Path) -> int:
+    """Ingest one file into a fresh store; print wall seconds, peak RSS MB and records (one line)."""
+    import resource
+    import tempfile
+
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
+        t0 = time.perf_counter()
+        report = ingest_paths(store, [path])
+        wall = time.perf_counter() - t0
+    if report.failed:
+        print(report.failed[0].error, file=sys.stderr)
+        return 1
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{wall:.3f} {rss:.1f} {sum(report.kinds.values())}")
+    return 0
+
+
+def _measure(path: Path) -> tuple[float, float, int]:
+    import subprocess
+
+    out = subprocess.run([sys.executable, __file__, "--one", str(path)], capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"{path}: {out.stderr.strip()}")
+    wall, rss, n = out.stdout.split()
+    return float(wall), float(rss), int(n)
+
+
+def scaling_bench(big_text: float | None, big_pdf: int | None) -> int:
+    """Small vs 4x inputs per format, side by side; then the absolute checks asked for."""
+    import tempfile
+
+    cases = [("text", ".txt", lambda n: make_text(n).encode(), 5000),
+             ("markdown", ".md", lambda n: make_markdown(n).encode(), 5000),
+             ("pdf", ".pdf", make_pdf, 40)]
+    print(f"{'format':9} {'size 1x':>9} {'size 4x':>9} {'1x s':>7} {'4x s':>7} {'ratio':>6} "
+          f"{'1x RSS MB':>9} {'4x RSS MB':>9} {'records 1x/4x':>14}")
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, suffix, make, n in cases:
+            rows = []
+            for mult in (1, 4):
+                path = Path(tmp) / f"{name}_{mult}x{suffix}"
+                path.write_bytes(make(n * mult))
+                rows.append((path.stat().st_size, *_measure(path)))
+            (s1, t1, r1, n1), (s4, t4, r4, n4) = rows
+            worst = max(worst, t4 / t1)
+            print(f"{name:9} {s1 / 2**20:8.2f}M {s4 / 2**20:8.2f}M {t1:7.2f} {t4:7.2f} {t4 / t1:6.2f} "
+                  f"{r1:9.0f} {r4:9.0f} {n1:>6}/{n4:<7}")
+        if big_text:
+            path = Path(tmp) / "big.txt"
+            n = 1
+            path.write_bytes(make_text(1000).encode())
+            per = path.stat().st_size / 1000
+            path.write_bytes(make_text(int(big_text * 2**20 / per)).encode())
+            t, r, n = _measure(path)
+            print(f"text {path.stat().st_size / 2**20:.1f} MB: {t:.1f} s, peak RSS {r:.0f} MB, {n} records "
+                  f"(target < 60 s)")
+        if big_pdf:
+            path = Path(tmp) / "big.pdf"
+            path.write_bytes(make_pdf(big_pdf))
+            t, r, n = _measure(path)
+            print(f"pdf {big_pdf} pages: {t:.1f} s, peak RSS {r:.0f} MB, {n} records (target < 600 MB)")
+    print(f"worst 4x/1x time ratio: {worst:.2f} (target <= 5)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the side-by-side table; the PDFs are the arguments or ../shared/inputs/*.pdf."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdfs", nargs="*", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (best is kept)")
     parser.add_argument("--export", type=Path, help="benchmark ingesting this structured source folder instead")
+    parser.add_argument("--scaling", action="store_true", help="small vs 4x synthetic text, Markdown and PDF")
+    parser.add_argument("--big-text", type=float, help="with --scaling: also ingest a text file of this many MB")
+    parser.add_argument("--big-pdf", type=int, help="with --scaling: also ingest a PDF of this many pages")
+    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one:
+        return ingest_one(args.one)
+    if args.scaling:
+        return scaling_bench(args.big_text, args.big_pdf)
     if args.export:
         return export_bench(args.export)
     pdfs = args.pdfs or sorted((ROOT.parent / "shared" / "inputs").glob("*.pdf"))

@@ -48,8 +48,17 @@ def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
                 raise LoadError(path, "corrupt PDF: no pages found")
             if _outlined(pdf.pages):
                 raise LoadError(path, NO_TEXT)
-            pages = [_read_page(page, number) for number, page in enumerate(pdf.pages, start=1)]
+            pages = []
+            vertical: list[str] = []
+            for number, page in enumerate(pdf.pages, start=1):
+                pages.append(_read_page(page, number))
+                vertical.extend(f"{number}\t{size:.0f}\t{text}" for size, text in vertical_runs(page.chars))
+                # Release the page's parsed objects now: pdfplumber keeps every page's chars,
+                # layout and content stream otherwise, and memory would grow with the page count.
+                page.close()
             meta = {k: str(v) for k, v in (pdf.metadata or {}).items() if isinstance(v, (str, int, float))}
+            if vertical:
+                meta["vertical_titles"] = "\n".join(vertical)
     except LoadError:
         raise
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
@@ -89,6 +98,38 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
             chars = [c for c in chars if id(c) not in taken]
     frags.extend(build_fragments(chars))
     return frags, (float(page.width), float(page.height))
+
+
+def vertical_runs(raw_chars: list[dict]) -> list[tuple[float, str]]:
+    """Text set sideways (a chapter title printed down the page edge), as (size, text) runs.
+
+    The block loader drops rotated glyphs (they would break the lines they cross); their words
+    are kept here so parsers can still read a chapter title. Glyphs of one run share their x
+    position and their scale; runs come in content order.
+    """
+    runs: dict[tuple[int, int], list[str]] = {}
+    for c in raw_chars:
+        m = c.get("matrix")
+        if c.get("upright", True) or not m or not c.get("text"):
+            continue
+        scale = abs(m[1]) or abs(m[0])
+        runs.setdefault((round(m[4]), round(scale)), []).append(c["text"])
+    out = []
+    for (_, scale), texts in runs.items():
+        text = re.sub(r"\s+", " ", "".join(texts)).strip()
+        if len(text) >= 3 and re.search(r"[A-Za-z]{3}", text):
+            out.append((float(scale), text))
+    return out
+
+
+def _sideways_title(meta: dict) -> str | None:
+    """The largest sideways text on the first page that has any (a chapter title down the edge)."""
+    rows = [r.split("\t", 2) for r in meta.get("vertical_titles", "").splitlines()]
+    rows = [(int(p), -float(s), t) for p, s, t in rows if p.isdigit()]
+    if not rows:
+        return None
+    first = min(p for p, _, _ in rows)
+    return min(r for r in rows if r[0] == first)[2]
 
 
 def _reason(exc: Exception, data: bytes) -> str:
@@ -145,5 +186,8 @@ def _document(layouts: list[PageLayout], origin: DocumentOrigin, meta: dict, n_p
     meta = dict(meta)
     meta["pages"] = str(n_pages)
     meta["columns"] = ",".join(str(layout.columns) for layout in layouts)
-    title = next((b.text for b in blocks[:8] if b.kind == "heading" and b.text.strip()), None)
+    # The title: a chapter title printed sideways, else the first short heading (an intro
+    # paragraph set large is no title).
+    title = _sideways_title(meta) or next(
+        (b.text for b in blocks[:8] if b.kind == "heading" and b.text.strip() and len(b.text.split()) <= 12), None)
     return Document(origin=origin, blocks=tuple(blocks), title=title, meta=meta)

@@ -26,7 +26,40 @@ class PageLayout:
 
 
 def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
-    """Vertical strips (x0, x1) free of text between columns of paragraph-like text."""
+    """Vertical strips (x0, x1) free of text between columns of paragraph-like text.
+
+    When none is found, the page is tried again without its widest lines: an intro paragraph
+    set across the top of a page over a narrow sidebar column and the main column crosses the
+    gutter with several lines, more than the few crossings allowed. Those lines then read as
+    spanning lines that cut the page into bands.
+    """
+    found = _find_gutters(frags, width)
+    if found or len(frags) < 12:
+        return found
+    plain = [f for f in frags if f.table is None]
+    if not plain:
+        return found
+    lo, hi = min(f.x0 for f in plain), max(f.x1 for f in plain)
+    wide = [f for f in plain if f.x1 - f.x0 > 0.6 * (hi - lo)]
+    if not wide or len(wide) > 0.25 * len(frags):
+        return found
+    # The short last line of a wide paragraph goes with it (same left edge, next line down).
+    grown = True
+    while grown:
+        grown = False
+        for f in plain:
+            if f not in wide and any(abs(f.x0 - w.x0) < 2 and 0 <= f.top - w.bottom < w.size for w in wide):
+                wide.append(f)
+                grown = True
+    # The wide lines must form bands of their own (above or below the columns), not sit
+    # among the lines of one column.
+    rest = [f for f in frags if f not in wide]
+    if any(f.top < w.bottom and f.bottom > w.top for w in wide for f in rest):
+        return found
+    return _find_gutters(rest, width)
+
+
+def _find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
     if len(frags) < 6:
         return []
     tables = [f for f in frags if f.table is not None]
@@ -74,6 +107,8 @@ def _drop_cell_columns(gutters, frags, body: float):
             region = [f for f in frags if f.x0 >= left - 1 and f.x1 <= right + 1]
             if not region or any(f.x1 - f.x0 >= 8 * body or f.table is not None for f in region):
                 continue
+            if len(region) >= 6 and sum(1 for f in region if _FUNCTION_WORD.search(f.text)) >= 0.4 * len(region):
+                continue  # a narrow sidebar of running text (sentences), not value cells
             # Which neighbour do these cells sit level with? Drop the gutter on that side.
             sides = []
             for j in (i - 1, i):
@@ -87,6 +122,9 @@ def _drop_cell_columns(gutters, frags, body: float):
             changed = True
             break
     return gutters
+
+
+_FUNCTION_WORD = re.compile(r"\b(?:the|a|an|to|of|is|that|and|with|or|in|it|its|can|be)\b")
 
 
 def _longest_zero_run(values: list[int]) -> int:

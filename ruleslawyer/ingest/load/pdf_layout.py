@@ -7,6 +7,7 @@ columns and lines; `Line` is defined here because tables and blocks share it.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 # Glyphs that start a bulleted list item when they open a line.
@@ -34,7 +35,9 @@ def font_style(fontname: str) -> tuple[bool, bool]:
     if hit is None:
         base = fontname.split("+", 1)[-1].lower()
         bold = any(w in base for w in ("bold", "black", "heavy", "semibold", "demi"))
-        italic = "italic" in base or "oblique" in base
+        # "MinionPro-It", "Garamond-BoldIt": the short style suffix after the dash counts too.
+        style = base.rsplit("-", 1)[-1] if "-" in base else ""
+        italic = "italic" in base or "oblique" in base or style.endswith("it")
         hit = _font_cache[fontname] = (bold, italic)
     return hit
 
@@ -68,10 +71,19 @@ def color_hex(color) -> str | None:
 
 
 def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]:
-    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept."""
+    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept.
+
+    A glyph the font maps to no character ("\ufffd") is read as a full stop when that font
+    prints it, on this page, only where a full stop goes (right after a word or a closing
+    bracket); otherwise it is kept, for the parsers to flag.
+    """
+    stops = _unmapped_stops(raw_chars)
+    shared: dict[float, float] = {}
     out = []
-    for c in raw_chars:
+    for n, c in enumerate(raw_chars):
         text = c["text"]
+        if n in stops:
+            text = "."
         if not text or not c.get("upright", True):
             continue
         if c["x1"] <= 0 or c["x0"] >= width or c["bottom"] <= 0 or c["top"] >= height:
@@ -97,9 +109,31 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
                 break
         if dup:
             continue
-        out.append(Char(text, x0, x1, top, bottom, size, bold, italic,
+        # The glyphs of one line share their top, bottom and size: one float object each
+        # (a dense page holds thousands of glyphs, kept until the whole file is laid out).
+        top, bottom, size = shared.setdefault(top, top), shared.setdefault(bottom, bottom), shared.setdefault(size, size)
+        out.append(Char(sys.intern(text) if len(text) == 1 else text, x0, x1, top, bottom, size, bold, italic,
                         color_hex(c.get("non_stroking_color"))))
     return out
+
+
+def _unmapped_stops(raw_chars: list[dict]) -> set[int]:
+    """Indexes of "\ufffd" glyphs that stand for a full stop (see page_chars)."""
+    by_font: dict[str, list[tuple[int, bool]]] = {}
+    for n, c in enumerate(raw_chars):
+        if c.get("text") != "\ufffd":
+            continue
+        prev = raw_chars[n - 1] if n > 0 else None
+        last = (prev.get("text") or " ")[-1:] if prev is not None else " "
+        # Punctuation closes a word ("attacks.", "(pg 19).", "e.g."); a dice face or a
+        # symbol stands alone after a space.
+        after_word = prev is not None and (last.isalnum() or last in ")]'’\"”") and abs(prev["top"] - c["top"]) < 1
+        by_font.setdefault(c.get("fontname") or "", []).append((n, after_word))
+    stops: set[int] = set()
+    for marks in by_font.values():
+        if len(marks) >= 2 and sum(ok for _, ok in marks) >= 0.9 * len(marks):
+            stops.update(n for n, _ in marks)
+    return stops
 
 
 def _unrotated(matrix, adv: float, size: float, height: float) -> tuple[float, float, float, float]:

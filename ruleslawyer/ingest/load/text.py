@@ -42,7 +42,8 @@ def decode(data: bytes, path: str) -> str:
     controls = sum(1 for c in sample if ord(c) < 32 and c not in "\t\n\r\f")
     if controls > max(8, len(sample) // 100):
         raise LoadError(path, "binary data, not text (control characters)")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    # A non-breaking hyphen (U+2011, in 11th edition names and values) is a plain hyphen.
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2011", "-")
 
 
 def parse_spans(line: str) -> tuple[Span, ...]:

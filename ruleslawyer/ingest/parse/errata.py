@@ -141,6 +141,10 @@ def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
                     document = line.text[:m.start()].strip()
             break
     if document is None:
+        from .rule_chapter import chapter_title
+
+        document = chapter_title(ctx.doc)  # a book chapter's FAQ: the chapter is the document
+    if document is None:
         for line in lines[:5]:
             if is_heading_like(line):
                 document = line.text

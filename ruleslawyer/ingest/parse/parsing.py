@@ -80,6 +80,13 @@ def guess_edition(doc: Document) -> int | None:
     best = max(counts, key=counts.get)
     if counts[best]:
         return best
+    if _eleventh_markers(text):
+        return 11
+    # A folder or file the user named for its edition ("e11/") outweighs the weak cues below
+    # (OC, bracketed weapon abilities), which later editions share.
+    by_path = edition_from_path(doc.origin.path)
+    if by_path:
+        return by_path
     if re.search(r"\bOC\b", text) and re.search(r"\bLd\b", text) and re.search(r"\bSv\b", text, re.I):
         return 10
     if re.search(r"\b(WHEN|TARGET|EFFECT):", text) and re.search(r"\bCP\b", text):
@@ -90,6 +97,33 @@ def guess_edition(doc: Document) -> int | None:
         return 9
     if re.search(r"\bGo to Ground\b|\bInitiative\b|\bTo Wound chart\b|\bSweeping Advance\b", text):
         return 5
+    return None
+
+
+# 11th edition prints a number on every core rule ("MOVING UNITS 03.01", "24.12 FEEL NO PAIN"),
+# an InSv box and a SUPPORT box on datasheets, and Detachment Points on detachments.
+_NUMBERED_HEADING = re.compile(r"^(?:[A-Z][A-Z0-9'’,!?/&()\[\] \-–‑]{2,60}\s+\d{2}\.\d{2}|\d{2}\.\d{2}\s+[A-Z][A-Z'’ \-‑]{2,60})$",
+                               re.M)
+_ELEVENTH = re.compile(r"\bInSv\b|^\s*SUPPORT\b|\bDetachment Points\b", re.M)
+
+
+def _eleventh_markers(text: str) -> bool:
+    return len(_NUMBERED_HEADING.findall(text)) >= 3 or len(_ELEVENTH.findall(text)) >= 2
+
+
+# A folder or file name that says its edition: "e11/", "wh40k-10e", "9th_edition".
+_PATH_EDITION = re.compile(r"^(?:e|ed|edition)?(5|8|9|10|11)(?:e|ed|th|th[ _-]?ed(?:ition)?)?$", re.I)
+
+
+def edition_from_path(path: str) -> int | None:
+    """The edition a file's own path names, when its text says nothing: the nearest folder or
+    file-name token such as "e11", "10e" or "9th" (a bare number is not enough)."""
+    parts = re.split(r"[/\\]", path or "")
+    for part in reversed(parts):
+        for token in re.split(r"[ _.\-]+", part):
+            m = _PATH_EDITION.match(token)
+            if m and not token.isdigit():
+                return int(m.group(1))
     return None
 
 

@@ -26,6 +26,7 @@ from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
+from .rule_layout import chapter_headings, laid_out_entry
 from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
 from .stratagem_lines import Line, document_faction
 
@@ -343,7 +344,15 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     builders = parser.run()
     records: list[Rule] = []
     index: dict[tuple, int] = {}
+    roots = chapter_headings(lines)
+    recap: set[int] = set()  # lines of recap boxes: a "Label: text" bullet there is no rule
+    summaries = {id(b): laid_out_entry(b, lines, roots, recap) for b in builders} if roots else {}
     for b in builders:
+        summary: tuple[str, ...] = ()
+        if roots:
+            b.section, summary = summaries[id(b)]
+            if b.kind == "runin" and b.line.index in recap:
+                continue
         text = "\n".join(b.parts).strip()
         if any(is_furniture(p) for p in b.parts):
             continue
@@ -352,12 +361,12 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
         words = len(re.findall(r"[A-Za-z]{2,}", text))
         if (b.kind == "heading" and words < 3) or (b.kind == "runin" and words < 1):
             continue
-        if b.kind == "heading" and len(b.parts) == 1 and text.endswith(":"):
+        if b.kind == "heading" and len(b.parts) == 1 and text.endswith(":") and words < 20:
             # Only a lead-in whose list the page lost ("can be led by the following units:").
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
                       section=b.section, text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
-                      faction=faction if ARMY_RULE.search(text) else None)
+                      faction=faction if ARMY_RULE.search(text) else None, summary=summary)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:
             # A reference copy: only a clearly fuller text of a rule already read counts (a

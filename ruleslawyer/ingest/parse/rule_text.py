@@ -22,10 +22,14 @@ _FURNITURE = re.compile(
         r"combo-?box|settings tab|\bbutton\b",                          # the site's own controls
         r"\bdatasheets\s*:\s*$",                                        # a site index: "... datasheets:"
         r"©|\bcopyright\b|all rights reserved",                        # legal lines
-        r"https?://|www\.|\b[\w-]+\.(?:com|net|org)\b",                 # addresses
+        r"https?://|www\.|(?<=[\w-])\.(?:com|net|org)\b",               # addresses
     )),
     re.I | re.M,
 )
+# Every alternative of _FURNITURE contains one of these (case-folded) substrings.
+_FURNITURE_TRIGGERS = ("ads", "boosty", "patreon", "support me", "newsletter", "sign", "log", "pin code",
+                       "mail", "combo", "settings tab", "button", "datasheets", "©", "copyright",
+                       "all rights reserved", "http", "www.", ".com", ".net", ".org")
 # Icon badges printed as letters beside a stratagem ("BA" Boarding Actions, "C" Core) and
 # stray punctuation left by icons.
 _ICON = re.compile(r"^(?:[A-Z]{1,2}|[\]\[|()•·*#]+|\s*)$")
@@ -51,6 +55,10 @@ def text_of(block: Block) -> str:
 
 def is_furniture(text: str) -> bool:
     """True for ad, subscription and site-chrome text that must never become a record."""
+    low = text.casefold()
+    # A cheap substring test first: the pattern has many alternatives and runs on every line.
+    if not any(t in low for t in _FURNITURE_TRIGGERS):
+        return False
     return bool(_FURNITURE.search(text))
 
 
@@ -59,9 +67,16 @@ def is_icon(text: str) -> bool:
     return bool(_ICON.match(text.strip()))
 
 
+BRACKETED = re.compile(r"^\[([^\[\]]{2,60})\]$")
+
+
 def is_title_like(text: str, max_words: int = 7) -> bool:
-    """A short line that reads as a title: no sentence ending, no "label: text" shape."""
+    """A short line that reads as a title: no sentence ending, no "label: text" shape. A
+    bracketed heading ("[LETHAL HITS]", a weapon ability) is read without its brackets."""
     t = text.strip()
+    m = BRACKETED.match(t)
+    if m:
+        t = m.group(1).strip()
     if not t or len(t) > 70 or is_furniture(t):
         return False
     words = t.split()
@@ -145,9 +160,12 @@ def line_number(block: Block) -> int | None:
 
 def gap_before(blocks, i: int) -> bool:
     """True when the loader says a blank line (or more) separates block i from block i-1."""
-    if i <= 0:
-        return False
-    a, b = line_number(blocks[i - 1]), line_number(blocks[i])
+    return i > 0 and gap_between(blocks[i - 1], blocks[i])
+
+
+def gap_between(before: Block, after: Block) -> bool:
+    """True when the loader says a blank line (or more) separates two consecutive blocks."""
+    a, b = line_number(before), line_number(after)
     return a is not None and b is not None and b - a > 1
 
 

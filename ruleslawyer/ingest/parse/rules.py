@@ -15,13 +15,15 @@ steps, "... PHASE" headings); otherwise as popups.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterator, Sequence
 
 from ...records import Record, Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from ...names import title_case
 from .parsing import ParseContext
-from .rule_text import ends_sentence, gap_before, is_caps, is_title_like, is_titlecase
+from .rule_text import BRACKETED, ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
+from .rule_layout import chapter_headings, recap_box
 from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
@@ -34,6 +36,11 @@ ARMY_RULE = re.compile(r"\bArmy Faction is\b", re.I)
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """Every titled rule in the unclaimed blocks of `doc`."""
     lines = build_lines(doc, ctx)
+    from .rule_chapter import parse_chapter
+
+    chapter = parse_chapter(lines, ctx)
+    if chapter is not None:
+        return iter(dedupe([r for r in chapter if plausible_name(r.name)]))
     if outline_markers(lines) >= 5:
         from .rule_outline import parse_outline
 
@@ -86,6 +93,7 @@ def outline_markers(lines: Sequence[Line]) -> int:
 def rule_name(text: str) -> tuple[str, int | None]:
     """Display name and step number of a title ("2. Battle-shock" -> ("Battle-shock", 2))."""
     text = SECTION_NUMBER_RE.sub("", text.strip().rstrip(":").strip())
+    text = BRACKETED.sub(r"\1", text).strip()  # "[LETHAL HITS]": a weapon ability's heading
     step = None
     m = STEP_RE.match(text)
     if m:
@@ -152,11 +160,16 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
         return False  # the loader says this line sits in the same popup as the one before
     if open_rule and j > 0 and lines[j - 1].usable and lines[j - 1].kind == HEADING:
         return False  # a caption or column header inside the popup (a table's first lines)
-    if open_rule and line.kind != HEADING and not line.block.is_bold and gap_before([l.block for l in lines], j):
+    if open_rule and line.kind != HEADING and not line.block.is_bold and _gap(lines, j):
         prev = lines[j - 1]
         if prev.usable and prev.kind == PARAGRAPH:
             return False  # a sub-heading inside the popup ("Desperate Escape Tests")
     return True
+
+
+def _gap(lines: Sequence[Line], j: int) -> bool:
+    """gap_before on the line view, without copying the blocks (it runs for every candidate title)."""
+    return j > 0 and gap_between(lines[j - 1].block, lines[j].block)
 
 
 def region(line: Line) -> str | None:
@@ -183,16 +196,22 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
     records: list[Rule] = []
     j = 0
     n = len(lines)
+    roots = chapter_headings(lines)
+    root_at = 0
+    root: str | None = None
     while j < n:
         if not _title_at(lines, j, False):
             j += 1
             continue
+        while root_at < len(roots) and roots[root_at] <= j:
+            root = title_case(lines[roots[root_at]].text.strip())
+            root_at += 1
         title = lines[j]
         body: list[Line] = []
         k = j + 1
         if k < n and lines[k].kind == HEADING and lines[k].text.strip().casefold() == title.text.strip().casefold():
             k += 1
-        fluff_gap = gap_before([l.block for l in lines], k) if k < n else False
+        fluff_gap = _gap(lines, k) if k < n else False
         while k < n:
             line = lines[k]
             if line.claimed:
@@ -211,6 +230,8 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
             body.append(line)
             k += 1
         record = _popup_record(title, body, fluff_gap, ctx, faction)
+        if record is not None and root is not None and j not in roots:
+            record = replace(record, section=(root,))
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])
@@ -241,6 +262,8 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
     if end < len(body) and end > 0 and not body[end - 1].text.rstrip().endswith(":"):
         summary = [b.text.strip() for b in body[end:]]
         body = body[:end]
+    elif end == len(body):
+        summary, body = recap_box(body)
     fluff = None
     first = body[0] if body else None
     if first is not None and len(body) > 1 and first.kind == PARAGRAPH and (
@@ -257,13 +280,13 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
 
 def _join(body: list[Line]) -> str:
     """Paragraphs separated by blank lines; bullets and table rows one per line."""
-    out = ""
+    out: list[str] = []
     prev_tight = False
     for b in body:
         text = b.text.strip()
         tight = b.kind == LIST_ITEM or b.kind == TABLE or "\t" in text or len(text.split()) <= 8 and not ends_sentence(text)
         if out:
-            out += "\n" if (tight or prev_tight) else "\n\n"
-        out += text
+            out.append("\n" if (tight or prev_tight) else "\n\n")
+        out.append(text)
         prev_tight = tight
-    return out
+    return "".join(out)

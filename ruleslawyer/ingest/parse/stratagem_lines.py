@@ -89,7 +89,9 @@ def document_faction(doc: Document) -> str | None:
     # An army rule names its faction: "If your Army Faction is NECRONS, ..."
     m = re.search(r"\bArmy Faction is ([A-Z][A-Z'’\- ]{2,40}?)(?=[,.;:]|\s+[a-z])", doc.text[:200_000])
     if m:
-        return title_case(m.group(1).strip())
+        from .datasheet_text import faction_from_keywords  # "ADEPTUS ASTARTES" is Space Marines
+
+        return faction_from_keywords([m.group(1).strip()]) or title_case(m.group(1).strip())
     candidates = [doc.title or ""] + [blocks[i].text for i in range(min(6, len(blocks)))]
     for text in candidates:
         m = re.match(r"^\s*([A-Z][\w' ]{2,40}?)\s+[–—-]\s+\S", text or "")

@@ -231,9 +231,9 @@ class PopupParser:
         return _is_prose(nxt.text) and (line.kind == HEADING or line.block.is_bold or not self._gap_before(j))
 
     def _gap_before(self, j: int) -> bool:
-        from .rule_text import gap_before
+        from .rule_text import gap_between
 
-        return gap_before([l.block for l in self.lines], j)
+        return j > 0 and gap_between(self.lines[j - 1].block, self.lines[j].block)
 
     def _record(self, name: str, pts: int | None, group: str, body: list[int], page,
                 kind: str | None = None) -> Record:

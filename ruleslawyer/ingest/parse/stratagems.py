@@ -9,11 +9,13 @@ popups headed "<name>" / "[N pts]" / "<Group> Detachment" (see `stratagem_popups
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
 from ...records import Record, Stratagem
-from ..document import HEADING, Document
+from ..document import HEADING, LIST_ITEM, Document
 from .parsing import ParseContext
 from ...names import title_case
 from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label
@@ -92,11 +94,49 @@ def _continues(card: Card, line: Line, lines: Sequence[Line], j: int) -> bool:
     if line.kind == HEADING or line.kind == "table":
         return False
     label, texts = card.sections[-1]
+    if label in ("EFFECT", "RESTRICTIONS") and _tight(lines[card.used[-1]], line):
+        return True  # the next printed line of the same card box
+    if label in ("EFFECT", "RESTRICTIONS") and any(t.rstrip().endswith(":") for t in texts) and (
+            line.kind == LIST_ITEM or re.match(r"^(?:\d{1,2}\.|[▪•▫◦‣-])\s", line.text.strip())):
+        return True  # the steps or options a lead-in ("resolve the following sequence:") announced
     if label in ("WHEN", "TARGET"):
         return True  # EFFECT is still to come
     if line.text[:1].islower() or not ends_sentence(texts[-1] if texts else ""):
         return True
     return _label_ahead(lines, j + 1, 1)
+
+
+def _num(block, key: str) -> float | None:
+    try:
+        return float((block.attrs or {})[key])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _tight(prev: Line, line: Line) -> bool:
+    """Whether `line` is printed right under `prev` in the same column of a PDF page (the loader's
+    positions; formats without them never are)."""
+    a, b = prev.block, line.block
+    top_a, top_b, size = _num(a, "top"), _num(b, "top"), _num(b, "size")
+    if top_a is None or top_b is None or not size or a.page != b.page or a.column != b.column:
+        return False
+    return 0 < top_b - top_a <= 2.6 * size
+
+
+_EXTRA_COST = re.compile(r"^\+\d+\s*CP$", re.I)
+
+
+def _joined(texts: list[str]) -> str:
+    """A section's lines as one text: numbered steps and bullets keep lines of their own."""
+    out = ""
+    for t in (t.strip() for t in texts):
+        if not t:
+            continue
+        if out and (re.match(r"^(?:\d{1,2}\.|[-▪•▫])\s", t) or out.endswith(":")):
+            out += "\n" + t
+        else:
+            out += (" " if out else "") + t
+    return out
 
 
 def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
@@ -112,6 +152,10 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
             break
         if is_badge(line) and not card.sections:
             card.used.append(j)
+            j += 1
+            continue
+        if card.sections and _EXTRA_COST.match(line.text.strip()):
+            card.used.append(j)  # "+1CP" printed beside an optional part of the effect
             j += 1
             continue
         pieces = split_labels(line.text)
@@ -138,8 +182,9 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
     values: dict[str, str] = {}
     for label, texts in card.sections:
         key = _FIELDS[label]
-        text = " ".join(t.strip() for t in texts if t.strip())
+        text = _joined(texts)
         values[key] = f"{values[key]}\n\n{text}" if key in values else text
+    printed = re.search(r"\b(\d{1,2}\.\d{2})$", h.name.strip())  # "COMMAND RE-ROLL 15.02"
     name = SECTION_NUMBER_RE.sub("", h.name.strip())
     name = title_case(name) if is_caps(name) else name
     first = lines[h.start].block
@@ -148,7 +193,7 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
         faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category) if h.category else None,
         group=h.group, when=values.get("when"), target=values.get("target"),
         effect=values.get("effect"), restrictions=values.get("restrictions"),
-        fluff=" ".join(card.fluff) or None,
+        fluff=" ".join(card.fluff) or None, number=printed.group(1) if printed else None,
     )
 
 

@@ -37,17 +37,22 @@ def _words(text: str) -> list[str]:
 def split_glued_header(text: str, vocabulary: Counter) -> list[str] | None:
     """Two header cells from an ALL-CAPS line with one glued word, or None.
 
-    A word is known when the document uses it outside this line."""
+    A word is known when the document uses it outside this line. Only the line's own words are
+    counted here and the vocabulary is looked up per candidate, so the cost is the line's length,
+    not the document's vocabulary (it runs for every ALL-CAPS line)."""
     own = Counter(_words(text))
-    known = {w for w, n in vocabulary.items() if n > own.get(w, 0)}
+
+    def known(w: str) -> bool:
+        return vocabulary.get(w, 0) > own.get(w, 0)
+
     words = text.split()
     for n, word in enumerate(words):
         low = word.casefold().replace("\u2019", "'")
-        if low in known and len(words) > 1:
+        if known(low) and len(words) > 1:
             continue
         for cut in range(2, len(word) - 1):
             left, right = low[:cut], low[cut:]
-            if left in known and right in known and len(left) > 1 and len(right) > 1:
+            if len(left) > 1 and len(right) > 1 and known(left) and known(right):
                 return [" ".join(words[:n] + [word[:cut]]), " ".join([word[cut:]] + words[n + 1:])]
     return None
 
