@@ -13,8 +13,9 @@ from .main import pass_app
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--force", is_flag=True, help="Re-read files even when their content is unchanged.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors and the summary line.")
+@click.option("--no-index", is_flag=True, help="Do not update the search index now (the next search will).")
 @pass_app
-def ingest(app, paths, force, quiet):
+def ingest(app, paths, force, quiet, no_index):
     """Read rules documents (PDF, HTML, text/Markdown; files or folders) into the store.
 
     Folders are read recursively. Unchanged files are skipped; a file that fails is reported
@@ -33,6 +34,12 @@ def ingest(app, paths, force, quiet):
     if report.factions and not quiet:
         click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
     click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
+    if not no_index:  # so the first search after an ingest does not wait for the index
+        from ..index import update_after_ingest
+        from .search import index_progress, notice
+
+        with index_progress() as progress:
+            update_after_ingest(app.db, progress=progress, notice=notice)
     if report.failed:
         sys.exit(1)
 
