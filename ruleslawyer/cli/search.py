@@ -22,8 +22,10 @@ def search(app, query, kind, faction, edition, limit, as_json):
     """Search every record (errata applied) by words, phrases and filters.
 
     Words rank records whose name matches first. Quote phrases ("feel no pain"), combine with
-    AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword:, and mistyped
-    words are corrected. Example: ruleslawyer search fnp kind:enhancement
+    AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword: (a unit's
+    keywords) ability: (unit and weapon ability names) number:, and mistyped words are
+    corrected. A rule number ("24.12") finds that rule. FAQs show their answer, errata their
+    new wording. Example: ruleslawyer search fnp kind:enhancement
     """
     from ..index.search import search_db
 
