@@ -232,3 +232,19 @@ def test_show_finds_faqs_by_question_and_errata_by_target(two_files):
     assert find_one(records, "deep strike").kind == "rule"  # without --kind, the rule itself
     with pytest.raises(NotFoundError):
         find_one(records, "no such question at all", kinds=["faq"])
+
+
+def test_two_process_build_gives_the_same_hits_and_scores(tmp_path, monkeypatch):
+    """A full build split between two processes (two segments) ranks as one process does."""
+    records = [*RECORDS, *MORE, FIX, ASK]
+    results = {}
+    for procs, min_docs in (("one", 10**9), ("two", 2)):
+        monkeypatch.setattr(lifecycle, "PARALLEL_MIN", min_docs)
+        with Store(tmp_path / f"{procs}.sqlite") as store:
+            _put(store, "all.txt", records)
+            folder = ensure_index(store)
+            assert len(list(folder.glob("*.pst"))) == (1 if procs == "one" else 2)
+            assert not list(folder.glob("segment-*"))
+            results[procs] = {q: [(h.name, round(h.score, 6)) for h in search(store, q).hits]
+                              for q in [*SHAPES, "24.12"] if parse_query(q).has_terms}
+    assert results["one"] == results["two"]

@@ -339,22 +339,39 @@ def bulk_writer(ix, *, limitmb: int = 256):
 
 
 def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256,
-                    progress=None, total: int | None = None) -> int:
+                    progress=None, total: int | None = None, second: Iterable[dict] | None = None) -> int:
     """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
+
+    With `second` (the documents that follow, as a lazy iterable), a forked process writes
+    those into a second segment while this one writes the first: both cores work, and the
+    index lists the two segments in order (docnums as if written by one writer).
 
     Beside Whoosh's files goes `words.txt`, the unstemmed words of names and text with their
     document counts: what typo correction compares a word that matched nothing against.
     """
-    from .writer import add_all
+    from .writer import add_all, fork_segment
 
     ix = create_index_dir(path)
+    child = fork_segment(ix, second, limitmb) if second is not None else None
     bulk = bulk_writer(ix, limitmb=limitmb)
     try:
         count, vocabulary = add_all(bulk, documents, progress, total)
+        if child is None:
+            bulk.commit()
+        else:
+            segments = [bulk.writer._finalize_segment()]
+            segment, more, words = child.result()
+            segments.append(segment)
+            bulk.writer._commit_toc(segments)
+            bulk.writer._finish()
+            count += more
+            vocabulary.update(words)
     except BaseException:
-        bulk.cancel()
+        if child is not None:
+            child.kill()
+        if not bulk.writer.is_closed:
+            bulk.cancel()
         raise
-    bulk.commit()
     ix.close()
     write_vocabulary(path, vocabulary)
     return count

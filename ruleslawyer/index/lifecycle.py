@@ -34,6 +34,8 @@ from . import engine
 INDEX_VERSION = 5
 # An update that would replace more than this share of the documents is done as a full build.
 FULL_BUILD_SHARE = 0.5
+# A full build of at least this many documents is written by two processes (two segments).
+PARALLEL_MIN = 2000
 
 Progress = Callable[[int, int], None]
 Notice = Callable[[str], None]
@@ -125,11 +127,11 @@ def _documents(items: Iterable[tuple[str, object]]) -> Iterable[dict]:
 
 # ---------------------------------------------------------------- full build
 def rebuild(root: Path, generation: int, documents: Iterable[dict], *, progress: Progress | None = None,
-            total: int | None = None) -> Path:
+            total: int | None = None, second: Iterable[dict] | None = None) -> Path:
     """Build a new index from `documents` beside the live one, then swap it in atomically.
 
-    Call with the build lock held. A failure removes the half-built folder and leaves the
-    live index as it was.
+    `second` (documents that follow) are written by a second process. Call with the build
+    lock held. A failure removes the half-built folder and leaves the live index as it was.
     """
     import shutil
     import tempfile
@@ -137,7 +139,7 @@ def rebuild(root: Path, generation: int, documents: Iterable[dict], *, progress:
     previous = read_current(root)
     build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
     try:
-        count = engine.build_index_dir(documents, build, progress=progress, total=total)
+        count = engine.build_index_dir(documents, build, progress=progress, total=total, second=second)
         toc = _toc_generation(build)
         _write_pointer(root, {"dir": build.name, "generation": generation, "version": INDEX_VERSION,
                               "documents": count, "toc": toc})
@@ -299,8 +301,12 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
                     return done
             if damaged is not None and notice is not None:
                 notice(f"the search index was damaged ({damaged}); rebuilding it")
-            keyed = source.keyed()
-            return rebuild(root, seen, _documents(keyed.items()), progress=progress, total=len(keyed))
+            items = list(source.keyed().items())
+            if len(items) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
+                half = len(items) // 2
+                return rebuild(root, seen, _documents(items[:half]), progress=progress, total=half,
+                               second=_documents(items[half:]))
+            return rebuild(root, seen, _documents(items), progress=progress, total=len(items))
     except OSError as exc:
         raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
                          hint="check that the folder beside the store is writable") from None

@@ -288,3 +288,76 @@ def add_all(bulk: BulkWriter, documents: Iterable[dict], progress=None, total: i
         if progress is not None and total and count % 200 == 0:
             progress(count, total)
     return count, vocabulary
+
+
+class _Child:
+    """A forked process writing one segment; `result()` waits for (segment, count, words)."""
+
+    def __init__(self, pid: int, result_path: str):
+        self.pid = pid
+        self.path = result_path
+
+    def result(self):
+        import os
+        import pickle
+
+        _, status = os.waitpid(self.pid, 0)
+        try:
+            with open(self.path, "rb") as handle:
+                outcome = pickle.load(handle) if os.WEXITSTATUS(status) == 0 else None
+        except (OSError, EOFError, pickle.UnpicklingError):
+            outcome = None
+        finally:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+        if outcome is None:
+            raise RuntimeError("the second index-writing process failed")
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    def kill(self) -> None:
+        import os
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
+def fork_segment(ix, documents: Iterable[dict], limitmb: int) -> _Child:
+    """Fork a process that writes `documents` into a new segment of index `ix` (not listed in
+    its TOC: the parent lists it). The child dies with an error of its own in the result; it
+    also exits if the parent dies (it is killed by the parent on any failure)."""
+    import os
+    import pickle
+    import tempfile
+
+    fd, result_path = tempfile.mkstemp(prefix="segment-", suffix=".pickle", dir=ix.storage.folder)
+    os.close(fd)
+    pid = os.fork()
+    if pid:
+        return _Child(pid, result_path)
+    code = 1
+    try:
+        from whoosh.writing import SegmentWriter
+
+        try:
+            bulk = BulkWriter(SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False))
+            count, words = add_all(bulk, documents)
+            outcome: object = (bulk.writer._finalize_segment(), count, words)
+        except Exception as exc:  # reported to the parent, which raises it
+            outcome = exc
+        with open(result_path, "wb") as handle:
+            pickle.dump(outcome, handle)
+        code = 0
+    finally:
+        os._exit(code)
