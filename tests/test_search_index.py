@@ -248,3 +248,27 @@ def test_two_process_build_gives_the_same_hits_and_scores(tmp_path, monkeypatch)
             results[procs] = {q: [(h.name, round(h.score, 6)) for h in search(store, q).hits]
                               for q in [*SHAPES, "24.12"] if parse_query(q).has_terms}
     assert results["one"] == results["two"]
+
+
+def test_many_updates_merge_small_segments_and_still_match_a_full_build(tmp_path):
+    """Whoosh merges small segments once there are several; the merged index ranks as a
+    fresh build of the same records does."""
+    extra = [Rule(name=f"Made-up Rule {n}", source=Source(file=f"f{n}.txt"), edition=10,
+                  text=f"Roll {n} dice for each unit that can shoot; on a {n}+ add one attack.") for n in range(12)]
+    with Store(tmp_path / "inc.sqlite") as store, Store(tmp_path / "fresh.sqlite") as fresh:
+        _put(store, "made-up.txt", RECORDS)
+        ensure_index(store)
+        for n, record in enumerate(extra):
+            _put(store, f"f{n}.txt", [record])
+            if n % 3 == 0:
+                store.remove_file(f"f{n}.txt")
+            ensure_index(store)
+        folder = ensure_index(store)
+        assert len(list(folder.glob("*.pst"))) < len(extra)  # merged, not one segment per update
+        _put(fresh, "made-up.txt", RECORDS)
+        for n, record in enumerate(extra):
+            if n % 3:
+                _put(fresh, f"f{n}.txt", [record])
+        for query in [*SHAPES, "roll dice attack", "made-up rule 7", '"add one attack"']:
+            if parse_query(query).has_terms:
+                assert sorted(_hits(store, query, 40)) == sorted(_hits(fresh, query, 40)), query
