@@ -80,16 +80,19 @@ def ensure_index(store, *, progress=None, notice=None, damaged: str | None = Non
                                   notice=notice, damaged=damaged)
 
 
-def update_after_ingest(db: str | Path | None, progress=None, notice=None) -> Path:
+def update_after_ingest(db: str | Path | None, progress=None, notice=None) -> Path | None:
     """Bring the index of the store at `db` up to date (what `ingest` calls at its end), so
     the first search after an ingest is instant. Only the changed documents are rewritten.
 
     `progress(done, total)` is called while documents are added; `notice(line)` gets a
-    one-line message when a damaged index had to be rebuilt.
+    one-line message when a damaged index had to be rebuilt. An empty store is left alone
+    (the first query command fills it with the shipped corpus, then builds the index).
     """
     from ..library.corpus import open_store
 
     with open_store(db) as store:
+        if store.is_empty():
+            return None
         return ensure_index(store, progress=progress, notice=notice)
 
 
