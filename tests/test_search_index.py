@@ -272,3 +272,39 @@ def test_many_updates_merge_small_segments_and_still_match_a_full_build(tmp_path
         for query in [*SHAPES, "roll dice attack", "made-up rule 7", '"add one attack"']:
             if parse_query(query).has_terms:
                 assert sorted(_hits(store, query, 40)) == sorted(_hits(fresh, query, 40)), query
+
+
+def _update_in_child(db: str) -> None:
+    from ruleslawyer.index.search import update_after_ingest
+
+    update_after_ingest(db)
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.4, 1.5])
+def test_kill_9_during_an_update_leaves_an_index_that_repairs_itself(tmp_path, delay):
+    """An update killed at any moment: the next one finishes it, or rebuilds, and the index
+    then ranks as a fresh build of the same records."""
+    import multiprocessing
+    import signal
+
+    many = [Rule(name=f"Made-up Rule {n}", source=Source(file="many.txt"), edition=10,
+                 text=f"Roll {n % 7} dice for each unit in range {n}; on a {n % 5 + 2}+ it may shoot again.")
+            for n in range(1000)]
+    db = tmp_path / "s.sqlite"
+    with Store(db) as store:
+        _put(store, "made-up.txt", RECORDS)
+        ensure_index(store)
+        _put(store, "many.txt", many[:600])
+        ensure_index(store)
+        _put(store, "many.txt", many[200:])  # removes 200, adds 400: an incremental update
+    child = multiprocessing.get_context("fork").Process(target=_update_in_child, args=(str(db),))
+    child.start()
+    child.join(delay)
+    if child.is_alive():
+        os.kill(child.pid, signal.SIGKILL)
+    child.join()
+    with Store(db) as store, Store(tmp_path / "fresh.sqlite") as fresh:
+        _put(fresh, "made-up.txt", RECORDS)
+        _put(fresh, "many.txt", many[200:])
+        for query in ["made-up rule 199", "made-up rule 900", "roll dice shoot again", "deep strike"]:
+            assert sorted(_hits(store, query, 30)) == sorted(_hits(fresh, query, 30)), query
