@@ -410,8 +410,8 @@ def main() -> None:
     print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
           f" + make documents {docs_s:.1f} s + analysis and writing {build_s:.1f} s; size {size_mb:.1f} MB")
     if side:
-        bare = f"bare Whoosh build of the same documents {side['bare_whoosh_s']:.1f} s (ours {build_s / side['bare_whoosh_s']:.2f}x of it); " if "bare_whoosh_s" in side else ""
-        print(f"side by side: {bare}SQLite FTS5 (name, tags, text; porter) {side['fts5_s']:.1f} s; "
+        bare_line = f"bare Whoosh build of the same documents {side['bare_whoosh_s']:.1f} s (ours {build_s / side['bare_whoosh_s']:.2f}x of it); " if "bare_whoosh_s" in side else ""
+        print(f"side by side: {bare_line}SQLite FTS5 (name, tags, text; porter) {side['fts5_s']:.1f} s; "
               f"incremental update: a 50-record file added {side['add_file_s']:.2f} s, removed {side['remove_file_s']:.2f} s")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(f"{'warm latency (ms)':<22}{'ours p50':>10}{'ours p95':>10}{'bare p50':>10}{'bare p95':>10}{'ratio p50':>11}")

@@ -281,9 +281,11 @@ def _update_in_child(db: str) -> None:
 
 
 @pytest.mark.parametrize("delay", [0.1, 0.4, 1.5])
-def test_kill_9_during_an_update_leaves_an_index_that_repairs_itself(tmp_path, delay):
+@pytest.mark.parametrize("kept", [slice(100, 700), slice(200, None)], ids=["in-place update", "full rebuild"])
+def test_kill_9_during_an_update_leaves_an_index_that_repairs_itself(tmp_path, delay, kept):
     """An update killed at any moment: the next one finishes it, or rebuilds, and the index
-    then ranks as a fresh build of the same records."""
+    then ranks as a fresh build of the same records. Replacing 100 of 600 records is done in
+    place; replacing 200 and adding 400 is more than half, so it is a full build."""
     import multiprocessing
     import signal
 
@@ -296,7 +298,7 @@ def test_kill_9_during_an_update_leaves_an_index_that_repairs_itself(tmp_path, d
         ensure_index(store)
         _put(store, "many.txt", many[:600])
         ensure_index(store)
-        _put(store, "many.txt", many[200:])  # removes 200, adds 400: an incremental update
+        _put(store, "many.txt", many[kept])
     child = multiprocessing.get_context("fork").Process(target=_update_in_child, args=(str(db),))
     child.start()
     child.join(delay)
@@ -305,6 +307,6 @@ def test_kill_9_during_an_update_leaves_an_index_that_repairs_itself(tmp_path, d
     child.join()
     with Store(db) as store, Store(tmp_path / "fresh.sqlite") as fresh:
         _put(fresh, "made-up.txt", RECORDS)
-        _put(fresh, "many.txt", many[200:])
-        for query in ["made-up rule 199", "made-up rule 900", "roll dice shoot again", "deep strike"]:
+        _put(fresh, "many.txt", many[kept])
+        for query in ["made-up rule 99", "made-up rule 650", "made-up rule 900", "roll dice shoot again", "deep strike"]:
             assert sorted(_hits(store, query, 30)) == sorted(_hits(fresh, query, 30)), query
