@@ -163,6 +163,19 @@ def _toc_generation(folder: Path) -> int:
         ix.close()
 
 
+def _balanced_split(docs: list[dict]) -> int:
+    """Where to cut `docs` so both halves hold about as much text (the writing cost): records
+    differ a lot in size (a datasheet is many times a stratagem), so half the count is not
+    half the work."""
+    sizes = [len(d["name"]) + len(d["tags"]) + len(d["text"]) for d in docs]
+    half, total = 0, sum(sizes) / 2
+    for i, size in enumerate(sizes):
+        half += size
+        if half >= total:
+            return max(1, i)
+    return len(docs) // 2
+
+
 # ---------------------------------------------------------------- incremental update
 class Damaged(Exception):
     """The live index cannot be read (a truncated, garbage or missing segment or TOC)."""
@@ -303,9 +316,10 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
                 notice(f"the search index was damaged ({damaged}); rebuilding it")
             items = list(source.keyed().items())
             if len(items) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
-                half = len(items) // 2
-                return rebuild(root, seen, _documents(items[:half]), progress=progress, total=half,
-                               second=_documents(items[half:]))
+                docs = list(_documents(items))
+                half = _balanced_split(docs)
+                return rebuild(root, seen, iter(docs[:half]), progress=progress, total=half,
+                               second=iter(docs[half:]))
             return rebuild(root, seen, _documents(items), progress=progress, total=len(items))
     except OSError as exc:
         raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
