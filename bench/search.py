@@ -243,6 +243,49 @@ def timed_build(store) -> tuple[float, float, float, float, Path]:
     return lifecycle_s, load_s, docs_s, lifecycle_s - load_s - docs_s, index_dir
 
 
+def side_builds(store, index_dir: Path, work: Path, skip_bare: bool) -> dict[str, float]:
+    """Time, on the same documents as the live index: a bare Whoosh build (its own writer and
+    analyzers, one process), and SQLite FTS5 (name, tags, text) as a yardstick; then an
+    incremental update (one file of 50 records added, then removed) through the lifecycle."""
+    import sqlite3
+
+    from ruleslawyer.index import engine
+    from ruleslawyer.index.documents import make_document, with_pairs
+    from ruleslawyer.index.search import ensure_index
+    from ruleslawyer.library.corpus import load_corpus
+
+    out: dict[str, float] = {}
+    docs = [make_document(r) for r in load_corpus(store).records]
+    if not skip_bare:
+        t0 = time.perf_counter()
+        ix = engine.create_index_dir(work / "bare-whoosh")
+        writer = ix.writer(limitmb=256)
+        for doc in docs:
+            writer.add_document(**with_pairs(doc))
+        writer.commit()
+        out["bare_whoosh_s"] = time.perf_counter() - t0
+        shutil.rmtree(work / "bare-whoosh", ignore_errors=True)
+    t0 = time.perf_counter()
+    conn = sqlite3.connect(work / "fts5.sqlite")
+    conn.execute("CREATE VIRTUAL TABLE docs USING fts5(name, tags, text, tokenize='porter')")
+    conn.executemany("INSERT INTO docs VALUES (?, ?, ?)", ((d["name"], d["tags"], d["text"]) for d in docs))
+    conn.commit()
+    conn.close()
+    out["fts5_s"] = time.perf_counter() - t0
+    (work / "fts5.sqlite").unlink()
+    extra = [from_dict({**r, "name": r["name"] + " Extra"}) for r in
+             (json.loads(row) for (row,) in store.conn.execute("SELECT data FROM records WHERE kind IN ('rule', 'stratagem', 'datasheet') LIMIT 50"))]
+    store.replace_file(path="bench-extra", name="bench-extra", sha256="extra", format="text", size=0, records=extra)
+    t0 = time.perf_counter()
+    ensure_index(store)
+    out["add_file_s"] = time.perf_counter() - t0
+    store.remove_file("bench-extra")
+    t0 = time.perf_counter()
+    ensure_index(store)
+    out["remove_file_s"] = time.perf_counter() - t0
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=50000)
@@ -252,6 +295,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=40)
     ap.add_argument("--real", type=Path, metavar="FOLDER",
                     help="Benchmark on what `ingest_paths` makes of FOLDER (a real export) instead of synthetic records.")
+    ap.add_argument("--no-bare-build", action="store_true", help="Skip the bare Whoosh build (minutes at 50,000).")
     ap.add_argument("--keep", type=Path, help="Build the store and index in this folder and keep them; "
                     "a later run with the same folder reuses them (no build figures then).")
     args = ap.parse_args()
@@ -309,6 +353,11 @@ def main() -> None:
                 else:
                     index_dir = ensure_index(store)
         size_mb = dir_size(index_dir) / 1e6
+        side = {}
+        if not reuse:
+            with Store(db) as store:
+                side = side_builds(store, index_dir, work, args.no_bare_build)
+                index_dir = ensure_index(store)
 
         queries = vocab.queries(args.queries)
         ours, bare = defaultdict(list), defaultdict(list)
@@ -359,7 +408,11 @@ def main() -> None:
     print(corpus_line or f"corpus: {args.records} synthetic records from {len(vocab.records)} gold records "
           f"(generated in {gen_s:.1f} s), {args.queries} queries")
     print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
-          f" + make documents {docs_s:.1f} s + Whoosh writing {build_s:.1f} s; size {size_mb:.1f} MB")
+          f" + make documents {docs_s:.1f} s + analysis and writing {build_s:.1f} s; size {size_mb:.1f} MB")
+    if side:
+        bare_line = f"bare Whoosh build of the same documents {side['bare_whoosh_s']:.1f} s (ours {build_s / side['bare_whoosh_s']:.2f}x of it); " if "bare_whoosh_s" in side else ""
+        print(f"side by side: {bare_line}SQLite FTS5 (name, tags, text; porter) {side['fts5_s']:.1f} s; "
+              f"incremental update: a 50-record file added {side['add_file_s']:.2f} s, removed {side['remove_file_s']:.2f} s")
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(f"{'warm latency (ms)':<22}{'ours p50':>10}{'ours p95':>10}{'bare p50':>10}{'bare p95':>10}{'ratio p50':>11}")
     for t in ["plain", "fielded", "phrase", "fuzzy"]:
@@ -373,7 +426,7 @@ def main() -> None:
           f"(ratio {statistics.mean(all_ours) / statistics.mean(all_bare):.2f})")
     print(f"cold process (median of {args.cold_runs}): `ruleslawyer search` {cli_ms:.0f} ms "
           f"(fielded {cli_fielded_ms:.0f} ms); `python -c 'import whoosh'` {import_ms:.0f} ms "
-          f"(ratio {cli_ms / import_ms:.2f}); `python -c pass` {python_ms:.0f} ms; "
+          f"(ratio {cli_ms / import_ms:.2f}); `python -c pass` {python_ms:.0f} ms (ratio {cli_ms / python_ms:.2f}); "
           f"`import whoosh.index` alone {floor_ms:.0f} ms (ratio to `import whoosh` {floor_ms / import_ms:.2f}); "
           f"`import click` {click_ms:.0f} ms; "
           f"import whoosh.index+searching+query {modules_ms:.0f} ms; a bare Whoosh search script "

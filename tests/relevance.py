@@ -69,3 +69,55 @@ RELEVANCE_SET: list[tuple[str, str, str, int | None]] = [
     ("rapid ingress", "stratagem", "Rapid Ingress", 10),
     ("jump pack infantry", "rule", "Jump Pack Infantry", 5),
 ]
+
+# 11th edition core rules (../shared/realdata/e11/pdf/core11_*.pdf) and army-list use (the
+# Armageddon datasheet PDF and army rules beside them). The answers are records those documents
+# hold under these headings; editions are left open (None) because the 11th edition parsers do
+# not yet date every document. Rule numbers ("06.03") find nothing until the parsers read them.
+RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
+    # core concepts
+    ("how do I make a battle-shock roll", "rule", "Battle-shock Rolls", None),
+    ("leadership roll 2D6", "rule", "Leadership Rolls", None),
+    ("how do I measure distances", "rule", "Measuring Distances", None),
+    ("who is the active player", "rule", "Active Player and Opposing Player", None),
+    # moving
+    ("rotate a model around the centre of its base", "rule", "Rotating a Model", None),
+    ("regain coherency at the end of the turn", "rule", "Regaining Coherency", None),
+    ("engagement range 2 inches horizontally 5 vertically", "rule", "Engagement", None),
+    ("different move characteristics in one unit", "rule", "Different Move Characteristics", None),
+    ("surge move", "rule", "Surge Moves", None),
+    ("can flying models move over enemy models", "rule", "Flying Models", None),
+    # attacks
+    ("split melee attacks between two units", "rule", "Splitting Melee Attacks", None),
+    ("identical attacks same characteristics", "rule", "Identical Attacks", None),
+    ("mortal wounds mixed with normal damage", "rule", "Mortal Wounds and Normal Damage", None),
+    ("hazard roll fails on a 1-2", "rule", "Hazard Rolls", None),
+    ("when is a model fully visible", "rule", "Model Fully Visible", None),
+    ("benefit of cover against ranged attacks", "rule", "Benefit of Cover", None),
+    ("hidden infantry in terrain", "rule", "Hidden", None),
+    ("obscuring terrain line of sight", "rule", "Obscuring", None),
+    # objectives, actions, transports, reserves, aircraft
+    ("level of control of an objective", "rule", "Level of Control", None),
+    ("secured objectives", "rule", "Secured Objectives", None),
+    ("which units can start an action", "rule", "Starting an Action", None),
+    ("transport capacity", "rule", "Transport Capacity", None),
+    ("how does a unit embark in a transport", "rule", "Embarking", None),
+    ("strategic reserves", "rule", "Strategic Reserves", None),
+    ("aircraft deployment in strategic reserves", "rule", "Deployment", None),
+    ("revive destroyed models", "rule", "Revived", None),
+    ("hazard roll 06.03", "rule", "Hazard Rolls", None),
+    ("06.03", "rule", "Hazard Rolls", None),
+    ("21.02", "rule", "Surge Moves", None),
+    ("can I embark after a scout move", "faq", "Can a unit embark within a TRANSPORT after making a scout move?", None),
+    # army lists: forming attached units, army rules, datasheets
+    ("attach a leader to a bodyguard unit", "rule", "Forming Attached Units", None),
+    ("keywords of an attached unit", "rule", "Keywords in Attached Units", None),
+    ("adding a new unit to your army during the battle", "rule", "Adding a New Unit to Your Army", None),
+    ("an army is made of units", "rule", "Armies", None),
+    ("oath of moment", "rule", "Oath of Moment", None),
+    ("waaagh once per battle", "rule", "Waaagh!", None),
+    ("intercessor squad", "datasheet", "Intercessor Squad", None),
+    ("captain with relic shield", "datasheet", "Captain with Relic Shield", None),
+    ("how many points is a land speeder", "datasheet", "Land Speeder", None),
+    ("which units can a chaplain with jump pack lead", "datasheet", "Chaplain with Jump Pack", None),
+]

@@ -17,22 +17,22 @@ from ruleslawyer.records import from_dict
 from ruleslawyer.store import Store
 
 from .conftest import seed_path
-from .relevance import RELEVANCE_SET
+from .relevance import RELEVANCE_SET, RELEVANCE_SET_11
 
 TARGET = 0.9
 
 
-def _top3_accuracy(store: Store) -> tuple[float, list[str]]:
+def _top3_accuracy(store: Store, questions=RELEVANCE_SET) -> tuple[float, list[str]]:
     misses = []
     with Index(ensure_index(store)) as index:
         results = [(q, kind, name, edition, search_index(index, q, limit=3).hits)
-                   for q, kind, name, edition in RELEVANCE_SET]
+                   for q, kind, name, edition in questions]
     for query, kind, name, edition, hits in results:
         if not any(h.kind == kind and h.name.casefold() == name.casefold()
                    and (edition is None or h.data.get("edition") == edition) for h in hits):
             got = ", ".join(f"{h.kind} {h.name!r} ({h.data.get('edition')})" for h in hits) or "nothing"
             misses.append(f"{query!r}: wanted {kind} {name!r} ({edition}), got {got}")
-    return 1 - len(misses) / len(RELEVANCE_SET), misses
+    return 1 - len(misses) / len(questions), misses
 
 
 def test_relevance_set_is_big_enough():
@@ -94,3 +94,23 @@ def test_amended_and_original_wording_are_both_found(seeded_store):
                 checked += 1
     index.close()
     assert checked
+
+
+def test_top3_accuracy_on_11th_edition_rules_and_army_lists(shared, tmp_path):
+    """The 11th edition core rules PDFs and the Armageddon army-list documents, ingested by the
+    real parsers (which another worker is improving). Known miss today: a rule number alone
+    ("06.03") finds nothing, since the parsers do not read the printed numbers yet."""
+    folder = shared / "realdata" / "e11" / "pdf"
+    files = sorted(folder.glob("core11_*.pdf")) + sorted(folder.glob("armageddon_*"))
+    if not files:
+        pytest.skip(f"no 11th edition documents in {folder}")
+    assert len(RELEVANCE_SET_11) >= 30 and len({q for q, *_ in RELEVANCE_SET_11}) == len(RELEVANCE_SET_11)
+    with Store(tmp_path / "store.sqlite") as store:
+        report = ingest_paths(store, files)
+        assert not report.failed, [f.error for f in report.failed]
+        accuracy, misses = _top3_accuracy(store, RELEVANCE_SET_11)
+    print(f"top-3 accuracy on 11th edition questions: {accuracy:.3f} "
+          f"({len(RELEVANCE_SET_11) - len(misses)}/{len(RELEVANCE_SET_11)})")
+    for miss in misses:
+        print("  miss:", miss)
+    assert accuracy >= TARGET, "\n".join(misses)

@@ -1,6 +1,7 @@
 """`search QUERY`: ranked records with a highlighted snippet, one line each."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -21,8 +22,10 @@ def search(app, query, kind, faction, edition, limit, as_json):
     """Search every record (errata applied) by words, phrases and filters.
 
     Words rank records whose name matches first. Quote phrases ("feel no pain"), combine with
-    AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword:, and mistyped
-    words are corrected. Example: ruleslawyer search fnp kind:enhancement
+    AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword: (a unit's
+    keywords) ability: (unit and weapon ability names) number:, and mistyped words are
+    corrected. A rule number ("24.12") finds that rule. FAQs show their answer, errata their
+    new wording. Example: ruleslawyer search fnp kind:enhancement
     """
     from ..index.search import search_db
 
@@ -31,7 +34,9 @@ def search(app, query, kind, faction, edition, limit, as_json):
         from ..library.factions import check_faction
 
         check_faction(app.db, faction)
-    result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit)
+    with index_progress() as progress:
+        result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit,
+                           progress=progress, notice=notice)
     if as_json:
         click.echo(json.dumps({"query": result.query, "corrected": result.corrected,
                                "hits": [h.to_json() for h in result.hits]}, ensure_ascii=False, indent=2))
@@ -45,6 +50,38 @@ def search(app, query, kind, faction, edition, limit, as_json):
         tips = "; ".join(result.suggestions) or "fewer or other words"
         click.echo(f"No results for {result.query!r}. Try: {tips}", err=True)
         sys.exit(1)
+
+
+def notice(line: str) -> None:
+    """One line on stderr about index work (a damaged index rebuilt)."""
+    click.echo(f"Notice: {line}", err=True)
+
+
+@contextlib.contextmanager
+def index_progress(delay: float = 1.0):
+    """Yield a `progress(done, total)` callback that draws a bar on stderr (a terminal only)
+    once index work has run for `delay` seconds: short updates stay silent."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    import time
+
+    started = time.monotonic()
+    state = {"bar": None, "done": 0}
+
+    def progress(done: int, total: int) -> None:
+        if state["bar"] is None:
+            if time.monotonic() - started < delay:
+                return
+            state["bar"] = click.progressbar(length=total, label="Indexing", file=sys.stderr).__enter__()
+        state["bar"].update(done - state["done"])
+        state["done"] = done
+
+    try:
+        yield progress
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
 
 
 def _label(hit) -> str:

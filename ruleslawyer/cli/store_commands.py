@@ -21,8 +21,9 @@ WARNINGS_SHOWN = 5  # more than this are counted, and listed with -v or `rulesla
 @click.option("--dated", metavar="YYYY-MM-DD", callback=lambda c, p, v: _iso_date(v),
               help="The publication date of these files (newer printings win; errata apply only to older ones).")
 @click.option("--prefer", is_flag=True, help="Prefer these files' printings over other files' of any date.")
+@click.option("--no-index", is_flag=True, help="Do not update the search index now (the next search will).")
 @pass_app
-def ingest(app, paths, force, quiet, verbose, strict, dated, prefer):
+def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
     """Read rules documents (PDF, HTML, text/Markdown; files or folders) into the store.
 
     Folders are read recursively. Unchanged files are skipped; a file that fails is reported
@@ -52,6 +53,12 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer):
     if len(report.warnings) > len(shown):
         click.echo(f"{len(report.warnings)} warnings, {len(shown)} shown (list them all with "
                    "`ruleslawyer files --warnings` or ingest -v)", err=True)
+    if not no_index:  # so the first search after an ingest does not wait for the index
+        from ..index import update_after_ingest
+        from .search import index_progress, notice
+
+        with index_progress() as progress:
+            update_after_ingest(app.db, progress=progress, notice=notice)
     if report.failed or (strict and report.warnings):
         sys.exit(1)
 

@@ -1,7 +1,7 @@
 """Record -> index document: which words of a record go into which field of the index.
 
 One document per record (errata applied). The fields a query can filter on (kind, faction,
-group, edition, cp, phase, keyword) and the text fields it is scored against (name, weapons,
+group, edition, cp, phase, keyword, ability, number) and the text fields it is scored against (name, weapons,
 keywords, section, text, original wording) are filled here; `engine.py` owns the schema.
 """
 from __future__ import annotations
@@ -95,13 +95,33 @@ def body_parts(record: Record) -> list[str]:
 
 
 def record_keywords(record: Record) -> list[str]:
-    """Keywords a `keyword:` filter matches: datasheet keywords, weapon abilities, categories."""
+    """What a `keyword:` filter matches: a unit's keywords and faction keywords, nothing else
+    (weapon abilities such as [ANTI-FLY 4+] are abilities, not keywords)."""
     if isinstance(record, Datasheet):
-        return [*record.faction_keywords, *record.keywords,
-                *(a for w in record.weapons for a in w.abilities if len(a) < 30)]
-    if isinstance(record, Stratagem):
-        return [record.category] if record.category else []
+        return [*record.faction_keywords, *record.keywords]
     return []
+
+
+def record_abilities(record: Record) -> list[str]:
+    """What an `ability:` filter matches: the names of a unit's abilities and of its weapons'
+    abilities ("Deep Strike", "anti-fly 2+")."""
+    if isinstance(record, Datasheet):
+        return list(dict.fromkeys([*(a.name for a in record.abilities),
+                                   *(a for w in record.weapons for a in w.abilities)]))
+    return []
+
+
+def snippet_parts(record: Record) -> list[str]:
+    """The passages a result's snippet is cut from: an FAQ's answer and an erratum's new
+    wording (the name already shows the question or the target), else the rules text."""
+    if isinstance(record, Faq):
+        return [f"A: {record.answer}" if record.answer else record.question]
+    if isinstance(record, Erratum):
+        new = [record.text, *record.bullets]
+        if any(p and p.strip() for p in new):
+            return [p for p in new if p] + ([f"Designer's note: {record.designers_note}"] if record.designers_note else [])
+        return body_parts(record)
+    return body_parts(record)
 
 
 def _text(parts: Iterable[str | None]) -> str:
@@ -120,7 +140,12 @@ def word_pairs(texts: Iterable[str]) -> str:
 
 
 def make_document(record: Record) -> dict[str, Any]:
-    """The index document of one (amended) record; `data` keeps the record for results."""
+    """The index document of one (amended) record; `data` keeps the record for results.
+
+    The word pairs phrase queries match (`pairs`) are left to the writer, which makes them
+    from the same analysis as the text (`writer.analyze`); `with_pairs` adds them for a
+    plain Whoosh writer.
+    """
     name = record_name(record)
     group = getattr(record, "group", None)
     if isinstance(record, Erratum):
@@ -132,25 +157,36 @@ def make_document(record: Record) -> dict[str, Any]:
     faction = getattr(record, "faction", None) or ""
     weapons = _text(w.name for w in record.weapons) if isinstance(record, Datasheet) else ""
     keywords = "\n".join(record_keywords(record))
+    abilities = "\n".join(record_abilities(record))
+    weapon_abilities = [a for w in record.weapons for a in w.abilities if len(a) < 30] if isinstance(record, Datasheet) else []
+    category = getattr(record, "category", None) if isinstance(record, Stratagem) else None
     cp = getattr(record, "cp", None)
-    tags = _text([faction, group, keywords, weapons, section])
+    number = getattr(record, "number", None)
+    tags = _text([faction, group, keywords, *weapon_abilities, category, weapons, section])
     text = _text([body, original, fluff])
+    snippet = body if isinstance(record, Datasheet) else _text(snippet_parts(record))
     return {
         "kind": record.kind,
         "name": name,
         # An erratum or FAQ is named after the rule it changes: the rule keeps the exact-name bonus.
         "name_exact": "" if isinstance(record, (Erratum, Faq)) else analysis.fold_name(name),
+        "number": number or "",
         "faction": faction,
         "group": group or "",
         "edition": str(record.edition) if record.edition is not None else "none",
         "cp": str(cp) if cp is not None else "",
         "phase": " ".join(record_phases(record)),
         "keywords": keywords,
+        "abilities": abilities,
         "weapons": weapons,
         "section": section,
         "tags": tags,
         "text": text,
-        "pairs": word_pairs([name, text, tags]),
-        "snippet": body,
+        "snippet": snippet,
         "data": json.dumps(to_dict(record, include_changes=True), ensure_ascii=False),
     }
+
+
+def with_pairs(doc: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with its `pairs` field filled, for writing through Whoosh's own analyzers."""
+    return {**doc, "pairs": word_pairs([doc["name"], doc["text"], doc["tags"]])}

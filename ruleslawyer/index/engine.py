@@ -18,7 +18,7 @@ from .evaluate import TermAtATime
 # (faction, group, keywords, weapon names, section headings), then its text.
 SCORED_FIELDS = {"name": 4.0, "tags": 2.0, "text": 1.0}
 # Fields only filters look at (`faction:necrons`): the value's words must all be there.
-FILTER_FIELDS = ("faction", "group", "keywords", "weapons", "section")
+FILTER_FIELDS = ("faction", "group", "keywords", "abilities", "weapons", "section")
 EXACT_NAME_BOOST = 30.0
 # A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
 KIND_HINT_BOOST = 15.0
@@ -95,7 +95,10 @@ def _schema():
     text = analysis.text_analyzer()
     return Schema(
         kind=ID(stored=True), edition=ID(stored=True), cp=ID, phase=KEYWORD(lowercase=True),
-        name_exact=ID(sortable=True),
+        name_exact=ID(sortable=True), number=ID,
+        # The record's content hash (lifecycle.py): what an incremental update deletes by. A
+        # column, so the keys of a whole index are read in one go.
+        key=ID(sortable=True),
         # Phrases match the word-pair terms of `pairs` (a Phrase over positions is ~10x slower);
         # positions are kept only in names (short, cheap). In the text they would be most of
         # the postings' bytes, and unpickling them most of the time a common word costs.
@@ -103,7 +106,8 @@ def _schema():
         tags=TEXT(analyzer=text, phrase=False), text=TEXT(analyzer=text, phrase=False),
         pairs=KEYWORD(scorable=True),
         faction=TEXT(analyzer=text, phrase=False, stored=True), group=TEXT(analyzer=text, phrase=False, stored=True),
-        keywords=TEXT(analyzer=text, phrase=False), weapons=TEXT(analyzer=text, phrase=False),
+        keywords=TEXT(analyzer=text, phrase=False), abilities=TEXT(analyzer=text, phrase=False),
+        weapons=TEXT(analyzer=text, phrase=False),
         section=TEXT(analyzer=text, phrase=False),
         snippet=STORED, data=STORED,
     )
@@ -192,6 +196,8 @@ def compile_query(node):
         return q.Term(node[1], node[2])
     if op == "kind_hint":
         return q.Term("kind", node[1], boost=KIND_HINT_BOOST)
+    if op == "number":  # a printed rule number ("24.12") typed as a word
+        return q.Term("number", node[1], boost=EXACT_NAME_BOOST)
     if op == "exact_name":
         return q.Term("name_exact", node[1], boost=EXACT_NAME_BOOST)
     if op == "all":
@@ -302,36 +308,93 @@ def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
 
 
 # ---------------------------------------------------------------- building
-def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256) -> int:
-    """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
-
-    Beside Whoosh's files goes `words.txt`, the unstemmed words of names and text with their
-    document counts: what typo correction compares a word that matched nothing against.
-    """
-    from collections import Counter
-
+def create_index_dir(path: str | Path):
+    """A new, empty index with our schema in folder `path` (created if needed)."""
     load_whoosh()
     from whoosh.index import create_in
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    ix = create_in(str(path), _schema())
-    # One file per part, not Whoosh's compound file: opening a compound segment copies every
-    # part into memory (BytesIO over the mmap), 110 ms and the index's size in RAM for a
-    # 127 MB index, before the first search; separate files are read as needed.
-    writer = ix.writer(limitmb=limitmb, compound=False)
-    vocabulary: Counter = Counter()
-    count = 0
+    return create_in(str(path), _schema())
+
+
+def open_writable(path: str | Path):
+    """The index in `path`, opened for writing."""
+    load_whoosh()
+    from whoosh.index import open_dir
+
+    return open_dir(str(path))
+
+
+def bulk_writer(ix, *, limitmb: int = 256):
+    """A fast writer (writer.BulkWriter) on index `ix`.
+
+    One file per part, not Whoosh's compound file: opening a compound segment copies every
+    part into memory (BytesIO over the mmap), 110 ms and the index's size in RAM for a 127 MB
+    index, before the first search; separate files are read as needed.
+    """
+    from .writer import BulkWriter
+
+    return BulkWriter(ix.writer(limitmb=limitmb, compound=False))
+
+
+def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256,
+                    progress=None, total: int | None = None, second: Iterable[dict] | None = None) -> int:
+    """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
+
+    With `second` (the documents that follow, as a lazy iterable), a forked process writes
+    those into a second segment while this one writes the first: both cores work, and the
+    index lists the two segments in order (docnums as if written by one writer).
+
+    Beside Whoosh's files goes `words.txt`, the unstemmed words of names and text with their
+    document counts: what typo correction compares a word that matched nothing against.
+    """
+    from .writer import add_all, fork_segment
+
+    ix = create_index_dir(path)
+    child = fork_segment(ix, second, limitmb) if second is not None else None
+    bulk = bulk_writer(ix, limitmb=limitmb)
     try:
-        for doc in documents:
-            writer.add_document(**doc)
-            vocabulary.update(set(analysis.words(f"{doc['name']}\n{doc['tags']}\n{doc['text']}")))
-            count += 1
+        count, vocabulary = add_all(bulk, documents, progress, total)
+        if child is None:
+            bulk.commit()
+        else:
+            segments = [bulk.writer._finalize_segment()]
+            segment, more, words = child.result()
+            segments.append(segment)
+            bulk.writer._commit_toc(segments)
+            bulk.writer._finish()
+            count += more
+            vocabulary.update(words)
     except BaseException:
-        writer.cancel()
+        if child is not None:
+            child.kill()
+        if not bulk.writer.is_closed:
+            bulk.cancel()
         raise
-    writer.commit()
     ix.close()
-    words = "".join(f"{w}\t{n}\n" for w, n in sorted(vocabulary.items()) if w.isalpha())
-    (path / VOCABULARY_FILE).write_text(words, encoding="utf-8")
+    write_vocabulary(path, vocabulary)
     return count
+
+
+def write_vocabulary(path: str | Path, vocabulary) -> None:
+    """Write `words.txt` (word, tab, document count) from a Counter of words, atomically."""
+    import os
+
+    words = "".join(f"{w}\t{n}\n" for w, n in sorted(vocabulary.items()) if n > 0 and w.isalpha())
+    tmp = Path(path) / (VOCABULARY_FILE + ".tmp")
+    tmp.write_text(words, encoding="utf-8")
+    os.replace(tmp, Path(path) / VOCABULARY_FILE)
+
+
+def read_vocabulary(path: str | Path):
+    """The Counter `write_vocabulary` wrote (empty when there is none)."""
+    from collections import Counter
+
+    found: Counter = Counter()
+    file = Path(path) / VOCABULARY_FILE
+    if file.exists():
+        for line in file.read_text(encoding="utf-8").splitlines():
+            w, _, n = line.partition("\t")
+            found[w] = int(n or 1)
+    return found

@@ -41,16 +41,28 @@ class _Unsupported(Exception):
 
 
 class TermAtATime:
-    """Evaluates queries on one searcher of a single-segment index without deletions."""
+    """Evaluates queries on one searcher: a segment at a time, deleted documents left out.
+
+    An index updated in place (lifecycle.py) has several segments and deleted documents:
+    each segment is evaluated on its own (with the index-wide statistics Whoosh's scorers take
+    from the parent searcher) and the best of each are merged, which is exact for a top-k.
+    """
 
     def __init__(self, searcher):
         self._searcher = searcher
         self._reader = searcher.reader()
         self._lengths: dict[str, bytes] = {}
         self._denominators: dict[tuple, list[float]] = {}
-        # Several segments or deleted documents need offsets and masks; our builds make one
-        # segment and never delete, so such an index simply goes to Whoosh's searcher.
-        self.usable = self._reader.is_atomic() and not self._reader.has_deletions()
+        self._leaves: list[tuple[TermAtATime, int]] | None = None
+        self._deleted: frozenset = frozenset()
+        if self._reader.is_atomic():
+            if self._reader.has_deletions():
+                self._deleted = frozenset(getattr(self._reader, "deleted_docs_set", None) or
+                                          (d for d in range(self._reader.doc_count_all()) if self._reader.is_deleted(d)))
+            self.usable = hasattr(self._reader, "_perdoc")
+        else:
+            self._leaves = [(TermAtATime(sub), offset) for sub, offset in searcher.subsearchers]
+            self.usable = all(leaf.usable for leaf, _ in self._leaves)
 
     def top(self, query, limit: int) -> list[tuple[float, int]] | None:
         """The best `limit` (score, docnum) of `query`, best first, or None when unsupported.
@@ -59,6 +71,15 @@ class TermAtATime:
         """
         if not self.usable:
             return None
+        if self._leaves is not None:
+            merged = []
+            for leaf, offset in self._leaves:
+                found = leaf.top(query, limit)
+                if found is None:
+                    return None
+                merged.extend((score, docnum + offset) for score, docnum in found)
+            merged.sort(key=lambda item: (-item[0], item[1]))
+            return merged[:limit]
         from whoosh import query as q
 
         try:
@@ -213,7 +234,14 @@ class TermAtATime:
         reader = self._reader
         if within is not None and len(within) * SKIP_RATIO < reader.doc_frequency(field, btext):
             return self._term_at(query, sorted(within))
-        ids, weights = _postings(reader.postings(field, btext))
+        matcher = reader.postings(field, btext)
+        if self._deleted:  # read the raw blocks (Whoosh wraps them in a filter) and drop the deleted
+            ids, weights = _postings(getattr(matcher, "child", matcher))
+            deleted = self._deleted
+            kept = [i for i, d in enumerate(ids) if d not in deleted]
+            ids, weights = [ids[i] for i in kept], [weights[i] for i in kept]
+        else:
+            ids, weights = _postings(matcher)
         if within is not None:
             kept = [i for i, d in enumerate(ids) if d in within]
             ids, weights = [ids[i] for i in kept], [weights[i] for i in kept]

@@ -1,11 +1,21 @@
-"""The index's lifecycle: where it lives, when it is stale, and the atomic rebuild.
+"""The index's lifecycle: where it lives, when it is stale, incremental updates, full rebuilds.
 
-The index lives beside the store in `<db>.index/`. Each build goes into its own folder
-`build-*`; a small JSON pointer file `CURRENT` names the live build and the store generation it
-was made from, and is swapped with `os.replace`, so a reader sees the old index or the new
-one, never a half-built one, and a failed build leaves the old one in place. Builds run under
-an exclusive `fcntl` lock on `<db>.index/lock`, so two processes that find the index stale
-build it once between them.
+The index lives beside the store in `<db>.index/`. A small JSON pointer file `CURRENT` names
+the live build folder `build-*`, the store generation the index reflects, the index version
+and the Whoosh TOC generation it was left at; it is swapped with `os.replace`.
+
+- A **full build** goes into a new folder, then the pointer is swapped: a reader sees the old
+  index or the new one, and a failed build leaves the old one in place. It happens only when
+  there is no index, the index version (schema, analyzers, documents.py) changed, or the live
+  index is damaged (then with a one-line notice).
+- An **incremental update** changes the live folder in place: every document carries the
+  content hash of its record (errata applied) in the `key` column, so an update deletes the
+  documents whose record is gone or changed and adds the new ones. That is the ingested
+  file's records plus whatever the errata-applied view changed because of it, and nothing
+  else. Whoosh commits a new TOC atomically, so readers see the index before or after.
+
+Builds and updates run under an exclusive `fcntl` lock on `<db>.index/lock`, so two processes
+that find the index stale do the work once between them.
 """
 from __future__ import annotations
 
@@ -13,6 +23,7 @@ import contextlib
 import fcntl
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -20,7 +31,14 @@ from ..errors import StoreError
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 4
+INDEX_VERSION = 5
+# An update that would replace more than this share of the documents is done as a full build.
+FULL_BUILD_SHARE = 0.5
+# A full build of at least this many documents is written by two processes (two segments).
+PARALLEL_MIN = 2000
+
+Progress = Callable[[int, int], None]
+Notice = Callable[[str], None]
 
 
 def index_root(db_path: str | Path) -> Path:
@@ -32,9 +50,9 @@ def read_current(root: Path) -> dict | None:
     """The live build's pointer (folder name, store generation, index version), or None."""
     try:
         data = json.loads((root / "CURRENT").read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not (root / str(data.get("dir", ""))).is_dir():
+            return None
     except (OSError, ValueError):
-        return None
-    if not (root / str(data.get("dir", ""))).is_dir():
         return None
     return data
 
@@ -55,11 +73,65 @@ def build_lock(root: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
+def _write_pointer(root: Path, pointer: dict) -> None:
+    tmp = root / f"CURRENT.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(pointer), encoding="utf-8")
+    os.replace(tmp, root / "CURRENT")
+
+
+# ---------------------------------------------------------------- what goes in
+class Source:
+    """The amended records of a store with the key of each: what the index must hold.
+
+    `load()` returns (records, stored hashes by id) as `library.corpus.load_corpus` gives them;
+    it is called at most once, and only when the index needs work.
+    """
+
+    def __init__(self, load: Callable[[], tuple[list, dict[int, str]]]):
+        self._load = load
+        self._keyed: dict[str, object] | None = None
+
+    def keyed(self) -> dict[str, object]:
+        """key -> record, in corpus order. The key is the hash of the record as stored, or for
+        a record errata changed (an amended copy) the hash of its amended form; a record
+        repeated verbatim gets "#2", "#3" after its hash."""
+        if self._keyed is None:
+            import hashlib
+
+            from ..records import to_dict
+
+            records, hashes = self._load()
+            keyed: dict[str, object] = {}
+            for record in records:
+                digest = hashes.get(id(record))
+                if digest is None:
+                    text = json.dumps(to_dict(record, include_changes=True), ensure_ascii=False, sort_keys=True)
+                    digest = "a" + hashlib.sha1(text.encode("utf-8")).hexdigest()
+                key, n = digest, 1
+                while key in keyed:
+                    n += 1
+                    key = f"{digest}#{n}"
+                keyed[key] = record
+            self._keyed = keyed
+        return self._keyed
+
+
+def _documents(items: Iterable[tuple[str, object]]) -> Iterable[dict]:
+    from .documents import make_document
+
+    for key, record in items:
+        doc = make_document(record)
+        doc["key"] = key
+        yield doc
+
+
+# ---------------------------------------------------------------- full build
+def rebuild(root: Path, generation: int, documents: Iterable[dict], *, progress: Progress | None = None,
+            total: int | None = None, second: Iterable[dict] | None = None) -> Path:
     """Build a new index from `documents` beside the live one, then swap it in atomically.
 
-    Call with the build lock held. A failure removes the half-built folder and leaves the
-    live index as it was.
+    `second` (documents that follow) are written by a second process. Call with the build
+    lock held. A failure removes the half-built folder and leaves the live index as it was.
     """
     import shutil
     import tempfile
@@ -67,11 +139,10 @@ def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
     previous = read_current(root)
     build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
     try:
-        count = engine.build_index_dir(documents, build)
-        pointer = {"dir": build.name, "generation": generation, "version": INDEX_VERSION, "documents": count}
-        tmp = root / f"CURRENT.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(pointer), encoding="utf-8")
-        os.replace(tmp, root / "CURRENT")
+        count = engine.build_index_dir(documents, build, progress=progress, total=total, second=second)
+        toc = _toc_generation(build)
+        _write_pointer(root, {"dir": build.name, "generation": generation, "version": INDEX_VERSION,
+                              "documents": count, "toc": toc})
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
         raise
@@ -84,26 +155,172 @@ def rebuild(root: Path, generation: int, documents: Iterable[dict]) -> Path:
     return build
 
 
-def ensure_fresh(db_path: str | Path, generation: Callable[[], int],
-                 documents_for: Callable[[], Iterable[dict]]) -> Path:
-    """The folder of an index built from the store's current generation, building it if needed.
+def _toc_generation(folder: Path) -> int:
+    ix = engine.open_writable(folder)
+    try:
+        return ix.latest_generation()
+    finally:
+        ix.close()
 
-    `generation()` reads the store's generation counter; `documents_for()` yields the
-    documents, and is called only when a build is needed, under the build lock, after checking
-    again that no other process built the index meanwhile. The generation is read before the
-    records, so a change made during a build makes the next search rebuild again.
+
+def _balanced_split(docs: list[dict]) -> int:
+    """Where to cut `docs` so both halves hold about as much text (the writing cost): records
+    differ a lot in size (a datasheet is many times a stratagem), so half the count is not
+    half the work."""
+    sizes = [len(d["name"]) + len(d["tags"]) + len(d["text"]) for d in docs]
+    half, total = 0, sum(sizes) / 2
+    for i, size in enumerate(sizes):
+        half += size
+        if half >= total:
+            return max(1, i)
+    return len(docs) // 2
+
+
+# ---------------------------------------------------------------- incremental update
+class Damaged(Exception):
+    """The live index cannot be read (a truncated, garbage or missing segment or TOC)."""
+
+
+def _live_keys(ix) -> dict[str, int]:
+    """key -> docnum of every live (not deleted) document of the open index `ix`."""
+    keys: dict[str, int] = {}
+    with ix.reader() as reader:
+        for leaf, offset in reader.leaf_readers():
+            column = leaf.column_reader("key")
+            deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
+            for docnum, key in enumerate(column):
+                if docnum not in deleted and key:
+                    keys[key] = offset + docnum
+    return keys
+
+
+def update(root: Path, current: dict, generation: int, source: Source, *,
+           progress: Progress | None = None) -> Path | None:
+    """Bring the live index in `root` up to `generation` in place; None when a full build is
+    the better choice (most documents changed). Raises Damaged when the index cannot be read.
+
+    Call with the build lock held.
+    """
+    from . import writer as fast
+
+    folder = root / current["dir"]
+    try:
+        ix = engine.open_writable(folder)
+        if ix.latest_generation() != current.get("toc"):  # changed behind the pointer's back
+            ix.close()
+            return None
+        have = _live_keys(ix)
+    except Exception as exc:  # whatever a damaged file makes Whoosh raise
+        raise Damaged(describe(exc)) from None
+    want = source.keyed()
+    gone = [k for k in have if k not in want]
+    new = [k for k in want if k not in have]
+    if len(gone) + len(new) > FULL_BUILD_SHARE * max(len(want), 1):
+        ix.close()
+        return None
+    if gone or new:
+        vocabulary = engine.read_vocabulary(folder)
+        try:
+            with ix.searcher() as searcher:  # the words of what goes, from the records it holds
+                for key in gone:
+                    old = json.loads(searcher.stored_fields(have[key])["data"])
+                    vocabulary.subtract(_words_of_dict(old))
+        except Exception as exc:
+            ix.close()
+            raise Damaged(describe(exc)) from None
+        bulk = engine.bulk_writer(ix)
+        try:
+            for key in gone:
+                bulk.writer.delete_by_term("key", key)
+            added, words = fast.add_all(bulk, _documents((k, want[k]) for k in new), progress, len(new))
+            vocabulary.update(words)
+        except BaseException:
+            bulk.cancel()
+            ix.close()
+            raise
+        bulk.commit()
+        engine.write_vocabulary(folder, vocabulary)
+    toc = ix.latest_generation()
+    ix.close()
+    _write_pointer(root, {**current, "generation": generation, "documents": len(want), "toc": toc,
+                          "added": len(new), "removed": len(gone)})
+    return folder
+
+
+def _words_of_dict(data: dict) -> set[str]:
+    from ..records import from_dict
+    from .documents import make_document
+    from .writer import analyze
+
+    return analyze(make_document(from_dict(data)))[1]
+
+
+def describe(exc: BaseException) -> str:
+    """One short line naming an exception (for the damaged-index notice)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:160] if text else type(exc).__name__
+
+
+def check_readable(folder: Path) -> None:
+    """Raise Damaged unless the index in `folder` opens and reads (TOC, segments, columns)."""
+    try:
+        ix = engine.open_writable(folder)
+        try:
+            with ix.searcher() as searcher:
+                reader = searcher.reader()
+                for leaf, _ in reader.leaf_readers():
+                    list(leaf.column_reader("key"))
+                    for field in ("name", "text"):
+                        for term in list(leaf.lexicon(field))[:1]:
+                            list(leaf.postings(field, term).all_ids())
+        finally:
+            ix.close()
+    except Exception as exc:
+        raise Damaged(describe(exc)) from None
+
+
+# ---------------------------------------------------------------- the one entry point
+def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Source, *,
+                 progress: Progress | None = None, notice: Notice | None = None,
+                 damaged: str | None = None) -> Path:
+    """The folder of an index built from the store's current generation, updating it if needed.
+
+    `generation()` reads the store's generation counter; `source` gives the keyed records,
+    read only when there is work, under the build lock, after checking again that no other
+    process did it meanwhile. The generation is read before the records, so a change made
+    during an update makes the next search update again. `damaged` (a reason) says the live
+    index failed to read: it is rebuilt, and `notice` gets one line saying so.
     """
     root = index_root(db_path)
     current = read_current(root)
-    if is_fresh(current, generation()):
+    if damaged is None and is_fresh(current, generation()):
         return root / current["dir"]
     try:
         with build_lock(root):
-            current = read_current(root)
+            again = read_current(root)
             seen = generation()
-            if is_fresh(current, seen):
+            if damaged is not None and again and current and again.get("dir") != current.get("dir"):
+                damaged = None  # another process rebuilt it meanwhile
+            current = again
+            if damaged is None and is_fresh(current, seen):
                 return root / current["dir"]
-            return rebuild(root, seen, documents_for())
+            if damaged is None and current and current.get("version") == INDEX_VERSION:
+                try:
+                    done = update(root, current, seen, source, progress=progress)
+                except Damaged as exc:
+                    damaged = str(exc)
+                    done = None
+                if done is not None:
+                    return done
+            if damaged is not None and notice is not None:
+                notice(f"the search index was damaged ({damaged}); rebuilding it")
+            items = list(source.keyed().items())
+            if len(items) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
+                docs = list(_documents(items))
+                half = _balanced_split(docs)
+                return rebuild(root, seen, iter(docs[:half]), progress=progress, total=half,
+                               second=iter(docs[half:]))
+            return rebuild(root, seen, _documents(items), progress=progress, total=len(items))
     except OSError as exc:
         raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
                          hint="check that the folder beside the store is writable") from None

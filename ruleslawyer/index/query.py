@@ -3,7 +3,8 @@
 Syntax: plain words (ranked: more matching words score higher, a name match most), "quoted
 phrases" (required, exact word order), AND / OR / NOT (upper case) and -word, parentheses, and
 fielded filters `kind:stratagem faction:necrons cp:1 phase:shooting edition:10 keyword:fly
-group:"awakened dynasty"`. Plain words go through the synonym table (FNP = Feel No Pain, ...).
+group:"awakened dynasty" ability:"deep strike" number:24.12`. A rule number typed as a word
+("24.12") finds the rule printed with that number. Plain words go through the synonym table (FNP = Feel No Pain, ...).
 A malformed query raises QueryError with a hint, never anything else.
 """
 from __future__ import annotations
@@ -19,11 +20,12 @@ from . import analysis
 FIELDS = {
     "kind": "kind", "type": "kind", "edition": "edition", "ed": "edition", "cp": "cp", "phase": "phase",
     "faction": "faction", "group": "group", "detachment": "group", "keyword": "keywords",
-    "keywords": "keywords", "name": "name", "weapon": "weapons", "weapons": "weapons",
+    "keywords": "keywords", "ability": "abilities", "abilities": "abilities", "number": "number", "name": "name",
+    "weapon": "weapons", "weapons": "weapons",
     "section": "section", "text": "text",
 }
 # records.KINDS, repeated so a search does not import the records module (a test keeps them equal).
-KINDS = ("datasheet", "stratagem", "enhancement", "detachment_rule", "rule", "errata", "note", "faq", "table")
+KINDS = ("datasheet", "stratagem", "enhancement", "detachment_rule", "rule", "errata", "note", "faq", "table", "points")
 PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "morale", "any")
 _KIND_ALIASES = {"strat": "stratagem", "unit": "datasheet", "erratum": "errata", "detachment": "detachment_rule",
                  "rules": "rule", "enhancements": "enhancement", "tables": "table", "notes": "note",
@@ -33,6 +35,8 @@ _PHASE_ALIASES = {"moving": "movement", "move": "movement", "shoot": "shooting",
                   "psyker": "psychic", "melee": "fight", "assault": "fight"}
 
 _HINTS = ("exact_name", "kind_hint")  # nodes that only add to a score, never select
+# A printed rule or stratagem number ("24.12", "15.04."): also looked up as the record's number.
+_NUMBER_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})+)\.?")
 # A plain word naming a kind ranks records of that kind higher (it is not a filter).
 _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhancement",
                "detach": "detachment_rule", "datasheet": "datasheet", "unit": "datasheet",
@@ -74,7 +78,7 @@ def filter_node(field_name: str, value: str) -> tuple:
     index_field = FIELDS.get(field_name.lower())
     if index_field is None:
         raise QueryError(f"unknown field {field_name + ':'!r}",
-                         hint="fields are: " + ", ".join(sorted(set(FIELDS) - {"type", "ed", "weapons", "keywords"}))
+                         hint="fields are: " + ", ".join(sorted(set(FIELDS) - {"type", "ed", "weapons", "keywords", "abilities"}))
                          + '; quote the text to search for a colon, e.g. "' + field_name + ':"')
     if index_field == "kind":
         return ("id", "kind", normalize_kind(value))
@@ -84,6 +88,8 @@ def filter_node(field_name: str, value: str) -> tuple:
         if not value.strip().isdigit():
             raise QueryError(f"cp must be a number, not {value!r}", hint="e.g. cp:1")
         return ("id", "cp", str(int(value)))
+    if index_field == "number":
+        return ("id", "number", value.strip().rstrip("."))
     if index_field == "phase":
         v = value.strip().lower().removesuffix(" phase")
         v = _PHASE_ALIASES.get(v, v)
@@ -264,6 +270,8 @@ class _Parser:
                     nodes.append(("terms", None, (stems[i],)))
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
+        if exact:
+            nodes.extend(("number", m.group(1)) for raw in raw_words if (m := _NUMBER_RE.fullmatch(raw)))
         if nodes and exact:
             nodes.append(("exact_name", analysis.fold_name(" ".join(raw_words))))
         return nodes

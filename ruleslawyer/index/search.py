@@ -1,6 +1,6 @@
 """The library's search: `search(store, query)` -> ranked hits with highlighted snippets.
 
-Keeps the index fresh (rebuilt from the amended records when the store changed), parses the
+Keeps the index fresh (updated from the amended records when the store changed), parses the
 query (`query.py`), retries words that match nothing with the closest indexed word ("showing
 results for ..."), and cuts a snippet around the matched words of each hit.
 """
@@ -59,63 +59,111 @@ class SearchResult:
 
 
 # ---------------------------------------------------------------- the index of a store
-def ensure_index(store) -> Path:
-    """The folder of an up-to-date index of `store` (built or rebuilt when stale)."""
+def _source(store):
+    from .lifecycle import Source
+
+    def load():
+        from ..library.corpus import load_corpus
+
+        corpus = load_corpus(store)
+        return corpus.records, corpus.stored_hashes
+
+    return Source(load)
+
+
+def ensure_index(store, *, progress=None, notice=None, damaged: str | None = None) -> Path:
+    """The folder of an up-to-date index of `store`: updated in place for what changed, built
+    in full when there is none (or it is damaged, with a `notice`)."""
     from . import lifecycle
 
-    def documents():
-        from ..library.corpus import load_corpus
-        from .documents import make_document
+    return lifecycle.ensure_fresh(store.path, lambda: store.generation, _source(store), progress=progress,
+                                  notice=notice, damaged=damaged)
 
-        return (make_document(r) for r in load_corpus(store).records)
 
-    return lifecycle.ensure_fresh(store.path, lambda: store.generation, documents)
+def update_after_ingest(db: str | Path | None, progress=None, notice=None) -> Path | None:
+    """Bring the index of the store at `db` up to date (what `ingest` calls at its end), so
+    the first search after an ingest is instant. Only the changed documents are rewritten.
+
+    `progress(done, total)` is called while documents are added; `notice(line)` gets a
+    one-line message when a damaged index had to be rebuilt. An empty store is left alone
+    (the first query command fills it with the shipped corpus, then builds the index).
+    """
+    from ..library.corpus import open_store
+
+    with open_store(db) as store:
+        if store.is_empty():
+            return None
+        return ensure_index(store, progress=progress, notice=notice)
 
 
 def search(store, query: str, *, kind: str | None = None, faction: str | None = None,
-           edition: int | str | None = None, limit: int = 10) -> SearchResult:
+           edition: int | str | None = None, limit: int = 10, notice=None) -> SearchResult:
     """Search the records of `store` (errata applied).
 
     `query` uses the syntax of `query.py`; `kind`, `faction` and `edition` add the same
     filters as `kind:`, `faction:` and `edition:`. Raises QueryError for a malformed query.
+    A damaged index is rebuilt (`notice` gets one line saying so).
     """
-    from .engine import open_live
-
     parsed = parse_query(query)  # a malformed query fails before any index work
-    with open_live(lambda: ensure_index(store)) as index:
-        return search_index(index, query, kind=kind, faction=faction, edition=edition, limit=limit,
-                            parsed=parsed)
+    return _with_repair(lambda damaged: ensure_index(store, notice=notice, damaged=damaged),
+                        lambda index: search_index(index, query, kind=kind, faction=faction, edition=edition,
+                                                   limit=limit, parsed=parsed))
 
 
-def search_db(db: str | Path | None, query: str, **options) -> SearchResult:
+def search_db(db: str | Path | None, query: str, *, progress=None, notice=None, **options) -> SearchResult:
     """`search` given the store's path: when the index is already fresh, the store is only
     asked for its generation (one SQLite read), so a search does not load the records.
 
     `db` None means the default store. Options as for `search`.
     """
-    from .engine import open_live
-
     if db is None:
         from ..store import default_db_path
 
         db = default_db_path()
     parsed = parse_query(query)
-    with open_live(lambda: _live_index(db)) as index:
-        return search_index(index, query, parsed=parsed, **options)
+    return _with_repair(lambda damaged: _live_index(db, progress, notice, damaged),
+                        lambda index: search_index(index, query, parsed=parsed, **options))
 
 
-def _live_index(db: str | Path) -> Path:
-    """The fresh index folder of the store at `db`; opens the Store only to (re)build it."""
+def _with_repair(locate, run):
+    """Open the live index and run `run(index)`; an index that fails to open or read is
+    rebuilt once (a derived file: nothing is lost) and the search run again."""
+    from ..errors import RuleslawyerError
+    from .engine import open_live
+
+    state: dict = {"damaged": None}
+
+    def locate_once():  # a damaged index is rebuilt once, not again on open_live's retries
+        damaged, state["damaged"] = state["damaged"], None
+        return locate(damaged)
+
+    for attempt in range(2):
+        try:
+            with open_live(locate_once) as index:
+                return run(index)
+        except RuleslawyerError:
+            raise
+        except Exception as exc:  # a truncated or garbage segment: Whoosh raises many kinds
+            if attempt:
+                raise
+            from .lifecycle import describe
+
+            state["damaged"] = describe(exc)
+    raise AssertionError("unreachable")
+
+
+def _live_index(db: str | Path, progress=None, notice=None, damaged: str | None = None) -> Path:
+    """The fresh index folder of the store at `db`; opens the Store only to update it."""
     from .lifecycle import index_root, is_fresh, read_current
 
     current = read_current(index_root(db))
-    generation = _stored_generation(db) if current else None
+    generation = _stored_generation(db) if current and damaged is None else None
     if current and generation is not None and is_fresh(current, generation):
         return index_root(db) / current["dir"]
     from ..library.corpus import open_store
 
     with open_store(db) as store:
-        return ensure_index(store)
+        return ensure_index(store, progress=progress, notice=notice, damaged=damaged)
 
 
 def _stored_generation(db: str | Path) -> int | None:
