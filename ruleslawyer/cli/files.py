@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -55,7 +56,7 @@ def remove(app, names):
     with app.store() as store:
         removed = remove_files(store, names)
     for path in removed:
-        click.echo(f"Removed {path}")
+        click.echo(f"Removed {Path(path).name} and its records")
 
 
 @click.command()
