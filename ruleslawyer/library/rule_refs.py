@@ -120,6 +120,18 @@ class RuleRefs(Generic[T]):
                 best = (score, e.payload)
         return best[1] if best else None
 
+    def find_all(self, name: str, edition: int | None = None, faction: str | None = None) -> list[T]:
+        """Every usable rule under the first key that has one, best first (for a fallback such as
+        a rule that carries a summary)."""
+        for key in query_keys(name):
+            entries = self.by_key.get(key, ())
+            best = self.choose(entries, edition, faction)
+            if best is not None:
+                rest = [e.payload for e in entries if e.payload is not best
+                        and self.choose([e], edition, faction) is not None]
+                return [best, *rest]
+        return []
+
     def find(self, name: str, edition: int | None = None, faction: str | None = None) -> T | None:
         """The rule `name` refers to for a record of this edition and faction, or None."""
         for key in query_keys(name):
