@@ -10,7 +10,7 @@ mirroring) -> `render` (Jinja templates; WeasyPrint for the PDF).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -74,13 +74,15 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
     contents = build_content(records, corpus_records)
     if not contents:
         raise CardError("nothing to print: no datasheet or stratagem selected")
-    if opts.rules_sheet:
-        sheet = rules_sheet_content(contents)
-        if sheet is not None:
-            contents.append(sheet)
     slack: dict = {}
     for _attempt in range(MAX_REPACKS + 1):
-        pairs = assemble(contents, opts, slack)
+        chosen: list = []
+        pairs = assemble(contents, opts, slack, chosen=chosen)
+        sheet = rules_sheet_content(chosen) if opts.rules_sheet else None
+        if sheet is not None:
+            # keyed after the records, so a repack of the sheet does not touch them
+            pairs += [(replace(f, key=(len(contents), "card")), replace(b, key=(len(contents), "card")))
+                      for f, b in assemble([sheet], opts, {0: slack[len(contents)]} if len(contents) in slack else None)]
         page, sheets = impose(pairs, opts)
         html = document_html(page, sheets, opts, title=title)
         if not verify:

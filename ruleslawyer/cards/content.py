@@ -72,6 +72,9 @@ class CardContent:
     back: tuple[Block, ...] = ()
     kind: str = "datasheet"
     long_rules: tuple[tuple[str, str], ...] = ()  # (name, full text) for the rules sheet
+    # Shorter backs to fall back on, in order, when the card fits at no size: every rule in
+    # one line, then the rules by name only (their text going on the rules sheet).
+    fallbacks: tuple["CardContent", ...] = ()
 
 
 @dataclass
@@ -164,28 +167,35 @@ def is_tenth(d: Datasheet) -> bool:
     return not any(w.type for w in d.weapons) and any(w.A for w in d.weapons)
 
 
-def _col_width(label: str, values: Sequence[str]) -> float:
-    """A stat column's width in em: its widest value or label, plus the cell padding."""
-    return round(max([text_em(label, True), *(text_em(v or "") for v in values)]) + 2 * CELL_PAD_EM + 0.3, 2)
+def _col_width(label: str, values: Sequence[str], air: float = 0.3) -> float:
+    """A stat column's width in em: its widest value or label, the cell padding, and some air."""
+    return round(max([text_em(label, True), *(text_em(v or "") for v in values)]) + 2 * CELL_PAD_EM + air, 2)
 
 
 def profiles_block(d: Datasheet) -> Block:
     stats: list[str] = []
     for p in d.profiles:
         stats.extend(k for k in p.stats if k not in stats)
-    rows = tuple((p.name + (f" ({p.models})" if p.models else ""), tuple(p.stats.get(k, "") for k in stats))
+    several = len(d.profiles) > 1
+    rows = tuple((p.name + (f" ({p.models})" if p.models and several else ""), tuple(p.stats.get(k, "") for k in stats))
                  for p in d.profiles)
-    cols = tuple((k, _col_width(k, [r[1][i] for r in rows])) for i, k in enumerate(stats))
+    air = 0.3 if len(stats) <= 6 else 0.1  # 9th edition's nine columns leave the name room
+    cols = tuple((k, _col_width(k, [r[1][i] for r in rows], air)) for i, k in enumerate(stats))
     return Block("profiles", {"cols": cols, "rows": rows, "invuln": d.invulnerable_save})
 
 
 def weapons_block(title: str, weapons: Sequence, tenth: bool) -> Block:
+    # 9th edition: the weapon type goes with the name as a tag, its abilities (sentences) after it
     fields = (("Range", "range"), ("A", "A"), ("WS" if title.startswith("Melee") else "BS", "skill")) if tenth \
-        else (("Range", "range"), ("Type", "type"))
+        else (("Range", "range"),)
     fields += (("S", "S"), ("AP", "AP"), ("D", "D"))
     rows = []
     for w in weapons:
-        tags = " ".join(f"[{a}]" for a in w.abilities) if tenth else " ".join(w.abilities)
+        if tenth:
+            tags = " ".join(f"[{a}]" for a in w.abilities)
+        else:
+            kind = f"[{w.type}]" if w.type and fold(w.type) != "melee" else ""
+            tags = " ".join(x for x in (kind, *w.abilities) if x)
         rows.append((w.name, tags, tuple(getattr(w, f) or "" for _, f in fields)))
     cols = tuple((label, _col_width(label, [r[2][i] for r in rows])) for i, (label, _) in enumerate(fields))
     return Block("weapons", {"title": title, "cols": cols, "rows": tuple(rows), "tenth": tenth}, split="rows")
@@ -305,26 +315,37 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule]) -> CardContent:
         if rule is not None:
             seen.add(k)
             weapon_rules.append((rule.name, rule.text, rule))
-    back: list[Block] = []
-    long_rules: list[tuple[str, str]] = []
+    rules = []  # (name, text, rules found) of every named rule with a text, each once
     printed: set[int] = set()
     for name, text, rule in (*weapon_rules, *named):
         if rule is not None and id(rule) in printed and not text:
             continue
         if rule is not None:
             printed.add(id(rule))
-        if not text.strip():
-            continue  # named, but no text anywhere: the name on the front is all there is
-        if len(text.split()) <= SHORT_WORDS:
-            back.append(text_block(name, text, cls="rule"))
-        else:
-            found = refs.find_all(name, d.edition, d.faction)
-            back.append(text_block(name, summary_line(text, found), cls="rule long"))
-            long_rules.append((name, text))
-    if back:
-        back.insert(0, Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
-    return CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet",
-                       long_rules=tuple(long_rules))
+        if text.strip():  # named but with no text anywhere: the name on the front is all there is
+            rules.append((name, text, refs.find_all(name, d.edition, d.faction)))
+    variants = []
+    for level in ("full", "line", "name"):
+        back: list[Block] = []
+        long_rules: list[tuple[str, str]] = []
+        if level == "name" and rules:
+            back.append(lines_block([("Rules named (see the rules sheet)", ", ".join(n for n, _, _ in rules))], "named"))
+            long_rules = [(n, t) for n, t, _ in rules]
+        for name, text, found in rules if level != "name" else ():
+            if level == "full" and len(text.split()) <= SHORT_WORDS:
+                back.append(text_block(name, text, cls="rule"))
+            else:
+                back.append(text_block(name, summary_line(text, found), cls="rule long"))
+                long_rules.append((name, text))
+        if back and level != "name":
+            back.insert(0, Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
+        variants.append(CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet",
+                                    long_rules=tuple(long_rules)))
+    fallbacks: list[CardContent] = []
+    for v in variants[1:]:
+        if all(v.back != other.back for other in (variants[0], *fallbacks)):
+            fallbacks.append(v)
+    return replace(variants[0], fallbacks=tuple(fallbacks))
 
 
 def stratagem_content(s: Stratagem) -> CardContent:
@@ -338,7 +359,11 @@ def stratagem_content(s: Stratagem) -> CardContent:
 
 
 def rules_sheet_content(contents: Sequence[CardContent]) -> CardContent | None:
-    """The rules reference of a set: every long rule its cards name, in full, each once."""
+    """The rules reference of a set: every long rule its cards (as fitted) name, in full, once."""
+    return _rules_sheet(contents)
+
+
+def _rules_sheet(contents: Sequence[CardContent]) -> CardContent | None:
     seen: dict[str, tuple[str, str]] = {}
     for c in contents:
         for name, text in c.long_rules:

@@ -7,14 +7,14 @@ Mirrors `templates/cards/face.html`, `blocks.html` and `static/cards.css`: one l
 from __future__ import annotations
 
 from .boxes import PX_PER_MM
-from .metrics import PT_TO_PX, count_lines, text_em
+from .metrics import PT_TO_PX, count_lines, line_chars, text_em
 
 LH = 1.2  # line-height of every line (em)
 TITLE_EM, TITLE_LH = 1.3, 1.1
 META_GAP = 0.1
 BODY_TOP = 0.35  # .face-body padding-top
-BLK_PAD = 0.35  # .blk padding-bottom
-CELL_V = 0.08  # th, td vertical padding (each side)
+BLK_PAD = 0.3  # .blk padding-bottom
+CELL_V = 0.05  # th, td vertical padding (each side)
 CELL_H = 0.18  # th, td horizontal padding (each side)
 RULE_LINE = 0.1  # caption and section heading bottom border
 BOX_EM = 0.85  # a tick or wound box
@@ -41,28 +41,28 @@ def block_geometry(block, width_em: float):
         name_w = width_em - sum(w for _, w in data["cols"]) - 2 * CELL_H
         head = top
         rows = []
-        for row in data["rows"]:
+        for row in data["rows"]:  # pieces carry no characters: a table splits between rows
             name, tags = row[0], (row[1] if kind == "weapons" else "")
             runs = [(name, True)] + ([(" " + tags, False)] if tags else [])
             h = count_lines(runs, name_w) * LH + 2 * CELL_V
-            rows.append((top, top + h))
+            rows.append((top, top + h, 0))
             top += h
         tail = BLK_PAD
         if kind == "profiles" and data.get("invuln"):
             tail += count_lines([("Invulnerable save: ", True), (data["invuln"], False)], width_em) * LH
         return top + tail, rows, head, tail
     if kind == "text":
-        lines = 0
+        counts: list[int] = []
         for i, line in enumerate(data["text"].split("\n")):
             runs = [(line, False)]
             indent = 0.0
             if i == 0 and data.get("title"):
-                runs.insert(0, (data["title"] + ":", True))
-                runs[1] = (" " + line, False)
+                runs = [(data["title"] + ":", True), (" " + line, False)]
                 if data.get("tick"):
                     indent = BOX_EM + TICK_GAP
-            lines += count_lines(runs, width_em, indent)
-        return lines * LH + BLK_PAD, [], 0.0, 0.0
+            counts.extend(line_chars(runs, width_em, indent))
+        pieces = [(k * LH, (k + 1) * LH, n) for k, n in enumerate(counts)]
+        return len(counts) * LH + BLK_PAD, pieces, 0.0, BLK_PAD
     if kind == "lines":
         lines = sum(count_lines([(label + ":", True), (" " + text, False)], width_em) for label, text in data["lines"])
         return lines * LH + BLK_PAD, [], 0.0, 0.0

@@ -27,8 +27,9 @@ MIN_LINES = 2  # lines kept together at either side of a text split
 # An estimated decision is trusted when it clears the room by this many lines plus this share
 # of the height involved. Kerned font metrics and the same greedy breaking make the estimate
 # agree with WeasyPrint to the pixel on most blocks; when they disagree it is by a whole line
-# (a word breaking differently), seen on about one stream in 80 (bench/RESULTS.md).
-BAND_LINES = 1.1
+# (a word breaking differently), seen on about one stream in 80 (bench/RESULTS.md), and the
+# final layout catches the one direction that matters (an overflow: refitted exactly).
+BAND_LINES = 0.25
 BAND_SHARE = 0.0
 RULES_SHEET_PT = 7.0
 
@@ -62,8 +63,10 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
               judge: _Judge) -> tuple[list[Block], list[Block]] | None:
     """Front and back of one card, or None when the back overflows.
 
-    Front blocks fill the front in order (a table may split between rows); from the first
-    that does not fit, they and the back blocks go on the back, which must hold them all.
+    Front blocks fill the front in order; the first that does not fit is split (a table
+    between rows, a text between lines, two lines at least on each side) when part of it
+    fits; the rest of it, the later front blocks and the back blocks go on the back, which
+    must hold them all.
     """
     front: list[Block] = []
     used = 0.0
@@ -76,18 +79,19 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
             used += p.height
             i += 1
             continue
-        if b.split == "rows" and len(p.pieces) > 1:
-            best = None
-            for j in range(len(p.pieces) - 1):
+        keep = MIN_LINES if b.split == "text" else 1
+        best = None
+        if b.split and len(p.pieces) >= 2 * keep:
+            for j in range(keep - 1, len(p.pieces) - keep):
                 if judge.fits(used + p.split_height(j), room):
                     best = j
                 else:
                     break
-            if best is not None:
-                rows = b.data["rows"]
-                front.append(b.with_rows(rows[:best + 1], b.continued))
-                rest.append((b.with_rows(rows[best + 1:], True), p.rest(best)))
-                i += 1
+        cut = _cut(b, p, best) if best is not None else None
+        if cut is not None:
+            front.append(cut[0])
+            rest.append(cut[1:])
+            i += 1
         break
     rest.extend(zip(blocks[i:n_front], parts[i:n_front]))
     rest.extend(zip(blocks[n_front:], parts[n_front:]))
@@ -96,31 +100,51 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
     return front, [b for b, _ in rest]
 
 
+def _cut(block: Block, parts: Parts, j: int) -> tuple[Block, Block, Parts] | None:
+    """`block` split after its piece j (a row or a line): first part, rest, rest's geometry."""
+    if block.split == "rows":
+        rows = block.data["rows"]
+        return (block.with_rows(rows[:j + 1], block.continued),
+                block.with_rows(rows[j + 1:], True), parts.rest(j))
+    chars = sum(c for _, _, c in parts.pieces[:j + 1])
+    first, rest = split_text(block.text_of(), chars)
+    if not rest.strip() or not first.strip():
+        return None
+    return block.with_text(first, block.continued, last=False), block.with_text(rest, True), parts.rest(j)
+
+
 def _stream(c: CardContent, size: float) -> Face:
     return Face(c.title, c.meta, c.kind, "front", tuple(c.front) + tuple(c.back), size)
 
 
 def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozenset[int] | set[int] = frozenset(),
-              slack: dict[int, float] | None = None) -> dict[int, tuple[float, list[Block], list[Block]] | None]:
-    """For each record: (size, front blocks, back blocks) on one card, or None (needs more cards).
+              slack: dict[int, float] | None = None) -> dict[int, tuple[CardContent, float, list[Block], list[Block]] | None]:
+    """For each record: (content, size, front blocks, back blocks) on one card, or None.
 
-    Sizes are tried largest first; a size is judged on estimates when they are clear, else
-    measured with WeasyPrint, the streams of a round measured together. Records in `exact`
-    (and all with `opts.exact`) are measured at every size tried.
+    The content is the record's own or, when that fits at no size, its first fallback that
+    does (shorter rules on the back). Sizes are tried largest first; a size is judged on
+    estimates when they are clear, else measured with WeasyPrint, the streams of a round
+    measured together. Records in `exact` or `slack` (and all with `opts.exact`) are measured
+    at every size tried.
     """
     steps = opts.font_steps()
     slack = slack or {}
     exact = set(exact) | set(slack)
-    pos = {i: 0 for i, c in enumerate(contents) if c.kind != "rules"}
-    done: dict[int, tuple[float, list[Block], list[Block]] | None] = {}
-    measured: dict[tuple[int, int], StreamMeasure] = {}
+    variants = {i: (c, *c.fallbacks) for i, c in enumerate(contents) if c.kind != "rules"}
+    # position per record: (variant, step)
+    pos = {i: (0, 0) for i in variants}
+    done: dict[int, tuple[CardContent, float, list[Block], list[Block]] | None] = {}
+    measured: dict[tuple[int, int, int], StreamMeasure] = {}
     while pos:
-        wanted: list[tuple[int, int]] = []
-        for i, k in list(pos.items()):
-            c = contents[i]
-            while k < len(steps):
+        wanted: list[tuple[int, int, int]] = []
+        for i, (v, k) in list(pos.items()):
+            while v < len(variants[i]):
+                c = variants[i][v]
+                if k >= len(steps):
+                    v, k = v + 1, 0
+                    continue
                 stream = _stream(c, steps[k])
-                m = measured.get((i, k))
+                m = measured.get((i, v, k))
                 if m is None and not (opts.exact or i in exact):
                     m = measure_estimate(stream, opts)
                     judge = _Judge(steps[k] * 96 / 72 * 1.2)
@@ -128,30 +152,29 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
                     if not judge.sure:
                         m = None
                     elif packed is not None:
-                        done[i] = (steps[k], *packed)
+                        done[i] = (c, steps[k], *packed)
                         break
                     else:
                         k += 1
                         continue
                 if m is None:
-                    wanted.append((i, k))
+                    wanted.append((i, v, k))
                     break
-                judge = _Judge(1.0)
                 room = face_room(opts, m.body_top, slack.get(i, 0.0))
-                packed = pack_card(stream.blocks, m.parts, len(c.front), room, judge)
+                packed = pack_card(stream.blocks, m.parts, len(c.front), room, _Judge(1.0))
                 if packed is not None:
-                    done[i] = (steps[k], *packed)
+                    done[i] = (c, steps[k], *packed)
                     break
                 k += 1
             if i in done:
                 del pos[i]
-            elif k >= len(steps):
+            elif v >= len(variants[i]):
                 done[i] = None
                 del pos[i]
             else:
-                pos[i] = k
+                pos[i] = (v, k)
         if wanted:
-            streams = [_stream(contents[i], steps[k]) for i, k in wanted]
+            streams = [_stream(variants[i][v], steps[k]) for i, v, k in wanted]
             for key, m in zip(wanted, measure_exact(streams, opts)):
                 measured[key] = m
     return done
@@ -178,17 +201,7 @@ def _split(block: Block, parts: Parts, room: float) -> tuple[Block, Block, Parts
     for j in range(keep - 1, n - keep):
         if parts.split_height(j) <= room - EPS_PX:
             best = j
-    if best is None:
-        return None
-    if block.split == "rows":
-        rows = block.data["rows"]
-        return (block.with_rows(rows[:best + 1], block.continued),
-                block.with_rows(rows[best + 1:], True), parts.rest(best))
-    chars = sum(c for _, _, c in parts.pieces[:best + 1])
-    first, rest = split_text(block.text_of(), chars)
-    if not rest.strip():
-        return None
-    return block.with_text(first, block.continued, last=False), block.with_text(rest, True), parts.rest(best)
+    return _cut(block, parts, best) if best is not None else None
 
 
 def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[list[Block]]:
@@ -232,21 +245,25 @@ def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) ->
 
 # ---------------------------------------------------------------- all cards
 def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int, float] | None = None,
-             exact: frozenset[int] | set[int] = frozenset()) -> list[tuple[Face, Face]]:
+             exact: frozenset[int] | set[int] = frozenset(), chosen: list | None = None
+             ) -> list[tuple[Face, Face]]:
     """Every record's cards as (front, back) face pairs, numbered k/n per record.
 
     A record that fits one card gets its front and back; one that does not is packed over
     faces at the floor size, card k taking faces 2k-1 and 2k. The rules sheet (kind "rules")
     is always packed over faces. `slack` (px per record index) shrinks a record's room after
-    the final layout found it overflowing; such records are also fitted exactly.
+    the final layout found it overflowing; such records are also fitted exactly. `chosen`,
+    when given, receives the content each record was printed with (its own or a fallback).
     """
     slack = slack or {}
     fitted = fit_cards(contents, opts, exact, slack)
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
+        if chosen is not None:
+            chosen.append(one[0] if one is not None else c)
         if one is not None:
-            size, front, back = one
+            c, size, front, back = one
             base = Face(c.title, c.meta, c.kind, "front", tuple(front), size, key=(i, "card"))
             pairs.append((base, replace(base, side="back" if back else "blank", blocks=tuple(back))))
             continue

@@ -69,7 +69,13 @@ def space_em(bold: bool = False) -> float:
 def count_lines(runs, width_em: float, first_indent_em: float = 0.0) -> int:
     """Lines a paragraph of (text, bold) runs takes in a box `width_em` wide (greedy, as Pango
     breaks: at spaces, after a hyphen between letters, anywhere inside a word too long)."""
-    lines = 1
+    return len(line_chars(runs, width_em, first_indent_em))
+
+
+def line_chars(runs, width_em: float, first_indent_em: float = 0.0) -> list[int]:
+    """The lines of a paragraph, each as its count of non-space characters in regular (not
+    bold) runs: where a text split after that line cuts the text (`fit.split_text`)."""
+    counts = [0]
     x = first_indent_em
     pending_space = 0.0
     for text, bold in runs:
@@ -79,22 +85,29 @@ def count_lines(runs, width_em: float, first_indent_em: float = 0.0) -> int:
                 continue
             if piece.isspace():
                 if x > 0:
-                    pending_space += sp * len(piece.replace("\n", " "))
+                    pending_space += sp * len(piece)
                 continue
             for part in _HYPHEN_SPLIT.split(piece):
                 w = word_em(part, bold)
+                chars = 0 if bold else len(part)
                 if x > 0 and x + pending_space + w > width_em + 1e-9:
-                    lines += 1
+                    counts.append(0)
                     x = 0.0
                 elif x > 0:
                     x += pending_space
                 pending_space = 0.0
-                while w > width_em and x == 0.0:  # a word wider than the line breaks inside
-                    lines += 1
-                    w -= width_em
+                if w > width_em and x == 0.0:  # a word wider than the line breaks between characters
+                    for ch in part:
+                        cw = word_em(ch, bold)
+                        if x > 0 and x + cw > width_em + 1e-9:
+                            counts.append(0)
+                            x = 0.0
+                        x += cw
+                        counts[-1] += 0 if bold or ch.isspace() else 1
+                    continue
+                counts[-1] += chars
                 x += w
-            pending_space = 0.0 if not text else pending_space
-    return lines
+    return counts
 
 
 def text_em(text: str, bold: bool = False) -> float:

@@ -92,4 +92,4 @@ class CardOptions:
     @property
     def padding_mm(self) -> float:
         """Safe-area inset of the card content from the trim line."""
-        return 2.5 if min(self.card_mm) < 80 else 4.0
+        return 2.0 if min(self.card_mm) < 80 else 4.0
