@@ -27,7 +27,7 @@ SHORT_WORDS = 60  # a named rule up to this long is printed in full on the back
 SUMMARY_CHARS = 150
 MAX_WOUND_BOXES = 24
 TRACKED = ("CHARACTER", "VEHICLE", "MONSTER")
-ONCE = re.compile(r"\bonce per (?:battle|game)\b", re.I)
+ONCE = re.compile(r"\bonce per (?:battle|game)\b(?! round)", re.I)  # "once per battle round" recurs
 CELL_PAD_EM = 0.18  # horizontal padding of a table cell (cards.css: th, td)
 
 

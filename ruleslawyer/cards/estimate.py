@@ -85,3 +85,18 @@ def _box_lines(label_em: float, n: int, width_em: float) -> int:
         else:
             x += step
     return lines
+
+
+def names_fit(blocks, font_pt: float, width_mm: float) -> bool:
+    """Whether every word of every table row's name fits its column at this size: a size
+    that would break a weapon's name inside a word is not used (a rule of the fit, the same
+    whether sizes are estimated or laid out)."""
+    width_em = width_mm * PX_PER_MM / (font_pt * PT_TO_PX)
+    for b in blocks:
+        if b.kind not in ("profiles", "weapons"):
+            continue
+        name_w = width_em - sum(w for _, w in b.data["cols"]) - 2 * CELL_H
+        for row in b.data["rows"]:
+            if any(text_em(word, True) > name_w for word in row[0].split()):
+                return False
+    return True

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from .content import Block, CardContent
+from .estimate import names_fit
 from .measure import Face, Parts, StreamMeasure, measure_estimate, measure_exact
 from .options import CardOptions
 
@@ -144,6 +145,9 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
                     v, k = v + 1, 0
                     continue
                 stream = _stream(c, steps[k])
+                if k < len(steps) - 1 and not names_fit(c.front, steps[k], opts.card_mm[0] - 2 * opts.padding_mm):
+                    k += 1
+                    continue
                 m = measured.get((i, v, k))
                 if m is None and not (opts.exact or i in exact):
                     m = measure_estimate(stream, opts)
