@@ -25,12 +25,14 @@ from .options import CardOptions
 
 EPS_PX = 2.0
 MIN_LINES = 2  # lines kept together at either side of a text split
-# An estimated decision is trusted when it clears the room by this many lines plus this share
-# of the height involved. Kerned font metrics and the same greedy breaking make the estimate
-# agree with WeasyPrint to the pixel on most blocks; when they disagree it is by a whole line
-# (a word breaking differently), seen on about one stream in 80 (bench/RESULTS.md), and the
-# final layout catches the one direction that matters (an overflow: refitted exactly).
-BAND_LINES = 0.25
+# An estimated decision is trusted unless it is within this many lines (plus this share of
+# the height involved) of its limit. Kerned font metrics and the same greedy breaking make the
+# estimate agree with WeasyPrint's layout to a fraction of a pixel on almost every block; where
+# they disagree it is by a whole line (a word breaking differently; about one stream in 80 on
+# the real export, bench/RESULTS.md), which no band under a line would catch. So the band only
+# absorbs rounding, and the final layout catches the one disagreement that would spoil a card
+# (an overflow): that record is then fitted again exactly (`make_cards`).
+BAND_LINES = 0.02
 BAND_SHARE = 0.0
 RULES_SHEET_PT = 7.0
 
