@@ -68,11 +68,13 @@ def speed(records, count: int, size: str, sheet: str) -> None:
         cards.write_pdf(out / "bench_cards.pdf")
     exact = measure.STATS["exact_streams"] - before["exact_streams"]
     layouts = measure.STATS["exact_layouts"] - before["exact_layouts"]
+    finals = measure.STATS["final_layouts"] - before["final_layouts"]
     with Clock() as render:
         HTML(string=cards.html).render().write_pdf(out / "bench_cards_render.pdf")
     one = sum(1 for f, _ in cards.pairs if f.total == 1)
     print(f"{len(units)} datasheets -> {len(cards.pairs)} {size} cards, sheet {sheet}; "
-          f"{one} on one card; {exact} streams laid out exactly in {layouts} layouts")
+          f"{one} on one card; {exact} streams laid out exactly in {layouts} layouts; "
+          f"{finals} final layout(s) (more than 1: an overflow was refitted)")
     print(f"{'step':<28}{'wall s':>9}{'cpu s':>9}")
     print(f"{'cards PDF (whole path)':<28}{pdf.wall:>9.2f}{pdf.cpu:>9.2f}")
     print(f"{'WeasyPrint render, same HTML':<28}{render.wall:>9.2f}{render.cpu:>9.2f}")
@@ -94,7 +96,7 @@ def fit(records, sizes: list[str]) -> None:
         with Clock() as c:
             done = fit_cards(contents, CardOptions(size=size))
         ok = [v for v in done.values() if v is not None]
-        hist = collections.Counter(v[0] for v in ok)
+        hist = collections.Counter(v[1] for v in ok)
         print(f"\n{size}: {len(ok)}/{len(units)} on one card ({100 * len(ok) / len(units):.1f}%), "
               f"{len(units) - len(ok)} need a second card; fit {c.wall:.0f} s wall, {c.cpu:.0f} s cpu; "
               f"{measure.STATS['exact_streams'] - before['exact_streams']} streams laid out exactly")

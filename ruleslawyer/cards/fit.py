@@ -243,10 +243,14 @@ def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[l
 
 def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) -> list[list[Block]]:
     """A record over as many faces as it needs at `size`, measured exactly (the face count
-    reserves room in the header for "k/n")."""
+    reserves room in the header for "k/n"; `assemble` measures all such records together first)."""
     stream = replace(_stream(c, size), total=9)
     m = measure_exact([stream], opts)[0]
     return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
+
+
+def _many_size(c: CardContent, opts: CardOptions) -> float:
+    return RULES_SHEET_PT if c.kind == "rules" else opts.floor_pt
 
 
 # ---------------------------------------------------------------- all cards
@@ -263,6 +267,9 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
     """
     slack = slack or {}
     fitted = fit_cards(contents, opts, exact, slack)
+    many = [c for i, c in enumerate(contents) if fitted.get(i) is None]
+    if many:  # one layout for every record that takes several cards (cached for _many_faces)
+        measure_exact([replace(_stream(c, _many_size(c, opts)), total=9) for c in many], opts)
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
@@ -273,7 +280,7 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
             base = Face(c.title, c.meta, c.kind, "front", tuple(front), size, key=(i, "card"))
             pairs.append((base, replace(base, side="back" if back else "blank", blocks=tuple(back))))
             continue
-        size = RULES_SHEET_PT if c.kind == "rules" else opts.floor_pt
+        size = _many_size(c, opts)
         faces = [Face(c.title, c.meta, c.kind, "front" if k % 2 == 0 else "back", tuple(b), size, key=(i, "card"))
                  for k, b in enumerate(_many_faces(c, size, opts, slack.get(i, 0.0)))]
         if len(faces) % 2:

@@ -118,7 +118,7 @@ def _measure_block(block: Block, box) -> Parts:
     return Parts(height, pieces, pieces[0][0], height - pieces[-1][1])
 
 
-STATS = {"exact_streams": 0, "exact_layouts": 0, "estimates": 0}
+STATS = {"exact_streams": 0, "exact_layouts": 0, "estimates": 0, "final_layouts": 0}
 _CACHE: dict[str, StreamMeasure] = {}
 _CACHE_MAX = 4000
 
