@@ -163,8 +163,12 @@ def test_a_unit_too_long_for_one_card_continues_on_cards_marked_k_of_n(units, co
         texts = [page.extract_text() or "" for page in pdf.pages]
     marks = {m for t in texts for m in re.findall(r"\b(\d)/(\d)\b", t)}
     assert {(str(k), str(total)) for k in range(1, total + 1)} <= marks
-    parts = [b.data["text"] for f in faces for b in f.blocks
-             if b.kind == "text" and (b.data["title"] or "").startswith("Long Rule")]
+    first = next(k for k, f in enumerate(faces) for b in f.blocks if b.kind == "text" and b.data["title"] == "Long Rule")
+    parts = [next(b for b in faces[first].blocks if b.data.get("title") == "Long Rule").data["text"]]
+    for f in faces[first + 1:]:  # a continuation opens the next face, untitled
+        if not (f.blocks and f.blocks[0].kind == "text" and f.blocks[0].continued):
+            break
+        parts.append(f.blocks[0].data["text"])
     assert len(parts) >= 3 and squash("".join(parts)) == squash(words), "text lost where the rule was split"
     printed = squash(" ".join(texts))
     assert all(squash(p) in printed for p in parts)

@@ -41,7 +41,6 @@ def test_nine_in_ten_real_datasheets_fit_one_poker_card(export_records):
     assert all(v[1] >= 6.5 for v in done.values() if v is not None)
 
 
-@pytest.mark.slow
 def test_fast_fit_is_the_exact_fit(export_records):
     """Estimates decide only where they are clear; the result equals laying out every size."""
     from ruleslawyer.cards import CardOptions

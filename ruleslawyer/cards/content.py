@@ -51,9 +51,11 @@ class Block:
         return self.data["text"]
 
     def with_text(self, text: str, continued: bool, last: bool = True) -> "Block":
+        """The block with part of its text. A continuation has no title: its lines then wrap
+        exactly as they did in the whole block, so the measured geometry still holds."""
         data = {**self.data, "text": text}
-        if continued and not self.continued and data.get("title"):
-            data["title"] = f"{data['title']} (cont.)"
+        if continued and not self.continued:
+            data["title"] = None
             data["tick"] = False
         return replace(self, data=data, continued=continued or self.continued)
 
