@@ -1,21 +1,23 @@
-"""Benchmark print cards: 100 datasheet cards to PDF, beside the same cards as HTML only.
+"""Benchmark print cards on the real Wahapedia export: speed side by side, and the fit.
 
-The datasheets are the real ones of the seeds (18 from 000, the Chronomancer from 001, parsed
-by the real parsers), repeated under distinct names so no measurement cache can answer for a
-repeat. For each card size it prints, side by side (wall and CPU seconds):
+Speed (default): 100 10th edition datasheets picked evenly by name, made into a PDF the way
+`ruleslawyer cards --out x.pdf` does (fit, impose, final layout, overflow check, write),
+beside one plain WeasyPrint render of the very same final HTML (`HTML(string).render()
+.write_pdf()`), in the same run. The ratio pdf / render is the issue 19 target (<= 1.3).
 
-- fit:   measuring and packing every stream with WeasyPrint (type size, splits)
-- jinja: rendering the final HTML from the fitted faces (templating alone)
-- html:  the whole `--out cards.html` path (fit, imposition, Jinja; no PDF layout)
-- pdf:   the whole `--out cards.pdf` path (the html path plus writing the PDF)
+Fit (`--fit`): every 10th and 11th edition datasheet, poker and tarot: how many fit one card,
+the type sizes chosen, with how many exact layouts.
 
-    .venv/bin/python bench/cards.py                 # 100 poker cards, one a page
-    .venv/bin/python bench/cards.py --count 40 --sheet a4 --size tarot
+    .venv/bin/python bench/cards.py --db /tmp/cards_store/real.sqlite           # speed
+    .venv/bin/python bench/cards.py --db /tmp/cards_store/real.sqlite --fit     # distribution
+
+The store must hold the export (`ruleslawyer --db X ingest ../shared/realdata/wahadumper__wahadumper`).
 """
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import collections
+import resource
 import sys
 import tempfile
 import time
@@ -23,24 +25,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-SHARED = ROOT.parent / "shared"
-
-
-def load_units(count: int):
-    """`count` datasheets from the seeds, renamed "Name #k" on repeats, and the corpus records."""
-    from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.library.corpus import load_corpus
-    from ruleslawyer.store import Store
-
-    seeds = sorted((SHARED / "seeds").glob("000_*.txt")) + sorted((SHARED / "seeds").glob("001_*.txt"))
-    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
-        ingest_paths(store, seeds)
-        records = load_corpus(store).records
-    units = [r for r in records if r.kind == "datasheet"]
-    picked = [dataclasses.replace(units[i % len(units)], name=f"{units[i % len(units)].name} #{i // len(units) + 1}")
-              for i in range(count)]
-    return picked, records
 
 
 class Clock:
@@ -53,50 +37,92 @@ class Clock:
         self.cpu = time.process_time() - self.cpu
 
 
+def load(db: str):
+    from ruleslawyer.library.corpus import load_corpus
+    from ruleslawyer.store import Store
+
+    with Store(db) as store:
+        return load_corpus(store).records
+
+
+def evenly(records, count: int, editions=(10,)):
+    units = sorted((r for r in records if r.kind == "datasheet" and r.edition in editions),
+                   key=lambda r: (r.name, r.faction or ""))
+    step = max(1, len(units) // count)
+    return units[::step][:count]
+
+
+def speed(records, count: int, size: str, sheet: str) -> None:
+    from weasyprint import HTML
+
+    from ruleslawyer.cards import make_cards, measure
+    from ruleslawyer.cards.options import CardOptions
+
+    units = evenly(records, count)
+    opts = CardOptions(size=size, sheet=sheet, duplex=sheet != "none")
+    out = Path(tempfile.gettempdir())
+    measure._CACHE.clear()
+    before = dict(measure.STATS)
+    with Clock() as pdf:
+        cards = make_cards(units, records, opts, title="bench")
+        cards.write_pdf(out / "bench_cards.pdf")
+    exact = measure.STATS["exact_streams"] - before["exact_streams"]
+    layouts = measure.STATS["exact_layouts"] - before["exact_layouts"]
+    finals = measure.STATS["final_layouts"] - before["final_layouts"]
+    with Clock() as render:
+        HTML(string=cards.html).render().write_pdf(out / "bench_cards_render.pdf")
+    one = sum(1 for f, _ in cards.pairs if f.total == 1)
+    print(f"{len(units)} datasheets -> {len(cards.pairs)} {size} cards, sheet {sheet}; "
+          f"{one} on one card; {exact} streams laid out exactly in {layouts} layouts; "
+          f"{finals} final layout(s) (more than 1: an overflow was refitted)")
+    print(f"{'step':<28}{'wall s':>9}{'cpu s':>9}")
+    print(f"{'cards PDF (whole path)':<28}{pdf.wall:>9.2f}{pdf.cpu:>9.2f}")
+    print(f"{'WeasyPrint render, same HTML':<28}{render.wall:>9.2f}{render.cpu:>9.2f}")
+    print(f"ratio (cpu): {pdf.cpu / render.cpu:.2f}   ratio (wall): {pdf.wall / render.wall:.2f}")
+
+
+def fit(records, sizes: list[str]) -> None:
+    from ruleslawyer.cards import measure
+    from ruleslawyer.cards.content import build_content
+    from ruleslawyer.cards.fit import fit_cards
+    from ruleslawyer.cards.options import CardOptions
+
+    units = [r for r in records if r.kind == "datasheet" and (r.edition or 0) >= 10]
+    contents = build_content(units, records)
+    by_ed = collections.Counter(u.edition for u in units)
+    print(f"{len(units)} datasheets of editions >= 10: " + ", ".join(f"{e}th: {n}" for e, n in sorted(by_ed.items())))
+    for size in sizes:
+        before = dict(measure.STATS)
+        with Clock() as c:
+            done = fit_cards(contents, CardOptions(size=size))
+        ok = [v for v in done.values() if v is not None]
+        hist = collections.Counter(v[1] for v in ok)
+        print(f"\n{size}: {len(ok)}/{len(units)} on one card ({100 * len(ok) / len(units):.1f}%), "
+              f"{len(units) - len(ok)} need a second card; fit {c.wall:.0f} s wall, {c.cpu:.0f} s cpu; "
+              f"{measure.STATS['exact_streams'] - before['exact_streams']} streams laid out exactly")
+        print("  type size (pt): " + ", ".join(f"{s:g}: {n}" for s, n in sorted(hist.items(), reverse=True)))
+        misses = sorted(contents[i].title for i, v in done.items() if v is None)
+        if misses:
+            print("  second card: " + ", ".join(misses[:40]) + (" ..." if len(misses) > 40 else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", required=True)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--size", default="poker")
     parser.add_argument("--sheet", default="none")
+    parser.add_argument("--fit", action="store_true", help="fit distribution instead of speed")
     args = parser.parse_args()
-
     with Clock() as c:
-        import weasyprint  # noqa: F401  (the import cost is paid once per `cards` run)
+        import weasyprint  # noqa: F401  (paid once per `cards` run)
     print(f"import weasyprint: {c.wall:.2f} s")
-    units, records = load_units(args.count)
-    from ruleslawyer.cards import make_cards
-    from ruleslawyer.cards import fit
-    from ruleslawyer.cards.content import build_content
-    from ruleslawyer.cards.impose import impose
-    from ruleslawyer.cards.options import CardOptions
-    from ruleslawyer.cards.render import document_html
-
-    opts = CardOptions(size=args.size, sheet=args.sheet)
-    rows = []
-    fit._CACHE.clear()
-    with Clock() as c:
-        pairs = fit.assemble(build_content(units, records), opts)
-    rows.append(("fit", c))
-    page, sheets = impose(pairs, opts)
-    with Clock() as c:
-        html = document_html(page, sheets, opts)
-    rows.append(("jinja", c))
-    fit._CACHE.clear()
-    with Clock() as c:
-        cards = make_cards(units, records, opts, verify=False)
-        Path(tempfile.gettempdir(), "bench_cards.html").write_text(cards.html, encoding="utf-8")
-    rows.append(("html", c))
-    fit._CACHE.clear()
-    with Clock() as c:
-        cards = make_cards(units, records, opts)
-        cards.write_pdf(Path(tempfile.gettempdir()) / "bench_cards.pdf")
-    rows.append(("pdf", c))
-    faces = sum(1 for pair in cards.pairs for f in pair if f.side != "blank")
-    print(f"{args.count} datasheets -> {len(cards.pairs)} {args.size} cards ({faces} printed faces), "
-          f"{len(cards.sheets)} PDF pages, sheet {args.sheet}; HTML {len(html) // 1024} KiB")
-    print(f"{'step':<7}{'wall s':>9}{'cpu s':>9}{'ms/card (cpu)':>15}")
-    for name, clock in rows:
-        print(f"{name:<7}{clock.wall:>9.2f}{clock.cpu:>9.2f}{1000 * clock.cpu / len(cards.pairs):>15.1f}")
+    records = load(args.db)
+    if args.fit:
+        fit(records, ["poker", "tarot"])
+    else:
+        speed(records, args.count, args.size, args.sheet)
+    print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,7 @@ import pytest
 from ruleslawyer.cards import CardError, CardOptions
 from ruleslawyer.cards.fit import split_text
 from ruleslawyer.cards.impose import crop_marks, impose, make_grid
-from ruleslawyer.cards.references import RuleIndex, referenced_rules
-from ruleslawyer.records import Ability, Datasheet, Rule, Source, Weapon
+from ruleslawyer.records import Ability, Datasheet, Leader, Profile, Rule, Source, UnitCost, Weapon
 
 SRC = Source(file="test.txt")
 
@@ -67,52 +66,89 @@ def test_duplex_backs_mirror_about_the_long_edge():
         assert b.top == pytest.approx(210 - f.top - 148) and b.left == pytest.approx(f.left)
 
 
-def rule(name, section=(), edition=10):
-    return Rule(name=name, source=SRC, edition=edition, section=tuple(section), text=f"text of {name}")
+def rule(name, edition=10, text=None, **kw):
+    return Rule(name=name, source=SRC, edition=edition, text=text or f"text of {name}", **kw)
 
 
-def test_card_names_resolve_to_rules_tolerantly_but_not_fuzzily():
-    index = RuleIndex([rule("Blast Weapons", edition=9), rule("Rapid Fire", edition=9), rule("Anti-X"),
-                       rule("Sustained Hits"), rule("Deep Strike"), rule("Leader"), rule("Blast"),
-                       rule("Bolter Discipline", ["Angels of Death"], 9), rule("Shock Assault", ["Angels of Death"], 9)])
-    assert [r.name for r in index.find("Blast", 9)] == ["Blast Weapons"]
-    assert [r.name for r in index.find("blast", 10)] == ["Blast"]
-    assert [r.name for r in index.find("Rapid fire 2", 9)] == ["Rapid Fire"]
-    assert [r.name for r in index.find("anti-infantry 4+", 10)] == ["Anti-X"]
-    assert [r.name for r in index.find("Sustained Hits D3", 10)] == ["Sustained Hits"]
-    assert [r.name for r in index.find("Angels of Death", 9)] == ["Bolter Discipline", "Shock Assault"]
-    assert index.find("Deep Strikes", 10) and not index.find("Deep Strike", 9)
-    assert index.find("Living Metal", 10) == [] and index.find("Blasted", 10) == []
+def unit(**kw) -> Datasheet:
+    base = dict(name="Unit", source=SRC, edition=10, faction="Necrons",
+                profiles=(Profile("Unit", {"M": "6\"", "T": "4", "Sv": "3+", "W": "5", "Ld": "6+", "OC": "1"}),),
+                keywords=("INFANTRY",), faction_keywords=("NECRONS",))
+    base.update(kw)
+    return Datasheet(**base)
 
 
-def test_a_datasheet_gets_each_named_rule_once_and_not_its_own_texts():
-    index = RuleIndex([rule("Blast"), rule("Deep Strike"), rule("Leader"), rule("Stealth")])
-    d = Datasheet(name="Unit", source=SRC, edition=10,
-                  weapons=(Weapon("Gun", "18\"", A="D6", skill="3+", S="5", AP="-1", D="1", abilities=("blast",)),
-                           Weapon("Gun 2", "12\"", A="1", skill="3+", S="5", AP="-1", D="1", abilities=("Blast",))),
-                  abilities=(Ability("Deep Strike"), Ability("Stealth", "Printed in full here."), Ability("Leader")))
-    assert [r.name for r in referenced_rules(d, index)] == ["Blast", "Deep Strike", "Leader"]
-
-
-def test_split_text_counts_printed_characters_and_skips_bullets():
-    text = "First line here.\n- bullet one\n- bullet two"
-    first, rest = split_text(text, len("Firstlinehere.") + len("bulletone"))
-    assert first == "First line here.\n- bullet one" and rest == "- bullet two"
+def test_split_text_counts_printed_characters_bullets_included():
+    text = "First line here.\n\u2022 bullet one\n\u2022 bullet two"
+    first, rest = split_text(text, len("Firstlinehere.") + len("\u2022bulletone"))
+    assert first == "First line here.\n\u2022 bullet one" and rest == "\u2022 bullet two"
     assert split_text("abc def", 99) == ("abc def", "")
 
 
-def test_an_amended_rule_on_a_card_says_which_faq_changed_it():
-    from ruleslawyer.cards.content import Block
-    from ruleslawyer.cards.fit import Face
-    from ruleslawyer.cards.impose import impose
-    from ruleslawyer.cards.render import document_html
-    from ruleslawyer.records import Change
+def test_font_steps_never_go_below_six_and_a_half_points():
+    for size in ("poker", "tarot", "a6", "a5"):
+        steps = CardOptions(size=size).font_steps()
+        assert steps[-1] == 6.5 and min(steps) == 6.5 and steps == sorted(steps, reverse=True)
+        assert steps[0] > 6.5  # room to grow
 
-    amended = Rule(name="Advance", source=SRC, edition=9, text="Roll <one> D6.",
-                   changes=(Change("Core Book", "1.7", "219", "replace", None, "old", "new"),))
-    face = Face("Unit", ("Necrons",), "datasheet", "back", (Block("rule", {"item": amended, "label": "Advance"}),), 7)
-    opts = CardOptions()
-    page, sheets = impose([(face, face)], opts)
-    html = document_html(page, sheets, opts)
-    assert "Amended by Core Book v1.7, p.&nbsp;219" in html
-    assert "Roll &lt;one&gt; D6." in html  # record text is escaped
+
+def content_of(d, rules):
+    from ruleslawyer.cards.content import build_content
+
+    return build_content([d], rules)[0]
+
+
+def test_front_has_own_abilities_in_full_and_core_abilities_by_name():
+    leader_text = " ".join(["word"] * 300)
+    rules = [rule("Leader", text=leader_text, summary=("Attach this model to a unit before the battle.",)),
+             rule("Lethal Hits", text="Critical hits wound automatically."), rule("Deep Strike", text=" ".join(["w"] * 90))]
+    d = unit(weapons=(Weapon("Gun", "18\"", A="2", skill="3+", S="5", AP="-1", D="1", abilities=("lethal hits",)),),
+             abilities=(Ability("Leader", "", "core"), Ability("Deep Strike", "", "core"),
+                        Ability("Grim Will", "Once per battle, this unit can do a thing.", "unit")),
+             leader=Leader("", ("Immortals",)))
+    c = content_of(d, rules)
+    own = [b for b in c.front if b.kind == "text"]
+    assert [b.data["title"] for b in own] == ["Grim Will"] and own[0].data["tick"]
+    named = dict(next(b for b in c.front if b.kind == "lines" and b.data["cls"] == "named").data["lines"])
+    assert named["Core"] == "Leader, Deep Strike" and named["Leads"] == "Immortals"
+    back = {b.data.get("title"): b for b in c.back if b.kind == "text"}
+    assert back["Lethal Hits"].data["text"] == "Critical hits wound automatically."  # short: in full
+    assert back["Leader"].data["text"] == "Attach this model to a unit before the battle."  # long: one line
+    assert "long" in back["Deep Strike"].data["cls"] and len(back["Deep Strike"].data["text"]) < 200
+    assert {n for n, _ in c.long_rules} == {"Leader", "Deep Strike"}
+
+
+def test_wound_boxes_for_characters_vehicles_and_monsters_up_to_24_wounds():
+    from ruleslawyer.cards.content import wound_rows
+
+    assert wound_rows(unit()) == []  # infantry
+    assert wound_rows(unit(keywords=("VEHICLE",))) == [("Unit", 5)]
+    big = unit(keywords=("MONSTER",), profiles=(Profile("Big", {"W": "25"}),))
+    assert wound_rows(big) == []
+    three = unit(keywords=("VEHICLE",), points=(UnitCost("3", 150),))
+    assert wound_rows(three) == [("Unit 1", 5), ("Unit 2", 5), ("Unit 3", 5)]
+
+
+def test_edition_newest_by_default_with_a_note_and_edition_option():
+    from ruleslawyer.cards.content import select_records
+
+    old, new = unit(edition=9, name="Skorpekh Lord"), unit(edition=10, name="Skorpekh Lord")
+    other = unit(edition=10, name="Skorpekh Destroyers")
+    pool = [old, new, other]
+    sel = select_records(pool, ["skorpekh lord"])
+    assert sel.records == [new] and "9th" in sel.notes[0] and "--edition" in sel.notes[0]
+    assert select_records(pool, ["skorpekh lord"], edition=9).records == [old]
+    assert select_records(pool, ["skorpekh"]).records == [new, other]
+    with pytest.raises(CardError, match="edition 8"):
+        select_records(pool, ["skorpekh lord"], edition=8)
+
+
+def test_estimate_matches_the_markup_it_describes():
+    """Counting lines: greedy breaking at spaces and hyphens, kerned widths."""
+    from ruleslawyer.cards.metrics import count_lines, text_em
+
+    assert count_lines([("word", False)], 100) == 1
+    w = text_em("aaaa")
+    assert count_lines([("aaaa aaaa", False)], 2 * w) == 2  # the space does not fit
+    assert count_lines([("aaaa aaaa", False)], 2 * w + text_em(" ") + 0.01) == 1
+    assert count_lines([("anti-infantry", False)], text_em("infantry") + 0.01) == 2  # after the hyphen

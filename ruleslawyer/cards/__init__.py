@@ -1,15 +1,16 @@
 """Print-ready cards: datasheets and stratagems on exact card sizes, as PDF or printable HTML.
 
     make_cards(records, corpus_records, options) -> CardSet   (fit, impose, lay out)
-    write_cards(store, names, out=..., faction=..., options=...) -> CardReport
+    write_cards(store, names, out=..., faction=..., edition=..., options=...) -> CardReport
 
-Pipeline: `content` (what each card says, rules resolved from the corpus) -> `fit` (type size
-and splitting, measured with WeasyPrint) -> `impose` (faces on pages, crop marks, duplex
-mirroring) -> `render` (Jinja templates shared with the site; WeasyPrint for the PDF).
+Pipeline: `content` (what each card says, rules resolved with `library.rule_refs`) -> `fit`
+(type size per card, estimated from font metrics and laid out with WeasyPrint only near a
+limit: `measure`, `estimate`, `metrics`) -> `impose` (faces on pages, crop marks, duplex
+mirroring) -> `render` (Jinja templates; WeasyPrint for the PDF).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -51,6 +52,8 @@ class CardReport:
     pages: int
     options: CardOptions
     split: list[str]  # records that needed more than one card
+    notes: list[str] = field(default_factory=list)  # e.g. other editions of a name printed
+    sizes: list[float] = field(default_factory=list)  # type size (pt) of each record's first card
 
 
 def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions | Mapping | None = None,
@@ -58,11 +61,11 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
     """Fit, impose and lay out cards for `records`; rules are resolved in `corpus_records`.
 
     With `verify` (needed for the PDF anyway), the final layout is checked face by face; a
-    face whose content would pass its safe area (the measurement disagreeing by a fraction of
-    a line) is repacked with that much less room. Without it (HTML output) the fit rests on
-    the measurements alone, which saves a full layout of every card.
+    record with a face whose content passes its safe area (an estimate that was wrong beyond
+    its error band) is fitted again exactly with that much less room, and the layout redone.
+    Without it (HTML output) the fit rests on the measurements alone.
     """
-    from .content import build_content
+    from .content import build_content, rules_sheet_content
     from .fit import assemble
     from .impose import impose
     from .render import document_html, layout, overflows
@@ -73,7 +76,13 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
         raise CardError("nothing to print: no datasheet or stratagem selected")
     slack: dict = {}
     for _attempt in range(MAX_REPACKS + 1):
-        pairs = assemble(contents, opts, slack)
+        chosen: list = []
+        pairs = assemble(contents, opts, slack, chosen=chosen)
+        sheet = rules_sheet_content(chosen) if opts.rules_sheet else None
+        if sheet is not None:
+            # keyed after the records, so a repack of the sheet does not touch them
+            pairs += [(replace(f, key=(len(contents), "card")), replace(b, key=(len(contents), "card")))
+                      for f, b in assemble([sheet], opts, {0: slack[len(contents)]} if len(contents) in slack else None)]
         page, sheets = impose(pairs, opts)
         html = document_html(page, sheets, opts, title=title)
         if not verify:
@@ -84,14 +93,17 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
             break
         faces = {slot.fid: slot.face for sheet in sheets for slot in sheet.slots}
         for fid, px in over.items():
-            key = faces[fid].key
+            key = faces[fid].key[0]
             slack[key] = slack.get(key, 0.0) + px + 2.0
     return CardSet(html, document, pairs, sheets, page, opts)
 
 
 def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | None = None,
-                options: CardOptions | Mapping | None = None) -> CardReport:
-    """Make cards for the named datasheets (or a faction's) and write `out` (.pdf or .html)."""
+                edition: int | None = None, options: CardOptions | Mapping | None = None) -> CardReport:
+    """Make cards for the named datasheets (or a faction's) and write `out` (.pdf or .html).
+
+    A name found in several editions prints the newest (or `edition`); the report's notes say so.
+    """
     from ..library.corpus import load_corpus
     from .content import select_records
 
@@ -100,7 +112,9 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
     if path.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise CardError(f"{path}: the output must end in .pdf or .html")
     corpus = load_corpus(store)
-    chosen = select_records(corpus.records, names, faction=faction, stratagems=opts.stratagems)
+    selection = select_records(corpus.records, names, faction=faction, stratagems=opts.stratagems,
+                               edition=edition)
+    chosen = selection.records
     as_pdf = path.suffix.lower() == ".pdf"
     cards = make_cards(chosen, corpus.records, opts, title=_title(chosen), verify=as_pdf)
     try:
@@ -110,8 +124,10 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
             path.write_text(cards.html, encoding="utf-8")
     except OSError as exc:
         raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    split = sorted({f.title for f, _ in cards.pairs if f.total > 1})
-    return CardReport(path, [r.name for r in chosen], len(cards.pairs), len(cards.sheets), opts, split)
+    split = sorted({f.title for f, _ in cards.pairs if f.total > 1 and f.kind != "rules"})
+    sizes = [f.font_pt for f, _ in cards.pairs if f.number == 1 and f.kind != "rules"]
+    return CardReport(path, [r.name for r in chosen], len(cards.pairs), len(cards.sheets), opts, split,
+                      selection.notes, sizes)
 
 
 def _title(records: Sequence) -> str:

@@ -1,34 +1,44 @@
 """What goes on a card: the records to print and their content as streams of blocks.
 
-A card has two streams. The front stream of a datasheet holds its profiles, weapons tables
-and keywords; the back stream its abilities and the text of every rule it names. A stratagem
-has a front stream only. `fit.py` decides the type size of each stream and, when a stream
-does not fit one face even at the floor size, splits it over several faces. Blocks are the
-units it moves: a table can be split between rows, a text between lines.
+A datasheet card has two streams. The front: profiles and invulnerable save, weapons with
+their abilities as tags, the unit's own abilities in full (a tick box beside a "once per
+battle" one), core and faction abilities by name, keywords, and wound boxes. The back: the
+text of the rules the card names, short ones in full and long ones (Leader, Deadly Demise,
+Deep Strike, ...) as one line, their full text going on the rules sheet. What does not fit
+the front goes to the back before them (`fit.py`). A stratagem has a front stream only.
+
+Blocks carry plain data, rendered by `templates/cards/blocks.html` and estimated by
+`estimate.py`; the two must describe the same markup.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..library.find import find_by_name
+from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
-from ..records import Ability, Datasheet, Record, Rule, Stratagem
+from ..records import Datasheet, Record, Rule, Stratagem
+from .metrics import text_em
 from .options import CardError
-from .references import RuleIndex, referenced_rules, rule_key
 
-# Shown for an ability printed by name only when its rule is printed further down the card.
-RULE_BELOW = "(Rule below.)"
+SHORT_WORDS = 60  # a named rule up to this long is printed in full on the back
+SUMMARY_CHARS = 150
+MAX_WOUND_BOXES = 24
+TRACKED = ("CHARACTER", "VEHICLE", "MONSTER")
+ONCE = re.compile(r"\bonce per (?:battle|game)\b(?! round)", re.I)  # "once per battle round" recurs
+CELL_PAD_EM = 0.18  # horizontal padding of a table cell (cards.css: th, td)
 
 
 @dataclass(frozen=True)
 class Block:
     """One unit of card content, rendered by the `cards/blocks.html` macro of its `kind`.
 
-    kind: profiles | weapons | keywords | ability | heading | rule | stratagem.
-    `split` says how the block may be divided when it does not fit: "rows" (a table),
-    "text" (an ability or rule text, between lines) or None (kept whole).
-    `continued` marks the second part of a divided block (its title gets "(cont.)").
+    kind: profiles | weapons | text | lines | wounds | heading | stratagem.
+    `split` says how the block may be divided over faces: "rows" (a table, between rows),
+    "text" (a text, between lines; only when a record needs a second card) or None.
+    `continued` marks the second part of a divided block.
     """
 
     kind: str
@@ -38,25 +48,24 @@ class Block:
     keep_with_next: bool = False
 
     def text_of(self) -> str:
-        """The splittable text of an ability or rule block."""
-        item = self.data["item"]
-        return item.text
+        return self.data["text"]
 
     def with_text(self, text: str, continued: bool, last: bool = True) -> "Block":
-        item = replace(self.data["item"], text=text)
-        if not last and getattr(item, "summary", None):
-            item = replace(item, summary=())  # a rule's recap goes after its last part
-        if continued and self.kind == "ability" and not self.continued:
-            item = replace(item, name=f"{item.name} (cont.)")  # the rule partial has no title slot
-        return replace(self, data={**self.data, "item": item}, continued=continued or self.continued)
+        """The block with part of its text. A continuation has no title: its lines then wrap
+        exactly as they did in the whole block, so the measured geometry still holds."""
+        data = {**self.data, "text": text}
+        if continued and not self.continued:
+            data["title"] = None
+            data["tick"] = False
+        return replace(self, data=data, continued=continued or self.continued)
 
     def with_rows(self, rows: Sequence[Any], continued: bool) -> "Block":
-        return replace(self, data={**self.data, "weapons": tuple(rows)}, continued=continued)
+        return replace(self, data={**self.data, "rows": tuple(rows)}, continued=continued)
 
 
 @dataclass(frozen=True)
 class CardContent:
-    """One record's card: title line, meta line, and its front and back streams."""
+    """One record's card: title line, meta line, front and back streams, long rules named."""
 
     record: Record
     title: str
@@ -64,15 +73,27 @@ class CardContent:
     front: tuple[Block, ...]
     back: tuple[Block, ...] = ()
     kind: str = "datasheet"
+    long_rules: tuple[tuple[str, str], ...] = ()  # (name, full text) for the rules sheet
+    # Shorter backs to fall back on, in order, when the card fits at no size: every rule in
+    # one line, then the rules by name only (their text going on the rules sheet).
+    fallbacks: tuple["CardContent", ...] = ()
+
+
+@dataclass
+class Selection:
+    """The records to print, and notes for the user (a name printed in one of several editions)."""
+
+    records: list[Record]
+    notes: list[str] = field(default_factory=list)
 
 
 def select_records(records: Sequence[Record], names: Sequence[str], *, faction: str | None = None,
-                   stratagems: bool = False) -> list[Record]:
+                   stratagems: bool = False, edition: int | None = None) -> Selection:
     """The datasheets (and with `stratagems`, stratagems) to print, in the order asked.
 
     Each NAME is matched like `show` does (case, punctuation, prefix, typos); with no names,
-    every datasheet (and stratagem) of `faction` is printed. A name that matches several
-    records (a prefix such as "primaris", one unit in two editions) prints each of them.
+    every datasheet (and stratagem) of `faction` is printed. A name that matches one unit in
+    several editions prints the `edition` asked, else the newest, and says so in `notes`.
     """
     kinds = ["datasheet", "stratagem"] if stratagems else ["datasheet"]
     pool = [r for r in records if r.kind in kinds]
@@ -83,25 +104,61 @@ def select_records(records: Sequence[Record], names: Sequence[str], *, faction: 
             known = sorted({r.faction for r in records if r.kind in kinds and getattr(r, "faction", None)})
             raise CardError(f"no {' or '.join(kinds)} records of faction {faction!r}",
                             hint="known factions: " + ", ".join(known) if known else None)
+    if edition is not None:
+        editions = sorted({r.edition for r in pool if r.edition is not None})
+        pool = [r for r in pool if r.edition == edition]
+        if not pool:
+            raise CardError(f"nothing to print in edition {edition}",
+                            hint="editions here: " + ", ".join(map(str, editions)) if editions else None)
     if not names:
         if not faction:
             raise CardError("give one or more unit names, or --faction to print a whole faction")
-        return pool
+        return _newest_only(pool, None, edition)
     chosen: list[Record] = []
+    notes: list[str] = []
     for name in names:
-        for r in find_by_name(pool, name, kinds=kinds):
-            if r not in chosen:
-                chosen.append(r)
-    return chosen
+        found = _newest_only(find_by_name(pool, name, kinds=kinds), name, edition)
+        notes.extend(n for n in found.notes if n not in notes)
+        chosen.extend(r for r in found.records if r not in chosen)
+    return Selection(chosen, notes)
+
+
+def _newest_only(found: Sequence[Record], name: str | None, edition: int | None) -> Selection:
+    """Of records sharing a name (and faction) in several editions, the newest; notes name the others."""
+    groups: dict[tuple, list[Record]] = {}
+    for r in found:
+        groups.setdefault((r.kind, fold(r.name), fold(getattr(r, "faction", None) or "")), []).append(r)
+    keep: list[Record] = []
+    notes = []
+    for group in groups.values():
+        editions = {r.edition for r in group}
+        if len(editions) > 1 and edition is None:
+            newest = max(e for e in editions if e is not None) if any(e is not None for e in editions) else None
+            others = sorted(e for e in editions if e is not None and e != newest)
+            group = [r for r in group if r.edition == newest]
+            notes.append(f"{group[0].name}: printed the {_ordinal(newest)} edition; also in "
+                         + ", ".join(_ordinal(e) for e in others) + " (use --edition)")
+        keep.extend(group)
+    order = {id(r): i for i, r in enumerate(found)}
+    return Selection(sorted(keep, key=lambda r: order[id(r)]), notes)
+
+
+def _ordinal(n: int | None) -> str:
+    if n is None:
+        return "unknown"
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def build_content(records: Sequence[Record], corpus_records: Sequence[Record]) -> list[CardContent]:
-    """The card content of each record, with rules resolved against the corpus's rules."""
-    index = RuleIndex(r for r in corpus_records if isinstance(r, Rule))
+    """The card content of each record, with named rules resolved against the corpus's rules."""
+    refs: RuleRefs[Rule] = RuleRefs()
+    for r in corpus_records:
+        if isinstance(r, Rule):
+            refs.add(r.name, r, edition=r.edition, faction=r.faction)
     out = []
     for r in records:
         if isinstance(r, Datasheet):
-            out.append(datasheet_content(r, index))
+            out.append(datasheet_content(r, refs))
         elif isinstance(r, Stratagem):
             out.append(stratagem_content(r))
     return out
@@ -112,53 +169,208 @@ def is_tenth(d: Datasheet) -> bool:
     return not any(w.type for w in d.weapons) and any(w.A for w in d.weapons)
 
 
-def datasheet_content(d: Datasheet, index: RuleIndex) -> CardContent:
-    """Front: profiles, ranged and melee weapons, keywords. Back: abilities, then named rules."""
+def _col_width(label: str, values: Sequence[str], air: float = 0.3) -> float:
+    """A stat column's width in em: its widest value or label, the cell padding, and some air."""
+    return round(max([text_em(label, True), *(text_em(v or "") for v in values)]) + 2 * CELL_PAD_EM + air, 2)
+
+
+def profiles_block(d: Datasheet) -> Block:
+    stats: list[str] = []
+    for p in d.profiles:
+        stats.extend(k for k in p.stats if k not in stats)
+    several = len(d.profiles) > 1
+    rows = tuple((p.name + (f" ({p.models})" if p.models and several else ""), tuple(p.stats.get(k, "") for k in stats))
+                 for p in d.profiles)
+    air = 0.3 if len(stats) <= 6 else 0.1  # 9th edition's nine columns leave the name room
+    cols = tuple((k, _col_width(k, [r[1][i] for r in rows], air)) for i, k in enumerate(stats))
+    return Block("profiles", {"cols": cols, "rows": rows, "invuln": d.invulnerable_save})
+
+
+def weapons_block(title: str, weapons: Sequence, tenth: bool) -> Block:
+    # 9th edition: the weapon type goes with the name as a tag, its abilities (sentences) after it
+    fields = (("Range", "range"), ("A", "A"), ("WS" if title.startswith("Melee") else "BS", "skill")) if tenth \
+        else (("Range", "range"),)
+    fields += (("S", "S"), ("AP", "AP"), ("D", "D"))
+    rows = []
+    for w in weapons:
+        if tenth:
+            tags = " ".join(f"[{a}]" for a in w.abilities)
+        else:
+            kind = f"[{w.type}]" if w.type and fold(w.type) != "melee" else ""
+            tags = " ".join(x for x in (kind, *w.abilities) if x)
+        rows.append((w.name, tags, tuple(getattr(w, f) or "" for _, f in fields)))
+    cols = tuple((label, _col_width(label, [r[2][i] for r in rows])) for i, (label, _) in enumerate(fields))
+    return Block("weapons", {"title": title, "cols": cols, "rows": tuple(rows), "tenth": tenth}, split="rows")
+
+
+def text_block(title: str | None, text: str, *, tick: bool = False, cls: str = "ability", note: str = "") -> Block:
+    """An ability or rule: bold title, then its text, one paragraph a line."""
+    lines = [ln.strip() for ln in (text or "").split("\n") if ln.strip()]
+    lines = ["\u2022 " + ln[2:] if ln.startswith(("- ", "* ")) else ln for ln in lines]
+    body = "\n".join(lines) + (f" ({note})" if note else "")
+    return Block("text", {"title": title, "text": body.strip(), "tick": tick, "cls": cls}, split="text")
+
+
+def lines_block(lines: Sequence[tuple[str, str]], cls: str) -> Block:
+    """Labelled one-paragraph lines: keywords, abilities by name."""
+    return Block("lines", {"lines": tuple(lines), "cls": cls})
+
+
+def wound_rows(d: Datasheet) -> list[tuple[str, int]]:
+    """One row of wound boxes per model, for characters, vehicles and monsters with W <= 24."""
+    if not {k.upper() for k in d.keywords} & set(TRACKED):
+        return []
+    rows = []
+    models = _model_count(d)
+    for p in d.profiles:
+        w = (p.stats.get("W") or "").strip()
+        if not w.isdigit() or not 0 < int(w) <= MAX_WOUND_BOXES:
+            continue
+        n = models if len(d.profiles) == 1 else _int(p.models) or 1
+        for k in range(min(n, 6)):
+            rows.append((p.name if n == 1 else f"{p.name} {k + 1}", int(w)))
+    return rows
+
+
+def _int(text) -> int | None:
+    m = re.match(r"\s*(\d+)", text or "")
+    return int(m.group(1)) if m else None
+
+
+def _model_count(d: Datasheet) -> int:
+    counts = [_int(c.models) for c in d.points or () if _int(c.models)]
+    return min(counts) if counts else 1
+
+
+def summary_line(text: str, rules: Sequence[Rule]) -> str:
+    """One line standing for a long rule: a summary, else its rule number, else its first sentence."""
+    rule = next((r for r in rules if r.summary), next((r for r in rules if r.number), None))
+    if rule is not None and rule.summary:
+        line = rule.summary[0]
+    elif rule is not None and rule.number:
+        return f"See rule {rule.number}."
+    else:
+        flat = " ".join((text or "").split())
+        m = re.match(r"(.+?[.!?])(?:\s|$)", flat)
+        line = m.group(1) if m else flat
+    if len(line) > SUMMARY_CHARS:
+        line = line[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
+    return line
+
+
+def datasheet_content(d: Datasheet, refs: RuleRefs[Rule]) -> CardContent:
+    """Front: profiles, weapons, own abilities, abilities by name, keywords, wound boxes.
+    Back: the rules the card names (short ones in full, long ones as one line)."""
     meta = [m for m in (d.faction,) if m]
     if d.power is not None:
         meta.append(f"Power {d.power}")
     if d.points:
-        meta.append("; ".join(f"{c.models} model{'' if c.models == '1' else 's'}: "
+        meta.append("; ".join(f"{c.tier + ' ' if c.tier else ''}{c.models} model{'' if c.models == '1' else 's'}: "
                               f"{c.points if c.points is not None else '?'} pts" for c in d.points))
     front: list[Block] = []
     if d.profiles:
-        front.append(Block("profiles", {"ds": d}))
+        front.append(profiles_block(d))
     melee = [w for w in d.weapons if fold(w.range or "") == "melee" or fold(w.type or "") == "melee"]
     ranged = [w for w in d.weapons if w not in melee]
+    tenth = is_tenth(d)
     for title, weapons in (("Ranged weapons", ranged), ("Melee weapons", melee)):
         if weapons:
-            front.append(Block("weapons", {"title": title, "weapons": tuple(weapons), "tenth": is_tenth(d)},
-                               split="rows"))
-    if d.keywords or d.faction_keywords:
-        front.append(Block("keywords", {"ds": d}))
-    rules = referenced_rules(d, index)
-    explained = {rule_key(r.name) for r in rules} | {rule_key(r.section[0]) for r in rules if r.section}
-    leader_text = None
-    if d.leader is not None:
-        leader_text = d.leader.text
-        if d.leader.attaches_to:
-            leader_text += "\n" + ", ".join(d.leader.attaches_to)
-    back: list[Block] = []
+            front.append(weapons_block(title, weapons, tenth))
+
+    by_name: dict[str, list[str]] = {"Core": [], "Faction": []}
+    named: list[tuple[str, str, Rule | None]] = []  # (name, text, rule) printed on the back
     for a in d.abilities:
-        if fold(a.name) == "leader" and leader_text is not None and not a.text.strip():
-            a, leader_text = replace(a, text=leader_text), None  # the card's own Leader section
-        elif not a.text.strip() and rule_key(a.name) in explained:
-            a = replace(a, text=RULE_BELOW)
-        back.append(Block("ability", {"item": a}, split="text"))
-    if leader_text is not None:
-        back.append(Block("ability", {"item": Ability("Leader", leader_text)}, split="text"))
-    if rules:
-        back.append(Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
-        named = {rule_key(a.name) for a in d.abilities}
-        for r in rules:
-            # a rule found through its section ("Angels of Death") is titled with it
-            via = r.section[0] if r.section and rule_key(r.section[0]) in named else None
-            label = f"{via}: {r.name}" if via else r.name
-            back.append(Block("rule", {"item": r, "label": label}, split="text"))
-    return CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet")
+        rule = refs.find(a.name, d.edition, d.faction)
+        own = a.category not in ("core", "faction") and (a.text.strip() or rule is None)
+        if own:
+            front.append(text_block(a.name, a.text, tick=bool(ONCE.search(a.text))))
+            continue
+        group = "Faction" if a.category == "faction" or (rule is not None and rule.faction) else "Core"
+        by_name[group].append(a.name)
+        named.append((a.name, a.text.strip() or (rule.text if rule else ""), rule))
+    if d.damaged:
+        front.append(text_block("Damaged", d.damaged))
+    lines = [(k, ", ".join(v)) for k, v in by_name.items() if v]
+    if d.leader is not None and d.leader.attaches_to:
+        lines.append(("Leads", ", ".join(d.leader.attaches_to)))
+    if d.support is not None and d.support.attaches_to:
+        lines.append(("Supports", ", ".join(d.support.attaches_to)))
+    if lines:
+        front.append(lines_block(lines, "named"))
+    kw = [("Keywords", ", ".join(d.keywords))] if d.keywords else []
+    if d.faction_keywords:
+        kw.append(("Faction", ", ".join(d.faction_keywords)))
+    if kw:
+        front.append(lines_block(kw, "keywords"))
+    wounds = wound_rows(d)
+    if wounds:
+        front.append(Block("wounds", {"rows": tuple(wounds)}))
+
+    # weapon keywords (and 9th edition weapon types) first, then abilities by name
+    seen = {rule_key(n) for n, _, _ in named}
+    weapon_rules = []
+    for n in named_on_datasheet(d):
+        k = rule_key(n)
+        if k in seen or any(rule_key(a.name) == k for a in d.abilities) or fold(n) == "leader":
+            continue
+        rule = refs.find(n, d.edition, d.faction)
+        if rule is not None:
+            seen.add(k)
+            weapon_rules.append((rule.name, rule.text, rule))
+    rules = []  # (name, text, rules found) of every named rule with a text, each once
+    printed: set[int] = set()
+    for name, text, rule in (*weapon_rules, *named):
+        if rule is not None and id(rule) in printed and not text:
+            continue
+        if rule is not None:
+            printed.add(id(rule))
+        if text.strip():  # named but with no text anywhere: the name on the front is all there is
+            rules.append((name, text, refs.find_all(name, d.edition, d.faction)))
+    variants = []
+    for level in ("full", "line", "name"):
+        back: list[Block] = []
+        long_rules: list[tuple[str, str]] = []
+        if level == "name" and rules:
+            back.append(lines_block([("Rules named (see the rules sheet)", ", ".join(n for n, _, _ in rules))], "named"))
+            long_rules = [(n, t) for n, t, _ in rules]
+        for name, text, found in rules if level != "name" else ():
+            if level == "full" and len(text.split()) <= SHORT_WORDS:
+                back.append(text_block(name, text, cls="rule"))
+            else:
+                back.append(text_block(name, summary_line(text, found), cls="rule long"))
+                long_rules.append((name, text))
+        if back and level != "name":
+            back.insert(0, Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
+        variants.append(CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet",
+                                    long_rules=tuple(long_rules)))
+    fallbacks: list[CardContent] = []
+    for v in variants[1:]:
+        if all(v.back != other.back for other in (variants[0], *fallbacks)):
+            fallbacks.append(v)
+    return replace(variants[0], fallbacks=tuple(fallbacks))
 
 
 def stratagem_content(s: Stratagem) -> CardContent:
-    """A stratagem card: one front stream (cost, category, when/target/effect)."""
+    """A stratagem card: one front stream (cost and category, when, target, effect)."""
     meta = [m for m in (s.faction, s.group) if m]
-    return CardContent(s, s.name, tuple(meta), (Block("stratagem", {"item": s}),), (), kind="stratagem")
+    head = " ".join(x for x in (f"{s.cp} CP" if s.cp is not None else "", s.category or "") if x)
+    lines = [(label, text) for label, text in (("", head), ("When", s.when), ("Target", s.target),
+                                                ("Effect", s.effect), ("Restrictions", s.restrictions)) if text]
+    blocks = tuple(text_block(label or None, text, cls="strat") for label, text in lines)
+    return CardContent(s, s.name, tuple(meta), blocks, (), kind="stratagem")
+
+
+def rules_sheet_content(contents: Sequence[CardContent]) -> CardContent | None:
+    """The rules reference of a set: every long rule its cards (as fitted) name, in full, once."""
+    return _rules_sheet(contents)
+
+
+def _rules_sheet(contents: Sequence[CardContent]) -> CardContent | None:
+    seen: dict[str, tuple[str, str]] = {}
+    for c in contents:
+        for name, text in c.long_rules:
+            seen.setdefault(rule_key(name), (name, text))
+    if not seen:
+        return None
+    blocks = tuple(text_block(name, text, cls="rule") for name, text in sorted(seen.values(), key=lambda nt: fold(nt[0])))
+    return CardContent(None, "Rules reference", ("Long rules named on these cards",), blocks, (), kind="rules")

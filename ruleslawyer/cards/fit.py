@@ -1,188 +1,201 @@
-"""Fitting card content to card faces, measured with WeasyPrint's own layout.
+"""Fitting each record on one card: the largest type that fits front and back, else more cards.
 
-Each stream (the front or back content of a card) is laid out by WeasyPrint in a face as wide
-as the card and unbounded in height, once per type size tried. From the layout boxes we read
-the height of every block and, inside splittable blocks, the position of every text line or
-table row. A stream keeps the base size when it fits one face; otherwise it takes the size its
-measured height predicts, stepped down until it fits; at the floor size it is packed greedily
-over several faces, splitting a text between lines (orphans kept to two lines) or a table
-between rows (the header repeats). Since measuring and printing use the same templates, CSS
-and engine, the measured heights are the printed ones; `make_cards` checks the final layout
-again (`render.overflows`) and repacks a face that still overflows.
+A datasheet's front blocks go on the front in order while they fit (a weapons table may split
+between rows, its header repeated); the rest, then the back blocks, go on the back. The card's
+type size is the largest step, from the card size's maximum down to 6.5 pt, at which the back
+holds all that. A record that fits no size continues, at 6.5 pt, on a second card (k/n),
+texts splitting between lines.
 
-The layout boxes are WeasyPrint internals (`Page._page_box`, `formatting_structure.boxes`),
-read only in this module (tested with WeasyPrint 70).
+Speed: every size is first judged on estimated geometry (`measure.measure_estimate`, font
+metrics only). An estimate is trusted only when each decision it leads to (does this block fit
+the room left?) clears the room by a margin larger than the estimate's error; otherwise that
+size is laid out with WeasyPrint (`measure.measure_exact`), all such streams of a round in one
+layout. So the result is the one an exact fit at every size gives (`CardOptions(exact=True)`,
+the reference, and `tests/test_cards_fit.py` compares them) for a fraction of its cost.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from dataclasses import replace
+from typing import Sequence
 
-from .boxes import PX_PER_MM, boxes_by_id, descendants
 from .content import Block, CardContent
+from .estimate import names_fit
+from .measure import Face, Parts, StreamMeasure, measure_estimate, measure_exact
 from .options import CardOptions
 
 EPS_PX = 2.0
-MIN_LINES = 2  # lines kept together at either side of a split
+MIN_LINES = 2  # lines kept together at either side of a text split
+# An estimated decision is trusted unless it is within this many lines (plus this share of
+# the height involved) of its limit. Kerned font metrics and the same greedy breaking make the
+# estimate agree with WeasyPrint's layout to a fraction of a pixel on almost every block; where
+# they disagree it is by a whole line (a word breaking differently; about one stream in 80 on
+# the real export, bench/RESULTS.md), which no band under a line would catch. So the band only
+# absorbs rounding, and the final layout catches the one disagreement that would spoil a card
+# (an overflow): that record is then fitted again exactly (`make_cards`).
+BAND_LINES = 0.02
+BAND_SHARE = 0.0
+RULES_SHEET_PT = 7.0
+
+__all__ = ["Face", "assemble", "face_room", "pack", "split_text"]
 
 
-@dataclass(frozen=True)
-class Face:
-    """One printed side of a card: whose, which side, which blocks, at what size, k of n."""
+def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> float:
+    """Body height available on a face: card height less header and bottom padding."""
+    from .boxes import PX_PER_MM
 
-    title: str
-    meta: tuple[str, ...]
-    kind: str
-    side: str  # front | back | blank
-    blocks: tuple[Block, ...]
-    font_pt: float
-    number: int = 1
-    total: int = 1
-    key: tuple[int, str] = (0, "front")  # (record index, stream side), to repack an overflow
+    _, ch = opts.card_mm
+    return ch * PX_PER_MM - body_top_px - opts.padding_mm * PX_PER_MM - slack_px
 
 
-@dataclass
-class Parts:
-    """Measured geometry of one block, in px relative to the block's top.
+# ---------------------------------------------------------------- one card: front and back
+class _Judge:
+    """Records how close the decisions of one packing came to their limits."""
 
-    `pieces` are the text lines or table rows that a split may separate: (top, bottom, chars).
-    `head` is the height above the first piece (title, table header), `tail` below the last.
+    def __init__(self, line_px: float):
+        self.line_px = line_px
+        self.sure = True
+
+    def fits(self, need: float, room: float) -> bool:
+        margin = room - EPS_PX - need
+        if abs(margin) < BAND_LINES * self.line_px + BAND_SHARE * need:
+            self.sure = False
+        return margin >= 0
+
+
+def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, room: float,
+              judge: _Judge) -> tuple[list[Block], list[Block]] | None:
+    """Front and back of one card, or None when the back overflows.
+
+    Front blocks fill the front in order; the first that does not fit is split (a table
+    between rows, a text between lines, two lines at least on each side) when part of it
+    fits; the rest of it, the later front blocks and the back blocks go on the back, which
+    must hold them all.
     """
-
-    height: float
-    pieces: list[tuple[float, float, int]] = field(default_factory=list)
-    head: float = 0.0
-    tail: float = 0.0
-
-    def split_height(self, j: int) -> float:
-        """Height of the first part when split after piece j."""
-        return self.head + (self.pieces[j][1] - self.pieces[0][0]) + self.tail
-
-    def rest(self, j: int) -> "Parts":
-        """Geometry of the continuation after piece j (same head and tail, later pieces)."""
-        later = self.pieces[j + 1:]
-        shift = later[0][0] - self.pieces[0][0]
-        moved = [(t - shift, b - shift, c) for t, b, c in later]
-        return Parts(self.head + (moved[-1][1] - moved[0][0]) + self.tail, moved, self.head, self.tail)
-
-
-@dataclass
-class StreamMeasure:
-    body_top: float  # px from the face's top to the top of its body (below the header)
-    parts: list[Parts]
-
-
-# ---------------------------------------------------------------- measuring
-def _line_pieces(container, top: float) -> list[tuple[float, float, int]]:
-    from weasyprint.formatting_structure.boxes import LineBox, TextBox
-
-    pieces = []
-    for b in descendants(container):
-        if isinstance(b, LineBox):
-            # list bullets are ::marker boxes: drawn, but not characters of the source text
-            chars = sum(len(re.sub(r"\s", "", t.text)) for t in descendants(b)
-                        if isinstance(t, TextBox) and not t.element_tag.endswith("::marker"))
-            pieces.append((b.position_y - top, b.position_y + b.height - top, chars))
-    return pieces
+    front: list[Block] = []
+    used = 0.0
+    i = 0
+    rest: list[tuple[Block, Parts]] = []
+    while i < n_front:
+        b, p = blocks[i], parts[i]
+        if judge.fits(used + p.height, room):
+            front.append(b)
+            used += p.height
+            i += 1
+            continue
+        keep = MIN_LINES if b.split == "text" else 1
+        best = None
+        if b.split and len(p.pieces) >= 2 * keep:
+            for j in range(keep - 1, len(p.pieces) - keep):
+                if judge.fits(used + p.split_height(j), room):
+                    best = j
+                else:
+                    break
+        cut = _cut(b, p, best) if best is not None else None
+        if cut is not None:
+            front.append(cut[0])
+            rest.append(cut[1:])
+            i += 1
+        break
+    rest.extend(zip(blocks[i:n_front], parts[i:n_front]))
+    rest.extend(zip(blocks[n_front:], parts[n_front:]))
+    if not judge.fits(sum(p.height for _, p in rest), room):
+        return None
+    return front, [b for b, _ in rest]
 
 
-def _row_pieces(block_box, top: float) -> list[tuple[float, float, int]]:
-    from weasyprint.formatting_structure.boxes import TableRowBox, TableRowGroupBox
-
-    pieces = []
-    for b in descendants(block_box):
-        if isinstance(b, TableRowGroupBox) and not b.is_header:
-            for row in b.children:
-                if isinstance(row, TableRowBox):
-                    pieces.append((row.position_y - top, row.position_y + row.height - top, 0))
-    return pieces
-
-
-def _is_text_container(box) -> bool:
-    """The box holding a block's splittable text: an ability's <dd>, a rule's .rule-text."""
-    element = getattr(box, "element", None)
-    if element is None or getattr(box, "element_tag", None) is None:
-        return False
-    return box.element_tag == "dd" or "rule-text" in (element.get("class") or "").split()
-
-
-def _measure_block(block: Block, box) -> Parts:
-    top = box.position_y
-    height = box.margin_height()
-    pieces: list[tuple[float, float, int]] = []
+def _cut(block: Block, parts: Parts, j: int) -> tuple[Block, Block, Parts] | None:
+    """`block` split after its piece j (a row or a line): first part, rest, rest's geometry."""
     if block.split == "rows":
-        pieces = _row_pieces(box, top)
-    elif block.split == "text":
-        text_box = next((b for b in descendants(box) if _is_text_container(b)), None)
-        if text_box is not None:
-            pieces = _line_pieces(text_box, top)
-    if not pieces:
-        return Parts(height)
-    return Parts(height, pieces, pieces[0][0], height - pieces[-1][1])
+        rows = block.data["rows"]
+        return (block.with_rows(rows[:j + 1], block.continued),
+                block.with_rows(rows[j + 1:], True), parts.rest(j))
+    chars = sum(c for _, _, c in parts.pieces[:j + 1])
+    first, rest = split_text(block.text_of(), chars)
+    if not rest.strip() or not first.strip():
+        return None
+    return block.with_text(first, block.continued, last=False), block.with_text(rest, True), parts.rest(j)
 
 
-_CACHE: dict[str, StreamMeasure] = {}
-_CACHE_MAX = 4000
+def _stream(c: CardContent, size: float) -> Face:
+    return Face(c.title, c.meta, c.kind, "front", tuple(c.front) + tuple(c.back), size)
 
 
-def measure(streams: Sequence[Face], opts: CardOptions) -> list[StreamMeasure]:
-    """Lay out each stream (a Face holding all its blocks) and measure its blocks.
+def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozenset[int] | set[int] = frozenset(),
+              slack: dict[int, float] | None = None) -> dict[int, tuple[CardContent, float, list[Block], list[Block]] | None]:
+    """For each record: (content, size, front blocks, back blocks) on one card, or None.
 
-    Results are cached per stream, card size and type size for the life of the process, so
-    the same cards imposed another way (sheet, duplex) are not measured again.
+    The content is the record's own or, when that fits at no size, its first fallback that
+    does (shorter rules on the back). Sizes are tried largest first; a size is judged on
+    estimates when they are clear, else measured with WeasyPrint, the streams of a round
+    measured together. Records in `exact` or `slack` (and all with `opts.exact`) are measured
+    at every size tried.
     """
-    keys = [repr((opts.card_mm, opts.padding_mm, f.title, f.meta, f.kind, f.side, f.font_pt, f.blocks))
-            for f in streams]
-    todo = [i for i, k in enumerate(keys) if k not in _CACHE]
-    if todo:
-        if len(_CACHE) > _CACHE_MAX:
-            _CACHE.clear()
-        for i, m in zip(todo, _measure([streams[i] for i in todo], opts)):
-            _CACHE[keys[i]] = m
-    return [_CACHE[k] for k in keys]
+    steps = opts.font_steps()
+    slack = slack or {}
+    exact = set(exact) | set(slack)
+    variants = {i: (c, *c.fallbacks) for i, c in enumerate(contents) if c.kind != "rules"}
+    # position per record: (variant, step)
+    pos = {i: (0, 0) for i in variants}
+    done: dict[int, tuple[CardContent, float, list[Block], list[Block]] | None] = {}
+    measured: dict[tuple[int, int, int], StreamMeasure] = {}
+    while pos:
+        wanted: list[tuple[int, int, int]] = []
+        for i, (v, k) in list(pos.items()):
+            while v < len(variants[i]):
+                c = variants[i][v]
+                if k >= len(steps):
+                    v, k = v + 1, 0
+                    continue
+                stream = _stream(c, steps[k])
+                if k < len(steps) - 1 and not names_fit(c.front, steps[k], opts.card_mm[0] - 2 * opts.padding_mm):
+                    k += 1
+                    continue
+                m = measured.get((i, v, k))
+                if m is None and not (opts.exact or i in exact):
+                    m = measure_estimate(stream, opts)
+                    judge = _Judge(steps[k] * 96 / 72 * 1.2)
+                    packed = pack_card(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), judge)
+                    if not judge.sure:
+                        m = None
+                    elif packed is not None:
+                        done[i] = (c, steps[k], *packed)
+                        break
+                    else:
+                        k += 1
+                        continue
+                if m is None:
+                    wanted.append((i, v, k))
+                    break
+                room = face_room(opts, m.body_top, slack.get(i, 0.0))
+                packed = pack_card(stream.blocks, m.parts, len(c.front), room, _Judge(1.0))
+                if packed is not None:
+                    done[i] = (c, steps[k], *packed)
+                    break
+                k += 1
+            if i in done:
+                del pos[i]
+            elif v >= len(variants[i]):
+                done[i] = None
+                del pos[i]
+            else:
+                pos[i] = (v, k)
+        if wanted:
+            streams = [_stream(variants[i][v], steps[k]) for i, v, k in wanted]
+            for key, m in zip(wanted, measure_exact(streams, opts)):
+                measured[key] = m
+    return done
 
 
-def _measure(streams: Sequence[Face], opts: CardOptions) -> list[StreamMeasure]:
-    from weasyprint import HTML
-
-    from .impose import Sheet, Slot
-    from .render import document_html
-
-    cw, _ = opts.card_mm
-    sheets = [Sheet("measure", [Slot(f, 0, 0, cw, 0, 0, f"m{i}")]) for i, f in enumerate(streams)]
-    page = {"width": cw, "height": 3000, "bleed": 0, "marks": False}
-    html = document_html(page, sheets, opts, title="measure", ids=True)
-    boxes = boxes_by_id(HTML(string=html).render())
-    out = []
-    for i, f in enumerate(streams):
-        face_box, body_box = boxes[f"m{i}"], boxes[f"m{i}-body"]
-        parts = [_measure_block(b, boxes[f"m{i}-b{j}"]) for j, b in enumerate(f.blocks)]
-        out.append(StreamMeasure(body_box.position_y - face_box.position_y + _top_padding(body_box), parts))
-    return out
-
-
-def _top_padding(box) -> float:
-    return box.padding_top + box.border_top_width + box.margin_top
-
-
-# ---------------------------------------------------------------- packing
+# ---------------------------------------------------------------- several cards
 def split_text(text: str, chars: int) -> tuple[str, str]:
-    """Cut `text` after its first `chars` rendered (non-space, non-bullet) characters."""
-    from ..render.templating import BULLET
-
+    """Cut `text` after its first `chars` non-space characters (as rendered, bullets included)."""
     count = 0
-    pos = 0
-    for line in text.split("\n"):
-        bullet = BULLET.match(line)
-        start = bullet.end() if bullet else 0
-        for k in range(start, len(line)):
-            if not line[k].isspace():
-                if count == chars:
-                    cut = pos if k == start else pos + k  # at a line's start, keep its bullet
-                    return text[:cut].rstrip(), text[cut:]
-                count += 1
-        pos += len(line) + 1
+    for k, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        if count == chars:
+            return text[:k].rstrip(), text[k:]
+        count += 1
     return text, ""
 
 
@@ -194,17 +207,7 @@ def _split(block: Block, parts: Parts, room: float) -> tuple[Block, Block, Parts
     for j in range(keep - 1, n - keep):
         if parts.split_height(j) <= room - EPS_PX:
             best = j
-    if best is None:
-        return None
-    if block.split == "rows":
-        rows = block.data["weapons"]
-        return (block.with_rows(rows[:best + 1], block.continued),
-                block.with_rows(rows[best + 1:], True), parts.rest(best))
-    chars = sum(c for _, _, c in parts.pieces[:best + 1])
-    first, rest = split_text(block.text_of(), chars)
-    if not rest.strip():
-        return None
-    return block.with_text(first, block.continued, last=False), block.with_text(rest, True), parts.rest(best)
+    return _cut(block, parts, best) if best is not None else None
 
 
 def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[list[Block]]:
@@ -238,74 +241,50 @@ def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[l
     return [f for f in faces if f]
 
 
-def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> float:
-    """Body height available on a face: card height less header and bottom padding."""
-    _, ch = opts.card_mm
-    return ch * PX_PER_MM - body_top_px - opts.padding_mm * PX_PER_MM - slack_px
+def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) -> list[list[Block]]:
+    """A record over as many faces as it needs at `size`, measured exactly (the face count
+    reserves room in the header for "k/n"; `assemble` measures all such records together first)."""
+    stream = replace(_stream(c, size), total=9)
+    m = measure_exact([stream], opts)[0]
+    return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
 
 
-def fit_streams(streams: Sequence[Face], opts: CardOptions, slack: Sequence[float] | None = None) -> list[list[Face]]:
-    """Each stream as faces: one face at the base or a predicted smaller size, else several at the floor.
-
-    Sizes are tried in rounds, one WeasyPrint layout per size per round: every stream at the
-    base size first; one that does not fit jumps to the size its measured height predicts
-    (text area grows with the square of the type size), then steps down until it fits, and
-    at the floor it is split over several faces.
-    """
-    slack = list(slack or [0.0] * len(streams))
-    steps = opts.font_steps()
-    result: list[list[Face] | None] = [None] * len(streams)
-    trying: dict[int, int] = {}  # stream index -> index into steps
-    for i, s in enumerate(streams):
-        if s.blocks:
-            trying[i] = 0
-        else:
-            result[i] = [s]
-    while trying:
-        by_step: dict[int, list[int]] = {}
-        for i, k in trying.items():
-            by_step.setdefault(k, []).append(i)
-        trying = {}
-        for k, members in sorted(by_step.items()):
-            size = steps[k]
-            sized = [replace(streams[i], font_pt=size) for i in members]
-            for i, face, m in zip(members, sized, measure(sized, opts)):
-                room = face_room(opts, m.body_top, slack[i])
-                packed = pack(face.blocks, m.parts, room)
-                if len(packed) == 1 or k == len(steps) - 1:
-                    result[i] = [replace(face, blocks=tuple(b)) for b in packed]
-                    continue
-                need = sum(p.height for p in m.parts)
-                guess = size * (room / need) ** 0.5 if need > 0 else size
-                trying[i] = max(k + 1, next((j for j, st in enumerate(steps) if st <= guess + 1e-6), len(steps) - 1))
-    return [r or [] for r in result]
+def _many_size(c: CardContent, opts: CardOptions) -> float:
+    return RULES_SHEET_PT if c.kind == "rules" else opts.floor_pt
 
 
-def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[tuple[int, str], float] | None = None
+# ---------------------------------------------------------------- all cards
+def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int, float] | None = None,
+             exact: frozenset[int] | set[int] = frozenset(), chosen: list | None = None
              ) -> list[tuple[Face, Face]]:
     """Every record's cards as (front, back) face pairs, numbered k/n per record.
 
-    A record's faces run front stream then back stream; physical card k takes faces 2k-1 and
-    2k, so a back stream that needs a second face continues on the next card's front.
+    A record that fits one card gets its front and back; one that does not is packed over
+    faces at the floor size, card k taking faces 2k-1 and 2k. The rules sheet (kind "rules")
+    is always packed over faces. `slack` (px per record index) shrinks a record's room after
+    the final layout found it overflowing; such records are also fitted exactly. `chosen`,
+    when given, receives the content each record was printed with (its own or a fallback).
     """
     slack = slack or {}
-    streams: list[Face] = []
-    keys: list[tuple[int, str]] = []
-    for i, c in enumerate(contents):
-        for side, blocks in (("front", c.front), ("back", c.back)):
-            if blocks or side == "front":
-                streams.append(Face(c.title, c.meta, c.kind, side, tuple(blocks), opts.base_pt, key=(i, side)))
-                keys.append((i, side))
-    fitted = fit_streams(streams, opts, [slack.get(k, 0.0) for k in keys])
-    per_record: dict[int, list[Face]] = {}
-    for (i, _side), faces in zip(keys, fitted):
-        per_record.setdefault(i, []).extend(faces)
+    fitted = fit_cards(contents, opts, exact, slack)
+    many = [c for i, c in enumerate(contents) if fitted.get(i) is None]
+    if many:  # one layout for every record that takes several cards (cached for _many_faces)
+        measure_exact([replace(_stream(c, _many_size(c, opts)), total=9) for c in many], opts)
     pairs: list[tuple[Face, Face]] = []
-    for i in range(len(contents)):
-        faces = per_record.get(i, [])
+    for i, c in enumerate(contents):
+        one = fitted.get(i)
+        if chosen is not None:
+            chosen.append(one[0] if one is not None else c)
+        if one is not None:
+            c, size, front, back = one
+            base = Face(c.title, c.meta, c.kind, "front", tuple(front), size, key=(i, "card"))
+            pairs.append((base, replace(base, side="back" if back else "blank", blocks=tuple(back))))
+            continue
+        size = _many_size(c, opts)
+        faces = [Face(c.title, c.meta, c.kind, "front" if k % 2 == 0 else "back", tuple(b), size, key=(i, "card"))
+                 for k, b in enumerate(_many_faces(c, size, opts, slack.get(i, 0.0)))]
         if len(faces) % 2:
-            last = faces[-1]
-            faces.append(Face(last.title, last.meta, last.kind, "blank", (), last.font_pt, key=last.key))
+            faces.append(replace(faces[-1], side="blank", blocks=()))
         total = len(faces) // 2
         numbered = [replace(f, number=k // 2 + 1, total=total) for k, f in enumerate(faces)]
         pairs.extend(zip(numbered[0::2], numbered[1::2]))

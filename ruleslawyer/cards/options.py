@@ -21,9 +21,11 @@ SHEET_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
     "letter": (215.9, 279.4),
 }
-# Body text size (pt) each card size starts at; text shrinks in 0.5 pt steps to FLOOR_PT.
-BASE_PT: dict[str, float] = {"poker": 7.0, "tarot": 7.5, "a6": 9.0, "a5": 10.5}
-FLOOR_PT = 5.0
+# Largest body text size (pt) of each card size: type grows to fill the card up to it, and
+# shrinks in STEP_PT steps to FLOOR_PT, the smallest type ever printed.
+MAX_PT: dict[str, float] = {"poker": 9.0, "tarot": 10.0, "a6": 12.0, "a5": 14.0}
+FLOOR_PT = 6.5
+STEP_PT = 0.25
 MAX_BLEED_MM = 10.0
 
 
@@ -41,6 +43,8 @@ class CardOptions:
     duplex: bool = False
     bleed: float = 0.0
     stratagems: bool = False
+    rules_sheet: bool = False
+    exact: bool = False  # measure every size tried with WeasyPrint (slow; the reference fit)
 
     def __post_init__(self):
         problems = []
@@ -73,8 +77,8 @@ class CardOptions:
         return (h, w) if self.landscape else (w, h)
 
     @property
-    def base_pt(self) -> float:
-        return BASE_PT[self.size]
+    def max_pt(self) -> float:
+        return MAX_PT[self.size]
 
     @property
     def floor_pt(self) -> float:
@@ -82,14 +86,10 @@ class CardOptions:
 
     def font_steps(self) -> list[float]:
         """Body sizes to try, largest first, ending at the floor."""
-        steps, size = [], self.base_pt
-        while size > self.floor_pt + 1e-6:
-            steps.append(round(size, 2))
-            size -= 0.5
-        steps.append(self.floor_pt)
-        return steps
+        n = round((self.max_pt - FLOOR_PT) / STEP_PT)
+        return [round(self.max_pt - k * STEP_PT, 2) for k in range(n + 1)]
 
     @property
     def padding_mm(self) -> float:
         """Safe-area inset of the card content from the trim line."""
-        return 2.5 if min(self.card_mm) < 80 else 4.0
+        return 2.0 if min(self.card_mm) < 80 else 4.0

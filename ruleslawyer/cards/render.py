@@ -43,6 +43,9 @@ def layout(html: str):
     """The WeasyPrint Document (laid-out pages) of `html`."""
     from weasyprint import HTML
 
+    from .measure import STATS
+
+    STATS["final_layouts"] += 1
     return HTML(string=html).render()
 
 

@@ -11,6 +11,7 @@ SIZES = ("poker", "tarot", "a6", "a5")
 @click.command()
 @click.argument("name", nargs=-1)
 @click.option("--faction", help="Only units of this faction; with no NAME, every unit of it.")
+@click.option("--edition", type=int, help="Only this edition (default: the newest of each name).")
 @click.option("--size", type=click.Choice(SIZES), default="poker", show_default=True,
               help="Card size: poker 63.5x88.9 mm, tarot 70x120, a6 105x148, a5 148x210.")
 @click.option("--landscape", is_flag=True, help="Turn the card sideways (for big datasheets).")
@@ -19,33 +20,44 @@ SIZES = ("poker", "tarot", "a6", "a5")
 @click.option("--duplex", is_flag=True, help="Sheets of fronts, then backs mirrored for flip-on-long-edge.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, help="Bleed around each card, in mm.")
 @click.option("--stratagems", is_flag=True, help="Also make stratagem cards (names may name stratagems).")
+@click.option("--rules-sheet", is_flag=True,
+              help="Add cards with the full text of the long rules (Leader, Deep Strike, ...) the set names, once.")
 @click.option("--list", "list_file", type=click.Path(dir_okay=False),
               help="Cards for the units of this army list (chosen wargear, enhancements, detachment stratagems).")
 @click.option("--out", "out", default="cards.pdf", show_default=True, type=click.Path(dir_okay=False),
               help="Output file: .pdf, or .html for a printable page.")
 @pass_app
-def cards(app, name, faction, size, landscape, sheet, duplex, bleed, stratagems, list_file, out):
+def cards(app, name, faction, edition, list_file, out, **layout):
     """Print datasheets (and stratagems) as cards of an exact size.
 
-    Fronts show the profiles, weapons and keywords; backs the abilities and the text of every
-    rule the card names. Text that does not fit shrinks, then continues on a second card
-    marked 2/2. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
+    Fronts show points, profiles, weapons with their abilities, the unit's own abilities and
+    keywords, with wound boxes; backs the rest and the rules the card names (long ones in one
+    line: --rules-sheet prints them in full once). Type is 6.5 pt or larger; a unit that does
+    not fit continues on a second card marked 2/2. A name in several editions prints the
+    newest unless --edition says. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
     """
     from ..cards import write_cards
     from ..library.factions import check_faction
 
-    options = dict(size=size, landscape=landscape, sheet=sheet, duplex=duplex, bleed=bleed,
-                   stratagems=stratagems)
     if list_file:
         from .lists import write_list_cards
 
-        return write_list_cards(app, list_file, out, options)
+        return write_list_cards(app, list_file, out, layout)
     with app.store() as store:
         check_faction(store, faction)
-        report = write_cards(store, name, out=out, faction=faction, options=options)
-    w, h = report.options.card_mm
+        report = write_cards(store, name, out=out, faction=faction, edition=edition, options=layout)
+    click.echo(describe(report))
+
+
+def describe(report) -> str:
+    """The summary lines of a card run: what was written, notes, records on a second card."""
+    opts = report.options
+    w, h = opts.card_mm
+    sheet = opts.sheet
     where = "one card a page" if sheet == "none" else f"on {sheet.upper() if sheet == 'a4' else 'Letter'} sheets"
-    click.echo(f"Wrote {report.path}: {len(report.records)} record(s), {report.cards} card(s) "
-               f"{w:g} x {h:g} mm, {report.pages} page(s) {where}{', duplex' if duplex else ''}.")
+    lines = [f"Wrote {report.path}: {len(report.records)} record(s), {report.cards} card(s) "
+             f"{w:g} x {h:g} mm, {report.pages} page(s) {where}{', duplex' if opts.duplex else ''}."]
+    lines.extend(report.notes)
     if report.split:
-        click.echo("Continued on a second card: " + ", ".join(report.split))
+        lines.append("Continued on a second card: " + ", ".join(report.split))
+    return "\n".join(lines)

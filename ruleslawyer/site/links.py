@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple
 
+from ..library.rule_refs import RuleRefs, index_keys, query_keys
 from ..records import Datasheet, Record, Stratagem
 from .search_index import fold
 
@@ -53,15 +54,9 @@ class Target(NamedTuple):  # a tuple: one per rule, made every build (a frozen d
 
 
 def entry_keys(name: str) -> list[str]:
-    """The `Linker.by_name` keys a rule called `name` is found under: its folded name, and the
-    name without a plural or "weapons" ending after "~" ("Blast Weapons" answers for [blast],
-    "Characters" for CHARACTER)."""
-    key = fold(name)
-    keys = [key]
-    for suffix in (" weapons", " weapon", "s"):
-        if key.endswith(suffix) and len(key) > len(suffix) + 2:
-            keys.append("~" + key[: -len(suffix)])
-    return keys
+    """The `Linker.by_name` keys a rule called `name` is found under (`rule_refs.index_keys`:
+    "Blast Weapons" answers for [blast], "Characters" for CHARACTER)."""
+    return index_keys(name)
 
 
 class Linker:
@@ -75,7 +70,7 @@ class Linker:
     def __init__(self, records: Iterable[Record], urls: Mapping[int, str],
                  keywords: Mapping[str, tuple[str, int]]):
         self.keywords = dict(keywords)
-        self.by_name: dict[str, list[Target]] = {}
+        refs: RuleRefs[Target] = RuleRefs()
         self._memo: dict[tuple, Target | None] = {}
         self._links: dict[tuple, Link | None] = {}
         self._first_words: set[str] | None = None
@@ -85,8 +80,9 @@ class Linker:
             target = Target(urls[id(record)], hover_text(getattr(record, "text", "")),
                             record.edition, getattr(record, "faction", None),
                             TARGET_KINDS.index(record.kind))
-            for key in entry_keys(record.name):
-                self.by_name.setdefault(key, []).append(target)
+            refs.add(record.name, target, edition=record.edition, faction=target.faction, rank=target.rank)
+        # the resolver shared with the cards (library.rule_refs): key -> entries
+        self.by_name = refs.by_key
 
     def digests(self) -> dict[str, str]:
         """What each name and keyword resolves against, hashed: `link_deps` keys -> digest.
@@ -96,10 +92,11 @@ class Linker:
         """
         import hashlib
 
-        # The repr of the list of plain (url, title, edition, faction, rank) tuples, built in C.
+        # The repr of the plain (url, title, edition, faction, rank, exact) tuples, in filing order.
         as_tuple = tuple.__repr__
-        out = {key: hashlib.sha1(f"[{', '.join(map(as_tuple, targets))}]".encode("utf-8")).hexdigest()
-               for key, targets in self.by_name.items()}
+        out = {key: hashlib.sha1(f"[{', '.join(as_tuple((*e.payload, e.exact)) for e in entries)}]"
+                                 .encode("utf-8")).hexdigest()
+               for key, entries in self.by_name.items()}
         out.update(("#" + kw, f"{url}\x1f{count}") for kw, (url, count) in self.keywords.items())
         return out
 
@@ -112,19 +109,13 @@ class Linker:
         memo_key = (name, edition, faction)
         if memo_key in self._memo:
             return self._memo[memo_key]
-        key = fold(name)
-        found = self.by_name.get(key) or self.by_name.get("~" + key) or []
-        best = None
-        for t in found:
-            if edition is not None and t.edition is not None and t.edition != edition:
-                continue
-            if t.faction and faction and t.faction != faction:
-                continue
-            score = (t.edition != edition, t.faction != faction, t.rank, t.url)
-            if best is None or score < best[0]:
-                best = (score, t)
-        self._memo[memo_key] = best[1] if best else None
-        return self._memo[memo_key]
+        found = None
+        for key in query_keys(name):
+            found = RuleRefs.choose(self.by_name.get(key, ()), edition, faction)
+            if found is not None:
+                break
+        self._memo[memo_key] = found
+        return found
 
     def mentions(self, text: str, edition: int | None, prefix: str, limit: int = 8) -> list[tuple[str, Link]]:
         """Rules named in `text` (runs of 1-4 words matching a rule name), for FAQ and notes pages.
@@ -220,13 +211,12 @@ def link_requests(record: Record) -> tuple[tuple[str, str], ...]:
 def link_deps(requests: Iterable[tuple[str, str]]) -> list[str]:
     """The `Linker.digests` keys whose entries decide the links of `requests` (sorted, each once).
 
-    `Linker.rule` looks a name up as its folded form, then "~" + it; `_link` also looks a
-    keyword or term up in the keyword pages ("#" + upper case).
+    `Linker.rule` looks a name up under `rule_refs.query_keys`; `_link` also looks a keyword or
+    term up in the keyword pages ("#" + upper case).
     """
     deps = set()
     for kind, name in requests:
-        key = fold(name)
-        deps.update((key, "~" + key))
+        deps.update(query_keys(name))
         if kind in _KEYWORD_KINDS:
             deps.add("#" + name.upper())
     return sorted(deps)
