@@ -33,6 +33,16 @@ class CardSet:
     page: dict
     options: CardOptions
 
+    def save(self, path: Path) -> None:
+        """Write the cards to `path`: a PDF, or the printable HTML page for .html/.htm."""
+        try:
+            if path.suffix.lower() == ".pdf":
+                self.write_pdf(path)
+            else:
+                path.write_text(self.html, encoding="utf-8")
+        except OSError as exc:
+            raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
     def write_pdf(self, target) -> None:
         """Write the PDF (laying the HTML out first when `make_cards` did not verify it)."""
         if self.document is None:
@@ -117,13 +127,7 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
     chosen = selection.records
     as_pdf = path.suffix.lower() == ".pdf"
     cards = make_cards(chosen, corpus.records, opts, title=_title(chosen), verify=as_pdf)
-    try:
-        if as_pdf:
-            cards.write_pdf(path)
-        else:
-            path.write_text(cards.html, encoding="utf-8")
-    except OSError as exc:
-        raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    cards.save(path)
     split = sorted({f.title for f, _ in cards.pairs if f.total > 1 and f.kind != "rules"})
     sizes = [f.font_pt for f, _ in cards.pairs if f.number == 1 and f.kind != "rules"]
     return CardReport(path, [r.name for r in chosen], len(cards.pairs), len(cards.sheets), opts, split,

@@ -87,13 +87,7 @@ def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
     as_pdf = path.suffix.lower() == ".pdf"
     title = f"Cards: {chosen.check.army.title or list_file}"
     cards = make_cards(chosen.records, chosen.corpus_records, opts, title=title, verify=as_pdf)
-    try:
-        if as_pdf:
-            cards.write_pdf(path)
-        else:
-            path.write_text(cards.html, encoding="utf-8")
-    except OSError as exc:
-        raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    cards.save(path)
     units = sum(1 for r in chosen.records if r.kind == "datasheet")
     click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} stratagem/enhancement "
                f"card(s), {len(cards.pairs)} card(s) in all.")

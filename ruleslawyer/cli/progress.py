@@ -1,27 +1,33 @@
-"""A progress bar for long work, shown only on a terminal (stderr)."""
+"""Progress bars for long work, shown only on a terminal (stderr)."""
 from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from pathlib import Path
 
 import click
 
 
 @contextlib.contextmanager
-def progress_bar(enabled: bool = True):
-    """Yield a `progress(done, total, label)` callback drawing a bar on stderr when it is a tty."""
-    if not enabled or not sys.stderr.isatty():
+def _bar(label: str, *, delay: float = 0.0, named: bool = False):
+    """Yield `progress(done, total, item=None)`, drawing a bar on stderr when it is a terminal,
+    once the work has run for `delay` seconds (short work stays silent)."""
+    if not sys.stderr.isatty():
         yield None
         return
+    started = time.monotonic()
     state = {"bar": None, "done": 0}
 
-    def progress(done: int, total: int, label: str) -> None:
+    def progress(done: int, total: int, item: str | None = None) -> None:
         if state["bar"] is None:
-            bar = click.progressbar(length=total, label="Ingesting", file=sys.stderr,
-                                    item_show_func=lambda s: Path(s).name[:40] if s else "")
-            state["bar"] = bar.__enter__()
-        state["bar"].current_item = label
+            if time.monotonic() - started < delay:
+                return
+            show = (lambda s: Path(s).name[:40] if s else "") if named else None
+            state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr,
+                                             item_show_func=show).__enter__()
+        if named:
+            state["bar"].current_item = item
         state["bar"].update(done - state["done"])
         state["done"] = done
 
@@ -30,3 +36,20 @@ def progress_bar(enabled: bool = True):
     finally:
         if state["bar"] is not None:
             state["bar"].__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool = True):
+    """Yield a `progress(done, total, label)` callback for ingesting, with the file's name."""
+    if not enabled:
+        yield None
+        return
+    with _bar("Ingesting", named=True) as progress:
+        yield progress
+
+
+@contextlib.contextmanager
+def index_progress(delay: float = 1.0):
+    """Yield a `progress(done, total)` callback for index work, shown after `delay` seconds."""
+    with _bar("Indexing", delay=delay) as progress:
+        yield progress

@@ -1,13 +1,13 @@
 """`search QUERY`: ranked records with a highlighted snippet, one line each."""
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 
 import click
 
 from .main import pass_app
+from .progress import index_progress
 
 
 @click.command()
@@ -55,33 +55,6 @@ def search(app, query, kind, faction, edition, limit, as_json):
 def notice(line: str) -> None:
     """One line on stderr about index work (a damaged index rebuilt)."""
     click.echo(f"Notice: {line}", err=True)
-
-
-@contextlib.contextmanager
-def index_progress(delay: float = 1.0):
-    """Yield a `progress(done, total)` callback that draws a bar on stderr (a terminal only)
-    once index work has run for `delay` seconds: short updates stay silent."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    import time
-
-    started = time.monotonic()
-    state = {"bar": None, "done": 0}
-
-    def progress(done: int, total: int) -> None:
-        if state["bar"] is None:
-            if time.monotonic() - started < delay:
-                return
-            state["bar"] = click.progressbar(length=total, label="Indexing", file=sys.stderr).__enter__()
-        state["bar"].update(done - state["done"])
-        state["done"] = done
-
-    try:
-        yield progress
-    finally:
-        if state["bar"] is not None:
-            state["bar"].__exit__(None, None, None)
 
 
 def _label(hit) -> str:

@@ -55,7 +55,8 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
                    "`ruleslawyer files --warnings` or ingest -v)", err=True)
     if not no_index:  # so the first search after an ingest does not wait for the index
         from ..index import update_after_ingest
-        from .search import index_progress, notice
+        from .progress import index_progress
+        from .search import notice
 
         with index_progress() as progress:
             update_after_ingest(app.db, progress=progress, notice=notice)

@@ -122,7 +122,6 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
     index = _rule_index(records)
     army = check.army
     edition = check.edition
-    faction = check.factions[0] if check.factions else None
     units = [u for u in check.units]
     rows = [_sheet_unit(u) for u in units]
     army_rules: dict[str, SheetRule] = {}
