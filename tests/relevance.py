@@ -71,9 +71,9 @@ RELEVANCE_SET: list[tuple[str, str, str, int | None]] = [
 ]
 
 # 11th edition core rules (../shared/realdata/e11/pdf/core11_*.pdf) and army-list use (the
-# Armageddon datasheet PDF and army rules beside them). The answers are records those documents
-# hold under these headings; editions are left open (None) because the 11th edition parsers do
-# not yet date every document. Rule numbers ("06.03") find nothing until the parsers read them.
+# Armageddon datasheet PDF and army rules beside them). The answers are the numbered rules that
+# hold those passages (an unnumbered sub-heading such as "Rotating a Model" stays inside its
+# numbered rule, as the real-document gold has it); editions are left open (None).
 RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     # core concepts
     ("how do I make a battle-shock roll", "rule", "Battle-shock Rolls", None),
@@ -81,18 +81,18 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     ("how do I measure distances", "rule", "Measuring Distances", None),
     ("who is the active player", "rule", "Active Player and Opposing Player", None),
     # moving
-    ("rotate a model around the centre of its base", "rule", "Rotating a Model", None),
-    ("regain coherency at the end of the turn", "rule", "Regaining Coherency", None),
+    ("rotate a model around the centre of its base", "rule", "Moving Units", None),
+    ("regain coherency at the end of the turn", "rule", "Coherency", None),
     ("engagement range 2 inches horizontally 5 vertically", "rule", "Engagement", None),
     ("different move characteristics in one unit", "rule", "Different Move Characteristics", None),
     ("surge move", "rule", "Surge Moves", None),
     ("can flying models move over enemy models", "rule", "Flying Models", None),
     # attacks
-    ("split melee attacks between two units", "rule", "Splitting Melee Attacks", None),
-    ("identical attacks same characteristics", "rule", "Identical Attacks", None),
-    ("mortal wounds mixed with normal damage", "rule", "Mortal Wounds and Normal Damage", None),
+    ("split melee attacks between two units", "rule", "Resolve Attacks", None),
+    ("identical attacks same characteristics", "rule", "Resolve Attacks", None),
+    ("mortal wounds mixed with normal damage", "rule", "Mortal Wounds", None),
     ("hazard roll fails on a 1-2", "rule", "Hazard Rolls", None),
-    ("when is a model fully visible", "rule", "Model Fully Visible", None),
+    ("when is a model fully visible", "rule", "Visibility", None),
     ("benefit of cover against ranged attacks", "rule", "Benefit of Cover", None),
     ("hidden infantry in terrain", "rule", "Hidden", None),
     ("obscuring terrain line of sight", "rule", "Obscuring", None),
@@ -102,12 +102,12 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     ("which units can start an action", "rule", "Starting an Action", None),
     ("transport capacity", "rule", "Transport Capacity", None),
     ("how does a unit embark in a transport", "rule", "Embarking", None),
-    ("strategic reserves", "rule", "Strategic Reserves", None),
+    ("strategic reserves", "rule", "Placing Units in Strategic Reserves", None),
     ("aircraft deployment in strategic reserves", "rule", "Deployment", None),
     ("revive destroyed models", "rule", "Revived", None),
     ("hazard roll 06.03", "rule", "Hazard Rolls", None),
     ("06.03", "rule", "Hazard Rolls", None),
-    ("21.02", "rule", "Surge Moves", None),
+    ("21.02", "rule", "Surge Move", None),
     ("can I embark after a scout move", "faq", "Can a unit embark within a TRANSPORT after making a scout move?", None),
     # army lists: forming attached units, army rules, datasheets
     ("attach a leader to a bodyguard unit", "rule", "Forming Attached Units", None),

@@ -7,12 +7,20 @@ import sqlite3
 import subprocess
 import sys
 
+import pytest
+
 from ruleslawyer.cli.main import cli
 from ruleslawyer.index import lifecycle
 from ruleslawyer.store import Store
 
 from .conftest import seed_path
 from .test_search import RECORDS, _fill
+
+
+@pytest.fixture
+def runner(fresh_runner):
+    """These tests fill the store with their own records: start from an empty one."""
+    return fresh_runner
 
 
 def _store_with_records():

@@ -46,8 +46,16 @@ def export() -> Path:
 
 @pytest.fixture(scope="module")
 def csv_words(export):
-    """datasheet id -> (keyword word sets, ability-name word sets), from the CSV files alone."""
-    ids = {r["id"] for r in _rows(export, "Datasheets.csv")}
+    """datasheet id -> (keyword word sets, ability-name word sets), from the CSV files alone.
+
+    The store holds one entry per record: datasheets of one name in one faction (a unit listed
+    twice in the export) are one, so only the first id of each name and faction is counted."""
+    ids, seen = set(), set()
+    for r in _rows(export, "Datasheets.csv"):
+        key = (" ".join(r["name"].casefold().split()), r["faction_id"])
+        if key not in seen:
+            seen.add(key)
+            ids.add(r["id"])
     keywords: dict[str, list[set[str]]] = defaultdict(list)
     for r in _rows(export, "Datasheets_keywords.csv"):
         if r["keyword"]:

@@ -50,7 +50,7 @@ def find_by_name(records: Sequence[Record], name: str, *, kinds: Iterable[str] |
                         hint="try `ruleslawyer search` for a text search")
 
 
-_ABOUT_OTHERS = ("errata", "faq")  # kinds named after another record
+_ABOUT_OTHERS = ("errata", "faq", "points")  # kinds named after another record (points: a unit's prices)
 
 
 def _names(record: Record) -> list[str]:
