@@ -91,7 +91,8 @@ def export(app, fmt, kinds, amended, output):
     if unknown:
         raise click.BadParameter(f"unknown kind {unknown[0]!r}; kinds are: {', '.join(KINDS)}", param_hint="--kind")
     with app.store() as store:
-        corpus = load_corpus(store, amended=amended)
+        # Plain export: every stored record as parsed; --amended: the one reference, errata applied.
+        corpus = load_corpus(store, amended=amended, reconciled=amended)
     rows = [to_dict(r, include_changes=amended) for r in corpus.records if not kinds or r.kind in kinds]
     if fmt == "json":
         json.dump(rows, output, ensure_ascii=False, indent=2)

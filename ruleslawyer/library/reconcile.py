@@ -111,10 +111,11 @@ def identity(record: Record) -> tuple | None:
     kind = record.kind
     if kind in UNMERGED_KINDS:
         return None
-    group = _folded(getattr(record, "group", None) or "") if kind in GROUPED_KINDS else ""
-    version = getattr(record, "version", None) if kind == "points" else None
-    return (kind, _folded(record_name(record)), _folded(getattr(record, "faction", None) or ""),
-            record.edition or 0, group, version)
+    fields = record.__dict__  # read directly: this runs once per stored record on every load
+    faction = fields.get("faction")
+    group = _folded(fields.get("group") or "") if kind in GROUPED_KINDS else ""
+    return (kind, _folded(fields["name"]), _folded(faction) if faction else "", fields.get("edition") or 0, group,
+            fields.get("version") if kind == "points" else None)
 
 
 def reconcile(pairs: Iterable[tuple[Record, FileInfo]], *, choose: Mapping[str, str] | None = None) -> Reconciled:
