@@ -72,3 +72,14 @@ def test_conflicts_and_show_name_the_other_printing(tmp_path, fresh_runner):
     assert '9"' in older.output
     report = fresh_runner.invoke(cli, ["conflicts"])
     assert "Deep Strike (rule" in report.output and "uses b.md" in report.output
+
+
+def test_show_gives_the_current_points_from_a_points_list(runner):
+    """The shipped corpus prices the Royal Warden in its points list (corpus/points/)."""
+    result = runner.invoke(cli, ["show", "royal warden", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["current_points"]["kind"] == "points"
+    assert data["current_points"]["costs"] == [{"models": "1", "points": 50}]
+    text = runner.invoke(cli, ["show", "royal warden"]).output
+    assert "Current points (necrons.yaml v1.1): 1 model: 50 pts" in text

@@ -52,11 +52,13 @@ def show(app, name, kind, edition, faction, as_printed, source_file, as_json):
             data["also_printed_in"] = [info.name for _, info in picked.printings.others]
         if picked.other_editions:
             data["other_editions"] = picked.other_editions
+        if picked.points is not None:
+            data["current_points"] = to_dict(picked.points)
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         width = min(shutil.get_terminal_size((100, 24)).columns, 120)
         click.echo(format_record(picked.record, width))
-        for line in format_printings(picked.printings, picked.other_editions, picked.record):
+        for line in format_printings(picked.printings, picked.other_editions, picked.record, picked.points):
             click.echo(line)
 
 

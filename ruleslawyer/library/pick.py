@@ -23,6 +23,7 @@ class Picked:
     record: Record
     printings: Printings | None = None
     other_editions: list[int] = field(default_factory=list)
+    points: Record | None = None  # the current Munitorum Field Manual entry of a datasheet, if any
 
 
 def newest_editions(records: Sequence[Record]) -> tuple[list[Record], dict[int, list[int]]]:
@@ -68,4 +69,9 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
         raise AmbiguousNameError(f"{len(found)} records match {name!r}", candidates=found,
                                  hint="add --kind, --edition or --faction, or give the full name")
     record = pool[0]
-    return Picked(record, printings_index(corpus).get(identity(record)), others.get(id(record), []))
+    current = None
+    if record.kind == "datasheet":
+        from .points import points_of
+
+        current = points_of(corpus.records, record.name, getattr(record, "faction", None))
+    return Picked(record, printings_index(corpus).get(identity(record)), others.get(id(record), []), current)
