@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..errors import StoreError
 from ..records import Record
-from ..store import Store
+from ..store import Store, StoredFile
 from .reconcile import FileInfo, reconcile
 
 
@@ -67,17 +67,19 @@ def source_ranking(store: Store) -> dict[str, int]:
     return table
 
 
-def file_infos(store: Store) -> dict[str, FileInfo]:
-    """Each stored file's precedence facts (date, format, preference), by path."""
+def preference_of(f: StoredFile, ranking: Mapping[str, int]) -> int:
+    """A stored file's preference: its own (`ingest --prefer`) plus every ruleslawyer.toml
+    pattern its name or path matches."""
     from fnmatch import fnmatch
 
+    return f.preference + sum(v for pattern, v in ranking.items() if fnmatch(f.name, pattern) or fnmatch(f.path, pattern))
+
+
+def file_infos(store: Store) -> dict[str, FileInfo]:
+    """Each stored file's precedence facts (date, format, preference), by path."""
     ranking = source_ranking(store)
-    out = {}
-    for f in store.files():
-        bonus = sum(v for pattern, v in ranking.items() if fnmatch(f.name, pattern) or fnmatch(f.path, pattern))
-        out[f.path] = FileInfo(f.path, f.name, f.effective_date, f.format, f.preference + bonus, f.version,
-                               f.date)
-    return out
+    return {f.path: FileInfo(f.path, f.name, f.effective_date, f.format, preference_of(f, ranking), f.version, f.date)
+            for f in store.files()}
 
 
 def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,

@@ -9,7 +9,7 @@ from ..errors import NotFoundError
 from ..names import fold
 from ..records import record_name
 from ..store import Store
-from .corpus import load_corpus, source_ranking
+from .corpus import load_corpus, preference_of, source_ranking
 from .reconcile import Difference
 
 
@@ -35,15 +35,9 @@ class FileRow:
 
 def describe_files(store: Store) -> list[FileRow]:
     """Every stored file with its date, version, preference (with ruleslawyer.toml), counts, warnings."""
-    from fnmatch import fnmatch
-
     ranking = source_ranking(store)
-    rows = []
-    for f in store.files():
-        bonus = sum(v for pattern, v in ranking.items() if fnmatch(f.name, pattern) or fnmatch(f.path, pattern))
-        rows.append(FileRow(f.path, f.name, f.format, f.effective_date, bool(f.date), f.version,
-                            f.preference + bonus, f.record_count, f.warnings))
-    return rows
+    return [FileRow(f.path, f.name, f.format, f.effective_date, bool(f.date), f.version, preference_of(f, ranking),
+                    f.record_count, f.warnings) for f in store.files()]
 
 
 def remove_files(store: Store, names: Iterable[str]) -> list[str]:

@@ -14,6 +14,7 @@ newest date, then a structured export or catalogue over a scraped page of the sa
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -187,15 +188,9 @@ def _adopt_defining_faction(pairs: list[tuple[Record, FileInfo]]) -> list[tuple[
             owners = defined.get((fold(record.name), record.edition))
             if owners and len(owners) == 1 and record.faction not in owners:
                 owner = next(iter(owners))
-                record = _with_faction(record, owner or None)
+                record = dataclasses.replace(record, faction=owner or None)
         out.append((record, info))
     return out
-
-
-def _with_faction(record: Rule, faction: str | None) -> Rule:
-    import dataclasses
-
-    return dataclasses.replace(record, faction=faction)
 
 
 # ---------------------------------------------------------------- differences

@@ -79,7 +79,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         counts[e.record.kind] += 1
     from .incremental.memory import shape_of
 
-    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(corpus))
+    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(printed))
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
 
 
@@ -150,11 +150,11 @@ def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
     return out
 
 
-def printings_digest(corpus: Corpus) -> str:
-    """A hash of every record's printings: a change means pages must be gathered afresh."""
+def printings_digest(printed: dict[tuple, tuple]) -> str:
+    """A hash of every record's printings (`printed_in`): a change means pages must be gathered afresh."""
     import hashlib
 
-    return hashlib.sha1(repr(sorted(printed_in(corpus).items())).encode()).hexdigest()
+    return hashlib.sha1(repr(sorted(printed.items())).encode()).hexdigest()
 
 
 # ---------------------------------------------------------------- URLs and originals

@@ -77,7 +77,8 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
         raise NotPatchable(f"{len(changed)} records changed")
     if outcomes_digest(corpus.outcomes) != shape["outcomes"]:
         raise NotPatchable("the errata outcomes changed")
-    if printings_digest(corpus) != shape.get("printings"):
+    printed = printed_in(corpus)
+    if printings_digest(printed) != shape.get("printings"):
         raise NotPatchable("which files print which records changed")
     for i in changed:
         if not _same_place(ordered[i], fps[i], urls[i], old_files[i], facts.known.get(old_fps[i]), shape, facts):
@@ -142,7 +143,6 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
                                     .union(*(_runs(text) for text in about.values() if text)))
         rules = RuleTree(entries) if any(entries[i].record.kind == "rule" for _, i, _, _ in remake) else None
         anchors_of = errata_anchors(corpus.outcomes)
-        printed = printed_in(corpus)
         for n, i, requests, _deps in remake:
             e, fp = entries[i], fps[i]
             r = e.record
