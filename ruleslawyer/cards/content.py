@@ -17,9 +17,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..library.find import find_by_name
+from ..library.points import PointsIndex, costs_text, wargear_text
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
-from ..records import Datasheet, Record, Rule, Stratagem
+from ..records import Datasheet, Points, Record, Rule, Stratagem
 from .metrics import text_em
 from .options import CardError
 
@@ -150,15 +151,17 @@ def _ordinal(n: int | None) -> str:
 
 
 def build_content(records: Sequence[Record], corpus_records: Sequence[Record]) -> list[CardContent]:
-    """The card content of each record, with named rules resolved against the corpus's rules."""
+    """The card content of each record, with named rules resolved against the corpus's rules and
+    a datasheet's points taken from the newest points list (Munitorum Field Manual) naming it."""
     refs: RuleRefs[Rule] = RuleRefs()
     for r in corpus_records:
         if isinstance(r, Rule):
             refs.add(r.name, r, edition=r.edition, faction=r.faction)
+    points = PointsIndex(corpus_records)
     out = []
     for r in records:
         if isinstance(r, Datasheet):
-            out.append(datasheet_content(r, refs))
+            out.append(datasheet_content(r, refs, points.of(r.name, r.faction, edition=r.edition) if points else None))
         elif isinstance(r, Stratagem):
             out.append(stratagem_content(r))
     return out
@@ -258,15 +261,34 @@ def summary_line(text: str, rules: Sequence[Rule]) -> str:
     return line
 
 
-def datasheet_content(d: Datasheet, refs: RuleRefs[Rule]) -> CardContent:
+def edition_label(edition: int | None) -> str | None:
+    """"11th ed." for the meta line of a card (None when the record does not say)."""
+    return f"{_ordinal(edition)} ed." if edition else None
+
+
+def points_meta(d: Datasheet, current: Points | None) -> list[str]:
+    """The points part of a datasheet card's meta line: the current points list's entry when one
+    names the unit (its version said, per unit size and tier, and its wargear costs), else the
+    points the datasheet itself prints."""
+    if current is not None and (current.costs or current.wargear_costs):
+        costs, wargear = current.costs, current.wargear_costs
+        label = f"Points v{current.version}: " if current.version else "Points: "
+    else:
+        costs, wargear, label = d.points or (), d.wargear_costs, ""
+    out = [label + costs_text(costs)] if costs else []
+    if wargear:
+        out.append("Wargear " + wargear_text(wargear))
+    return out
+
+
+def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None = None) -> CardContent:
     """Front: profiles, weapons, own abilities, abilities by name, keywords, wound boxes.
-    Back: the rules the card names (short ones in full, long ones as one line)."""
-    meta = [m for m in (d.faction,) if m]
+    Back: the rules the card names (short ones in full, long ones as one line). `points` is the
+    unit's entry in the newest points list, which the meta line gives over the datasheet's own."""
+    meta = [m for m in (d.faction, edition_label(d.edition)) if m]
     if d.power is not None:
         meta.append(f"Power {d.power}")
-    if d.points:
-        meta.append("; ".join(f"{c.tier + ' ' if c.tier else ''}{c.models} model{'' if c.models == '1' else 's'}: "
-                              f"{c.points if c.points is not None else '?'} pts" for c in d.points))
+    meta.extend(points_meta(d, points))
     front: list[Block] = []
     if d.profiles:
         front.append(profiles_block(d))
@@ -352,7 +374,7 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule]) -> CardContent:
 
 def stratagem_content(s: Stratagem) -> CardContent:
     """A stratagem card: one front stream (cost and category, when, target, effect)."""
-    meta = [m for m in (s.faction, s.group) if m]
+    meta = [m for m in (s.faction, edition_label(s.edition), s.group) if m]
     head = " ".join(x for x in (f"{s.cp} CP" if s.cp is not None else "", s.category or "") if x)
     lines = [(label, text) for label, text in (("", head), ("When", s.when), ("Target", s.target),
                                                 ("Effect", s.effect), ("Restrictions", s.restrictions)) if text]

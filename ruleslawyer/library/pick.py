@@ -73,5 +73,5 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
     if record.kind == "datasheet":
         from .points import points_of
 
-        current = points_of(corpus.records, record.name, getattr(record, "faction", None))
+        current = points_of(corpus.records, record.name, getattr(record, "faction", None), edition=record.edition)
     return Picked(record, printings_index(corpus).get(identity(record)), others.get(id(record), []), current)

@@ -7,6 +7,7 @@ was not in that version. Versions compare numerically ("1.10" after "1.9").
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -22,8 +23,9 @@ def version_key(version: str | None) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in version.lstrip("vV").split("."))
 
 
-def _key(record: Points) -> tuple[str, str, str]:
-    return (fold(record.faction or ""), record.target_kind, fold(record.name))
+def _key(record: Points) -> tuple[str, str, str, int]:
+    # the edition too: a 10th edition points list does not price an 11th edition unit
+    return (fold(record.faction or ""), record.target_kind, fold(record.name), record.edition or 0)
 
 
 def _present(record: Points | None) -> bool:
@@ -78,13 +80,65 @@ def current_points(records: Sequence[Record], name: str | None = None, *, factio
     return sorted(pool, key=lambda p: (fold(p.faction or ""), p.target_kind, fold(p.name)))
 
 
+# A catalogue's trailing tag ("Anrakyr the Traveller [Legends]", "... [Crucible]"): points lists
+# name the unit without it.
+_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
+
+
+class PointsIndex:
+    """The current points of every entry, looked up by exact name: made once for many look-ups
+    (a faction's cards, every datasheet page of the site)."""
+
+    def __init__(self, records: Iterable[Record]):
+        self._by_name: dict[tuple[str, str], list[tuple[str, Points]]] = {}
+        for (faction, target_kind, name, _edition), p in in_force(records).items():
+            self._by_name.setdefault((target_kind, name), []).append((faction, p))
+
+    def __bool__(self) -> bool:
+        return bool(self._by_name)
+
+    def of(self, name: str, faction: str | None = None, target_kind: str = "datasheet",
+           edition: int | None = None) -> Points | None:
+        """The current points record of the entry called `name` (of `faction` and `edition`, when
+        given; a points list of no stated edition fits any), or None when no points list names
+        it or several factions' entries could be meant."""
+        for key in dict.fromkeys((fold(name), fold(_TAG.sub("", name)))):
+            found = [p for f, p in self._by_name.get((target_kind, key), ())
+                     if (faction is None or f == fold(faction)) and (not edition or not p.edition or p.edition == edition)]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
+
+
 def points_of(records: Iterable[Record], name: str, faction: str | None = None,
-              target_kind: str = "datasheet") -> Points | None:
+              target_kind: str = "datasheet", edition: int | None = None) -> Points | None:
     """The current points record of one datasheet (or detachment) by exact name, for `show`, the
-    cards and the site: None when no points list names it."""
-    found = [p for key, p in in_force(records).items()
-             if key[1] == target_kind and key[2] == fold(name) and (faction is None or key[0] == fold(faction))]
-    return found[0] if len(found) == 1 else None
+    cards and the site: None when no points list (of its edition) names it."""
+    return PointsIndex(records).of(name, faction, target_kind, edition)
+
+
+def costs_text(costs: Sequence) -> str:
+    """Unit costs as one line, by tier where the list prices repeated units differently:
+    "5 models: 75 pts; 10 models: 150 pts", or "1st-2nd: 5 models 75 pts, 10 models 150 pts;
+    3rd+: 5 models 85 pts, 10 models 160 pts"."""
+    def one(c, sep: str) -> str:
+        pts = "?" if c.points is None else c.points
+        plural = "" if str(c.models).strip() == "1" else "s"
+        label = f"{c.models} model{plural}" if str(c.models).strip().isdigit() else str(c.models)
+        return f"{label}{sep} {pts} pts"
+
+    tiers: dict[str | None, list] = {}
+    for c in costs:
+        tiers.setdefault(getattr(c, "tier", None), []).append(c)
+    if list(tiers) == [None]:
+        return "; ".join(one(c, ":") for c in costs)
+    return "; ".join((f"{tier}: " if tier else "") + ", ".join(one(c, "") for c in group)
+                     for tier, group in tiers.items())
+
+
+def wargear_text(costs: Sequence) -> str:
+    """Wargear costs as one line: "ard case +15 pts, kustom shoota +5 pts"."""
+    return ", ".join(f"{c.name} +{c.points if c.points is not None else '?'} pts" for c in costs)
 
 
 @dataclass(frozen=True)

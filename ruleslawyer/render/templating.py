@@ -10,6 +10,7 @@ and the filters the partials use:
   (a mapping phrase -> Link) known phrases become links with hover text.
 - `edition_label(n)`: "10th edition".
 - `kind_label(kind)`: "Detachment rule".
+- `costs_text(costs)`, `wargear_text(costs)`: unit and wargear points as one line (by tier).
 
 Jinja is imported here, so only the commands that render (site, cards) pay for it.
 """
@@ -19,6 +20,8 @@ import difflib
 import re
 from pathlib import Path
 from typing import Iterable, Mapping
+
+from ..library.points import costs_text, wargear_text
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -64,6 +67,8 @@ def make_env(extra_paths: Iterable[str | Path] = ()):
     env.filters["edition_label"] = edition_label
     env.filters["kind_label"] = kind_label
     env.filters["kind_plural"] = kind_plural
+    env.filters["costs_text"] = costs_text
+    env.filters["wargear_text"] = wargear_text
     return env
 
 

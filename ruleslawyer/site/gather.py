@@ -39,6 +39,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
     rules = RuleTree(entries)
     change_anchor = errata_anchors(corpus.outcomes)
     printed = printed_in(corpus)
+    points = current_points(corpus)
     common = {"site_title": title}
     pages: list[Page] = []
 
@@ -62,8 +63,9 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         mentions = linker.mentions(about, r.edition, "../") if about is not None else []
         changes = getattr(r, "changes", ())
         anchors = [change_anchor.get(change_key(c)) for c in changes] if changes else []
+        key = identity(r)
         pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
-                                 furls.get(faction), mentions, printed.get(identity(r), ())))
+                                 furls.get(faction), mentions, printed.get(key, ()), points.get(key)))
 
     pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
                                    make_list_pages(entries, keywords, linker, common, furls)))
@@ -79,7 +81,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         counts[e.record.kind] += 1
     from .incremental.memory import shape_of
 
-    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(printed))
+    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(printed, points))
     return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
 
 
@@ -114,26 +116,27 @@ def mentionable(r: Record) -> str | None:
 
 
 def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,
-                crumbs, kids, anchors, furl, mentions, printed: tuple = ()) -> Page:
+                crumbs, kids, anchors, furl, mentions, printed: tuple = (), points=None) -> Page:
     """The page of one record; `links` may be None (resolved only if the page is rendered).
-    `printed` lists the other files that print the record, with what they say differently."""
+    `printed` lists the other files that print the record, with what they say differently;
+    `points` is a datasheet's entry in the newest points list (Munitorum Field Manual), if any."""
     # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
     return Page(e.url, "record.html",
                 functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
-                                  anchors, furl, mentions, printed),
+                                  anchors, furl, mentions, printed, points),
                 (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions,
-                 printed))
+                 printed, points))
 
 
 def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,
-                 anchors, furl, mentions, printed) -> dict:
+                 anchors, furl, mentions, printed, points=None) -> dict:
     """A record page's template variables; its links are resolved here when gathering did not need them."""
     r = e.record
     if links is None:
         links = linker.resolve(r, facts.requests(fp, requests), "../")
     return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
                 page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
-                mentions=mentions, printed_in=printed)
+                mentions=mentions, printed_in=printed, current_points=points)
 
 
 def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
@@ -150,11 +153,30 @@ def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
     return out
 
 
-def printings_digest(printed: dict[tuple, tuple]) -> str:
-    """A hash of every record's printings (`printed_in`): a change means pages must be gathered afresh."""
+def current_points(corpus: Corpus) -> dict[tuple, Any]:
+    """Each datasheet's entry in the newest points list naming it (`library.points`), by record
+    identity: its page gives these points over the ones the datasheet prints."""
+    from ..library.points import PointsIndex
+
+    index = PointsIndex(corpus.records)
+    if not index:
+        return {}
+    out = {}
+    for r in corpus.records:
+        if r.kind == "datasheet":
+            found = index.of(r.name, r.faction, edition=r.edition)
+            if found is not None:
+                out[identity(r)] = found
+    return out
+
+
+def printings_digest(printed: dict[tuple, tuple], points: dict[tuple, Any] | None = None) -> str:
+    """A hash of every record's printings (`printed_in`) and current points (`current_points`): a
+    change means pages must be gathered afresh."""
     import hashlib
 
-    return hashlib.sha1(repr(sorted(printed.items())).encode()).hexdigest()
+    text = repr(sorted(printed.items())) + ("\x1f" + repr(sorted(points.items())) if points else "")
+    return hashlib.sha1(text.encode()).hexdigest()
 
 
 # ---------------------------------------------------------------- URLs and originals

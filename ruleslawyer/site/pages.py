@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..library.corpus import Corpus
+from ..library.reconcile import identity
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
 from .links import Link, Linker, hover_text
 from .search_index import fold
@@ -107,14 +108,45 @@ def keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datash
     return {kw: (f"keyword/{slugs[kw]}.html", units[kw]) for kw in sorted(units)}
 
 
-def _item(e: Entry, prefix: str, *, said: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A list entry; `said` names what the list's heading already tells (faction, edition)."""
+def _item(e: Entry, prefix: str, *, said: tuple[str, ...] = (),
+          also: tuple[Entry, ...] = ()) -> dict[str, Any]:
+    """A list entry; `said` names what the list's heading already tells (faction, edition);
+    `also` are the other editions of the record, linked from its row."""
     r = e.record
     bits = [b for b in (getattr(r, "group", None), None if "faction" in said else getattr(r, "faction", None)) if b]
     if r.edition and "edition" not in said:
         bits.append(f"{r.edition}th ed.")
-    return {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
-            "amended": _amended_label(r), "kind": r.kind}
+    row = {"name": record_name(r), "url": prefix + e.url, "meta": ", ".join(bits),
+           "amended": _amended_label(r), "kind": r.kind}
+    if also:
+        row["also"] = tuple((f"{o.record.edition}th ed.", prefix + o.url) for o in also)
+    return row
+
+
+def other_editions(entries: Iterable[Entry]) -> tuple[set[int], dict[int, tuple[Entry, ...]]]:
+    """Records printed in several editions: (ids of the entries of an older edition, which the
+    lists leave out; for each newest entry by id, its other editions' entries, newest first).
+
+    Editions are told apart by `reconcile.identity` without its edition: same kind, name,
+    faction and group. A record with no edition never hides nor is hidden.
+    """
+    groups: dict[tuple, list[Entry]] = defaultdict(list)
+    for e in entries:
+        key = identity(e.record)
+        if key is not None and e.record.edition:
+            groups[key[:3] + key[4:]].append(e)
+    older: set[int] = set()
+    also: dict[int, tuple[Entry, ...]] = {}
+    for group in groups.values():
+        if len({e.record.edition for e in group}) < 2:
+            continue
+        newest = max(e.record.edition for e in group)
+        rest = tuple(sorted((e for e in group if e.record.edition != newest), key=lambda e: -e.record.edition))
+        older.update(id(e) for e in rest)
+        for e in group:
+            if e.record.edition == newest:
+                also[id(e)] = rest
+    return older, also
 
 
 def _faction_sections(items: list[Entry], item: Callable) -> list[dict[str, Any]]:
@@ -177,11 +209,16 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     pages = []
     made: dict[tuple, dict[str, Any]] = {}
 
+    # A name printed in several editions is listed at its newest, its row linking the others
+    # (the faction pages, sectioned by edition, still list every edition; so does the rules list,
+    # which follows each document's sections).
+    older, also = other_editions(entries)
+
     def item(e: Entry, said: tuple[str, ...]) -> dict[str, Any]:
         """`_item`, made once per record and heading (the same record is listed on up to ~6 pages)."""
         key = (id(e), "faction" in said, "edition" in said)
         if key not in made:
-            made[key] = _item(e, "../", said=said)
+            made[key] = _item(e, "../", said=said, also=also.get(id(e), ()))
         return made[key]
 
     shown: dict[int, str] = {}  # id(row) -> repr(row): a row is on up to ~6 pages, repr it once
@@ -204,7 +241,8 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
         order: dict[str, tuple] = {}
         members = by_kind.get(kind, [])
         if kind != "rule":  # rules keep document order, under their section headings
-            members = sorted(members, key=lambda e: (fold(record_name(e.record)), e.url))
+            members = sorted((e for e in members if id(e) not in older),
+                             key=lambda e: (fold(record_name(e.record)), e.url))
         for n, e in enumerate(members):
             r = e.record
             said: tuple[str, ...] = ()
@@ -226,9 +264,11 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
             order.setdefault(head, sort_key)
             groups[head].append(item(e, said))
         grouped = sorted(groups.items(), key=lambda kv: order[kv[0]])
+        hidden = kind != "rule" and any(id(e) in older for e in by_kind.get(kind, ()))
         pages.append(Page(f"{KIND_DIRS[kind]}/index.html", "list.html",
-                          dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped),
-                          (kind, tuple((head, rows_key(rows)) for head, rows in grouped))))
+                          dict(common, root="../", page_title=_plural(kind), kind=kind, groups=grouped,
+                               newest_only=hidden),
+                          (kind, hidden, tuple((head, rows_key(rows)) for head, rows in grouped))))
 
     # factions
     by_faction: dict[str, list[Entry]] = defaultdict(list)
@@ -253,7 +293,8 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     kw_list = []
     by_id = {id(e.record): e for e in entries}
     for kw, (url, units) in keywords.items():
-        rows = sorted((item(by_id[id(u)], ("group",)) for u in units), key=lambda i: (fold(i["name"]), i["url"]))
+        rows = sorted((item(by_id[id(u)], ("group",)) for u in units if id(by_id[id(u)]) not in older),
+                      key=lambda i: (fold(i["name"]), i["url"]))
         rule = linker.rule(kw, None, None)
         rule_link = Link("../" + rule.url, rule.title) if rule else None
         kw_list.append({"name": kw, "url": url, "count": len(rows)})

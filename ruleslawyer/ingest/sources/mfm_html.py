@@ -92,7 +92,9 @@ class MfmPage(StructuredSource):
             made += 1
             yield record
         if not made:
-            self.warnings.append(f"{self.path.name}: a points-website page with no unit or detachment points")
+            # (the ingest report names the file: one file, one reader)
+            self.warnings.append("a points-website page with no unit or detachment points "
+                                 "(an index page? save a faction's page)")
 
     def _src(self, name: str, version: str | None) -> Source:
         return Source(file=self.path.name, format=self.format, version=version, locator=fold(name))

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 from ...library.corpus import Corpus
 from ...records import Record, record_name
 from ...library.reconcile import identity
-from ..gather import (RuleTree, printed_in, printings_digest, allocate_urls, change_key, errata_anchors, gather, mentionable, pair_originals,
+from ..gather import (RuleTree, current_points, printed_in, printings_digest, allocate_urls, change_key, errata_anchors, gather, mentionable, pair_originals,
                       record_page)
 from .memory import COLUMN_SEP, column, outcomes_digest
 from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint, record_fingerprints
@@ -78,8 +78,9 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
     if outcomes_digest(corpus.outcomes) != shape["outcomes"]:
         raise NotPatchable("the errata outcomes changed")
     printed = printed_in(corpus)
-    if printings_digest(printed) != shape.get("printings"):
-        raise NotPatchable("which files print which records changed")
+    points = current_points(corpus)
+    if printings_digest(printed, points) != shape.get("printings"):
+        raise NotPatchable("which files print which records, or the current points, changed")
     for i in changed:
         if not _same_place(ordered[i], fps[i], urls[i], old_files[i], facts.known.get(old_fps[i]), shape, facts):
             raise NotPatchable(f"{urls[i]}: its record moved (list fields or file) or is amended")
@@ -152,7 +153,8 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
             anchors = [anchors_of.get(change_key(c)) for c in getattr(r, "changes", ())]
             mentions = linker.mentions(about[i], r.edition, "../") if about[i] is not None else []
             pages[n] = record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
-                                   furls.get(getattr(r, "faction", None)), mentions, printed.get(identity(r), ()))
+                                   furls.get(getattr(r, "faction", None)), mentions, printed.get(identity(r), ()),
+                                   points.get(identity(r)))
     list_state = memory.old_list_state()
     if list_state is None:
         raise NotPatchable("no list state kept")

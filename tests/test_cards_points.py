@@ -1,0 +1,143 @@
+"""Cards give a unit's current points from the newest points list (Munitorum Field Manual) naming
+it, per unit size and 11th edition tier, with its wargear costs; and the edition of the card.
+
+Small made-up records check the rules (newest version, tiers, same edition only); the real
+11th edition files (BSData Orks.json and the MFM YAML folder) check a rendered PDF, its expected
+points read from the YAML itself.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ruleslawyer.records import Datasheet, ItemCost, Points, Profile, Source, UnitCost
+
+
+def _sheet(edition=11, name="Test Boyz", faction="Testers", points=None):
+    return Datasheet(name=name, source=Source(file="sheet.json"), edition=edition, faction=faction,
+                     points=points, profiles=(Profile("Boy", {"M": '6"', "T": "5", "Sv": "5+", "W": "1"}),),
+                     keywords=("INFANTRY",))
+
+
+def _points(version, costs, wargear=(), name="Test Boyz", faction="Testers", edition=11):
+    return Points(name=name, source=Source(file="testers.yaml", version=version), edition=edition, faction=faction,
+                  version=version, costs=tuple(costs), wargear_costs=tuple(wargear))
+
+
+OLD = _points("1.0", [UnitCost("10", 70), UnitCost("20", 140)])
+NEW = _points("1.1", [UnitCost("10", 75, "1st-3rd"), UnitCost("20", 160, "1st-3rd"),
+                      UnitCost("10", 85, "4th+"), UnitCost("20", 170, "4th+")], [ItemCost("big shoota", 5)])
+
+
+def _meta(sheet, corpus):
+    from ruleslawyer.cards.content import build_content
+
+    return build_content([sheet], corpus)[0].meta
+
+
+def test_card_gives_the_newest_points_by_tier_and_wargear():
+    sheet = _sheet(points=(UnitCost("10", 90), UnitCost("20", 180)))
+    meta = " | ".join(_meta(sheet, [sheet, NEW, OLD]))  # order in the store does not matter
+    assert "11th ed." in meta
+    assert "Points v1.1: 1st-3rd: 10 models 75 pts, 20 models 160 pts; 4th+: 10 models 85 pts, 20 models 170 pts" in meta
+    assert "Wargear big shoota +5 pts" in meta
+    # neither the datasheet's own points (90) nor the older version's (70, 140)
+    assert not re.search(r"\b(90|70|140)\b", meta)
+
+
+def test_card_keeps_its_own_points_without_a_points_list_of_its_edition():
+    tenth = _sheet(edition=10, points=(UnitCost("10", 90),))
+    meta = " | ".join(_meta(tenth, [tenth, NEW]))
+    assert "10th ed." in meta and "10 models: 90 pts" in meta and "v1.1" not in meta
+    other_faction = _sheet(faction="Others", points=(UnitCost("10", 90),))
+    assert "v1.1" not in " | ".join(_meta(other_faction, [other_faction, NEW]))
+
+
+def test_stratagem_card_says_its_edition():
+    from ruleslawyer.cards.content import build_content
+    from ruleslawyer.records import Stratagem
+
+    s = Stratagem(name="Test Gambit", source=Source(file="s.json"), edition=11, cp=1, effect="Do it.")
+    assert "11th ed." in build_content([s], [s])[0].meta
+
+
+def test_points_index_matches_name_faction_and_edition():
+    from ruleslawyer.library.points import PointsIndex, costs_text
+
+    index = PointsIndex([OLD, NEW, _points("1.1", [UnitCost("1", 50)], name="Test Boyz", faction="Others")])
+    assert index.of("test boyz", "Testers", edition=11) is NEW
+    assert index.of("Test Boyz", "Testers", edition=10) is None
+    assert index.of("Test Boyz") is None  # two factions price a unit of that name: not a guess
+    assert costs_text(OLD.costs) == "10 models: 70 pts; 20 models: 140 pts"
+
+
+def test_points_list_names_a_tagged_catalogue_unit_without_its_tag():
+    """BSData names "Anrakyr the Traveller [Legends]"; the points list "Anrakyr The Traveller"."""
+    from ruleslawyer.library.points import PointsIndex
+
+    lord = _points("1.1", [UnitCost("1", 95)], name="Anrakyr The Traveller")
+    index = PointsIndex([lord])
+    assert index.of("Anrakyr the Traveller [Legends]", "Testers", edition=11) is lord
+    assert index.of("Anrakyr the Traveller (Armageddon)", "Testers", edition=11) is None
+
+
+@pytest.fixture(scope="module")
+def orks_store(shared, tmp_path_factory):
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    e11 = shared / "realdata" / "e11"
+    db = tmp_path_factory.mktemp("orkcards") / "store.sqlite"
+    with Store(db) as store:
+        ingest_paths(store, [e11 / "bsdata" / "Orks.json", e11 / "mfm"])
+    return db
+
+
+def _yaml_costs(shared, unit: str) -> list[tuple[str, int]]:
+    """(models, points) of `unit` in the v1.1 YAML, read here with PyYAML (not through ruleslawyer)."""
+    import yaml
+
+    data = yaml.safe_load((shared / "realdata" / "e11" / "mfm" / "orks.yaml").read_text(encoding="utf-8"))
+    entry = next(u for u in data["units"] if u["name"] == unit)
+    return [(str(c["models"]), c["points"]) for p in entry["pricing"] for c in p["costs"]]
+
+
+def test_real_orks_cards_show_the_mfm_points(orks_store, shared, tmp_path):
+    """Unit and faction cards of real 11th edition Orks give the MFM v1.1 points, not the
+    catalogue's own, and the edition."""
+    import pdfplumber
+
+    from ruleslawyer.cards import write_cards
+    from ruleslawyer.store import Store
+
+    out = tmp_path / "orks.pdf"
+    with Store(orks_store) as store:
+        write_cards(store, ["Boyz", "Battlewagon"], out=out)
+    with pdfplumber.open(out) as pdf:
+        text = re.sub(r"\s+", " ", " ".join(p.extract_text() or "" for p in pdf.pages))
+    assert "11th ed." in text and "Points v1.1" in text
+    boyz = _yaml_costs(shared, "Boyz")
+    assert len({m for m, _ in boyz}) < len(boyz)  # priced per tier: the same size twice
+    for models, pts in boyz:
+        assert f"{models} models {pts} pts" in text
+    (models, pts), = _yaml_costs(shared, "Battlewagon")
+    assert f"{models} model: {pts} pts" in text
+
+
+def test_real_faction_cards_use_the_points_index(orks_store, tmp_path):
+    """`cards --faction` prices every unit the MFM names (one index for the whole faction)."""
+    from ruleslawyer.cards.content import build_content, select_records
+    from ruleslawyer.library.corpus import load_corpus
+    from ruleslawyer.library.points import PointsIndex
+    from ruleslawyer.store import Store
+
+    with Store(orks_store) as store:
+        records = load_corpus(store).records
+    chosen = select_records(records, [], faction="Orks").records
+    index = PointsIndex(records)
+    priced = [d for d in chosen if index.of(d.name, d.faction, edition=d.edition)]
+    assert len(priced) > 30
+    for d, c in zip(chosen, build_content(chosen, records)):
+        if d in priced:
+            assert any(m.startswith("Points v1.1") for m in c.meta), d.name
