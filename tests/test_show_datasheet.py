@@ -106,3 +106,16 @@ def test_show_prefix_matching_two_datasheets_lists_them(show):
 def test_show_edition_filter(show):
     assert show("chronomancer", "--edition", "10").exit_code == 0
     assert show("chronomancer", "--edition", "9").exit_code == 1
+
+
+def test_show_prints_the_number_of_an_11th_edition_rule_and_stratagem():
+    """11th edition rules and core stratagems are numbered ("24.12"): `show` prints the number."""
+    from ruleslawyer.records import Rule, Source, Stratagem
+    from ruleslawyer.termview import format_record
+
+    rule = Rule("Feel No Pain", Source("core.pdf"), edition=11, number="24.12", text="Roll one D6.")
+    assert format_record(rule, 80).splitlines()[0] == "24.12 Feel No Pain"
+    strat = Stratagem("Command Re-roll", Source("core.pdf"), edition=11, cp=1, number="15.02", effect="Re-roll.")
+    assert format_record(strat, 80).splitlines()[0].startswith("15.02 COMMAND RE-ROLL")
+    unnumbered = Rule("Feel No Pain", Source("core.pdf"), edition=10, text="Roll one D6.")
+    assert format_record(unnumbered, 80).splitlines()[0] == "Feel No Pain"

@@ -77,3 +77,11 @@ def test_new_points_version_rebuilds_the_datasheet_page(tmp_path):
 
     write_site(get_context(_corpus(newer), facts=load_facts(out)), out, workers=1)
     assert "Points v1.2: 10 models: 95 pts" in _text(out / "datasheet" / "test-warriors-11th.html")
+
+
+def test_rule_page_shows_its_number(tmp_path):
+    from ruleslawyer.records import Rule
+
+    fnp = Rule("Feel No Pain", SRC, edition=11, number="24.12", text="Roll one D6.")
+    out = _build(tmp_path, _corpus(fnp))
+    assert "Rule 24.12" in _text(out / "rule" / "feel-no-pain.html")

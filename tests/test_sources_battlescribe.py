@@ -291,3 +291,96 @@ def test_folder_walk_skips_other_json_and_names_a_bad_cat(tmp_path):
     (tmp_path / "Broken.cat").write_text("<notbattlescribe/>", encoding="utf-8")
     items = gather([tmp_path])
     assert len(items) == 1 and items[0].status == "failed" and "Broken.cat" in items[0].error
+
+
+# ------------------------------------------------------------------ an unseen faction (the held-out check)
+def _disguised(path: Path, old: str, new: str, seed: int) -> dict:
+    """A real catalogue made into another faction's: its faction word renamed in every name and
+    text, every id it defines replaced (consistently, references too), object keys and the
+    top-level lists shuffled. The BattleScribe structure is all that stays the same."""
+    import random
+    import re
+
+    rng = random.Random(seed)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ids: dict[str, str] = {}
+
+    def collect(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("id"), str):
+                ids.setdefault(node["id"], "-".join(f"{rng.randrange(16 ** 4):04x}" for _ in range(4)))
+            for v in node.values():
+                collect(v)
+        elif isinstance(node, list):
+            for v in node:
+                collect(v)
+
+    collect(data)
+    word = re.compile(rf"\b{old}", re.I)
+
+    def walk(node, key=None):
+        if isinstance(node, dict):
+            items = [(k, walk(v, k)) for k, v in node.items()]
+            rng.shuffle(items)
+            return dict(items)
+        if isinstance(node, list):
+            out = [walk(v, key) for v in node]
+            if key in ("sharedSelectionEntries", "entryLinks", "categoryEntries", "sharedProfiles"):
+                rng.shuffle(out)
+            return out
+        if isinstance(node, str):
+            if node in ids:
+                return ids[node]
+            if key in ("name", "$text", "description", None):
+                return word.sub(lambda m: new if m.group(0)[0].isupper() else new.lower(), node)
+        return node
+
+    return walk(data)
+
+
+def _unit_facts(catalogue: dict) -> dict[str, tuple[str, str | None, str | None]]:
+    """Each unit the catalogue's root offers (entry links to shared entries) with a Unit profile of
+    its own: name -> (profile name, W, InSv), read straight from the JSON."""
+    root = catalogue["catalogue"]
+    shared_entries = {e["id"]: e for e in root["sharedSelectionEntries"]}
+    out = {}
+    for link in root["entryLinks"]:
+        entry = shared_entries.get(link.get("targetId"))
+        profiles = [p for p in (entry or {}).get("profiles", []) if p.get("typeName") == "Unit"]
+        if entry is None or not profiles:
+            continue
+        stats = {c["name"]: c.get("$text") for c in profiles[0]["characteristics"]}
+        invuln = stats.get("InSv")
+        out[entry["name"]] = (profiles[0]["name"], stats.get("W"), invuln if invuln not in (None, "", "-") else None)
+    return out
+
+
+@pytest.mark.parametrize("source, old, new", [("Orks.json", "Ork", "Grox"), ("Necrons.json", "Necron", "Tombkin")])
+def test_an_unseen_faction_gives_edition_wounds_and_invulnerable_save(shared, tmp_path, monkeypatch, source, old, new):
+    """`show "<unit>" --json` of a faction the reader has never seen gives edition 11, the profile's
+    W and the invulnerable save, for units across the catalogue."""
+    from click.testing import CliRunner
+
+    from ruleslawyer.cli.main import cli
+
+    folder = shared / "realdata" / "e11" / "bsdata"
+    catalogue = _disguised(folder / source, old, new, seed=len(source))
+    (tmp_path / f"{new}.json").write_text(json.dumps(catalogue, ensure_ascii=False), encoding="utf-8")
+    (tmp_path / "Warhammer_40_000.json").write_bytes((folder / "Warhammer_40_000.json").read_bytes())
+    db = tmp_path / "held.sqlite"
+    with Store(db) as store:
+        ingest_paths(store, [tmp_path / f"{new}.json", tmp_path / "Warhammer_40_000.json"])
+    facts = _unit_facts(catalogue)
+    assert len(facts) > 40
+    monkeypatch.setenv("RULESLAWYER_DB", str(db))
+    runner = CliRunner()
+    names = sorted(facts)[:: max(1, len(facts) // 12)]  # a dozen spread over the alphabet
+    assert any(facts[n][2] for n in names) and any(not facts[n][2] for n in names)
+    for name in names:
+        result = runner.invoke(cli, ["show", name, "--json"])
+        assert result.exit_code == 0, (name, result.output)
+        data = json.loads(result.output[result.output.index("{"):])
+        profile_name, wounds, invuln = facts[name]
+        profile = next(p for p in data["profiles"] if p["name"] == profile_name)
+        assert (data["edition"], profile["W"], data["invulnerable_save"]) == (11, wounds, invuln), name
+        assert data["faction"] and new.lower() in data["faction"].lower()

@@ -66,7 +66,7 @@ def change_lines(record: Record, width: int, before_after: bool = False) -> list
 def format_stratagem(record: Stratagem, width: int = 80) -> str:
     """A stratagem laid out like its card."""
     cost = f"{record.cp}CP" if record.cp is not None else "?CP"
-    head = f"{record.name.upper()}  {cost}"
+    head = f"{record.number + ' ' if record.number else ''}{record.name.upper()}  {cost}"
     kind = " – ".join(p for p in (record.group, record.category) if p)
     lines = [head]
     if kind or record.faction:
@@ -110,8 +110,10 @@ def format_enhancement(record: Enhancement, width: int = 80) -> str:
 
 
 def format_rule(record: Rule | DetachmentRule, width: int = 80) -> str:
-    """A rule (or detachment rule): section path, flavour, text, summary bullets."""
-    lines = [record.name]
+    """A rule (or detachment rule): its number (11th edition) and name, section path, flavour,
+    text, summary bullets."""
+    number = getattr(record, "number", None)
+    lines = [f"{number} {record.name}" if number else record.name]
     if isinstance(record, DetachmentRule):
         meta = " – ".join(p for p in (record.group and f"{record.group} Detachment rule", record.faction) if p)
     else:
@@ -120,7 +122,7 @@ def format_rule(record: Rule | DetachmentRule, width: int = 80) -> str:
                                       f"step {record.step}" if record.step else None) if p)
     if meta:
         lines.append(meta)
-    lines.append("-" * min(width, max(len(record.name), 20)))
+    lines.append("-" * min(width, max(len(lines[0]), 20)))
     if record.fluff:
         lines.extend(wrap(record.fluff, width))
         lines.append("")
