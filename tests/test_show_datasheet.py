@@ -119,3 +119,28 @@ def test_show_prints_the_number_of_an_11th_edition_rule_and_stratagem():
     assert format_record(strat, 80).splitlines()[0].startswith("15.02 COMMAND RE-ROLL")
     unnumbered = Rule("Feel No Pain", Source("core.pdf"), edition=10, text="Roll one D6.")
     assert format_record(unnumbered, 80).splitlines()[0] == "Feel No Pain"
+
+
+def test_show_prices_a_detachment_rule_and_enhancement_by_their_detachment():
+    """The points list prices a detachment (its Detachment Points and enhancements): `show` of one
+    of its rules or enhancements gives that entry, of the newest version and the same edition."""
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import DetachmentRule, Enhancement, ItemCost, Points, Source
+    from ruleslawyer.termview import format_printings
+
+    def host(version, dp, cost):
+        return Points("Test Host", Source("testers.yaml"), edition=11, faction="Testers", version=version,
+                      target_kind="detachment", detachment_points=dp, wargear_costs=(ItemCost("Test Relic", cost),))
+
+    rule = DetachmentRule("Test Doctrine", Source("c.json"), edition=11, faction="Testers", group="Test Host", text="Go.")
+    relic = Enhancement("Test Relic", Source("c.json"), edition=11, faction="Testers", group="Test Host", points=15)
+    old_rule = DetachmentRule("Old Doctrine", Source("c.json"), edition=10, faction="Testers", group="Test Host")
+    records = [rule, relic, old_rule, host("1.1", 3, 20), host("1.0", 2, 15)]
+    corpus = Corpus(records=records, originals=list(records))
+    for name in ("Test Doctrine", "Test Relic"):
+        picked = pick_record(corpus, name)
+        assert (picked.points.version, picked.points.detachment_points) == ("1.1", 3)
+        line = format_printings(None, [], picked.record, picked.points)[0]
+        assert line == "Current points (testers.yaml v1.1): Test Host: 3 DP; enhancements Test Relic 20 pts"
+    assert pick_record(corpus, "Old Doctrine").points is None  # a 10th edition detachment

@@ -23,7 +23,9 @@ class Picked:
     record: Record
     printings: Printings | None = None
     other_editions: list[int] = field(default_factory=list)
-    points: Record | None = None  # the current Munitorum Field Manual entry of a datasheet, if any
+    # the current Munitorum Field Manual entry of a datasheet, or of the detachment of a
+    # detachment rule or enhancement, if any
+    points: Record | None = None
 
 
 def newest_editions(records: Sequence[Record]) -> tuple[list[Record], dict[int, list[int]]]:
@@ -70,8 +72,11 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
                                  hint="add --kind, --edition or --faction, or give the full name")
     record = pool[0]
     current = None
-    if record.kind == "datasheet":
+    if record.kind in ("datasheet", "detachment_rule", "enhancement"):
         from .points import points_of
 
-        current = points_of(corpus.records, record.name, getattr(record, "faction", None), edition=record.edition)
+        # a detachment's rules and enhancements are priced by the detachment's entry (its group)
+        name, target = (record.name, "datasheet") if record.kind == "datasheet" else (record.group, "detachment")
+        if name:
+            current = points_of(corpus.records, name, getattr(record, "faction", None), target, record.edition)
     return Picked(record, printings_index(corpus).get(identity(record)), others.get(id(record), []), current)

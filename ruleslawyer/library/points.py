@@ -136,6 +136,24 @@ def costs_text(costs: Sequence) -> str:
                      for tier, group in tiers.items())
 
 
+def points_text(points: Points) -> str:
+    """One line of a points record: a unit's costs (by tier) and wargear, or a detachment's
+    Detachment Points and its enhancements' costs."""
+    parts = []
+    if points.target_kind == "detachment":
+        if points.detachment_points is not None:
+            parts.append(f"{points.detachment_points} DP")
+        if points.wargear_costs:
+            parts.append("enhancements " + ", ".join(f"{c.name} {'?' if c.points is None else c.points} pts"
+                                                      for c in points.wargear_costs))
+        return f"{points.name}: " + "; ".join(parts) if parts else points.name
+    if points.costs:
+        parts.append(costs_text(points.costs))
+    if points.wargear_costs:
+        parts.append("wargear " + wargear_text(points.wargear_costs))
+    return "; ".join(parts)
+
+
 def wargear_text(costs: Sequence) -> str:
     """Wargear costs as one line: "ard case +15 pts, kustom shoota +5 pts"."""
     return ", ".join(f"{c.name} +{c.points if c.points is not None else '?'} pts" for c in costs)

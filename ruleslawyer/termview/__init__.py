@@ -55,11 +55,13 @@ def format_printings(printings, other_editions: list[int], record: Record, point
     """Lines naming a record's current points (from a points list), its other printings (and
     where they differ) and its other editions."""
     lines = []
-    if points is not None and points.costs:
-        costs = "; ".join(f"{c.models} model{'s' if c.models != '1' else ''}: {c.points} pts"
-                          + (f" ({c.tier})" if c.tier else "") for c in points.costs)
+    if points is not None:
+        from ..library.points import points_text
+
+        text = points_text(points)
         version = f" v{points.version}" if points.version else ""
-        lines.append(f"Current points ({points.source.file}{version}): {costs}")
+        if text:
+            lines.append(f"Current points ({points.source.file}{version}): {text}")
     if printings and printings.others:
         files = ", ".join(info.name for _, info in printings.others)
         lines.append(f"Also printed in: {files} (choose one with --source FILE)")
