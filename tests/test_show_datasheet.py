@@ -144,3 +144,17 @@ def test_show_prices_a_detachment_rule_and_enhancement_by_their_detachment():
         line = format_printings(None, [], picked.record, picked.points)[0]
         assert line == "Current points (testers.yaml v1.1): Test Host: 3 DP; enhancements Test Relic 20 pts"
     assert pick_record(corpus, "Old Doctrine").points is None  # a 10th edition detachment
+
+
+def test_show_gives_detachment_points_force_disposition_and_upgrade():
+    from ruleslawyer.records import DetachmentRule, Enhancement, Source
+    from ruleslawyer.termview import format_record
+
+    rule = DetachmentRule("Test Doctrine", Source("c.csv"), edition=11, faction="Testers", group="Test Host",
+                          text="Go.", detachment_points=2, force_disposition="Purge the Foe")
+    assert format_record(rule, 80).splitlines()[1] == ("Test Host Detachment rule – Testers – 2 Detachment Points – "
+                                                       "Force Disposition: Purge the Foe")
+    relic = Enhancement("Test Relic", Source("c.csv"), edition=11, faction="Testers", group="Test Host", upgrade=True)
+    assert format_record(relic, 80).splitlines()[1] == "Test Host Detachment – Testers – upgrade"
+    tenth = Enhancement("Old Relic", Source("c.csv"), edition=10, faction="Testers", group="Test Host")
+    assert format_record(tenth, 80).splitlines()[1] == "Test Host Detachment – Testers"

@@ -85,3 +85,17 @@ def test_rule_page_shows_its_number(tmp_path):
     fnp = Rule("Feel No Pain", SRC, edition=11, number="24.12", text="Roll one D6.")
     out = _build(tmp_path, _corpus(fnp))
     assert "Rule 24.12" in _text(out / "rule" / "feel-no-pain.html")
+
+
+def test_detachment_and_enhancement_pages_give_their_11th_edition_fields(tmp_path):
+    from ruleslawyer.records import DetachmentRule, Enhancement
+
+    rule = DetachmentRule("Test Doctrine", SRC, edition=11, faction="Testers", group="Test Host", text="Go.",
+                          detachment_points=2, force_disposition="Purge the Foe")
+    relic = Enhancement("Test Relic", SRC, edition=11, faction="Testers", group="Test Host", text="Shiny.",
+                        upgrade=True, support=True)
+    out = _build(tmp_path, _corpus(rule, relic))
+    page = _text(out / "detachment-rule" / "test-doctrine.html")
+    assert "2 Detachment Points" in page and "Force Disposition: Purge the Foe" in page
+    page = _text(out / "enhancement" / "test-relic.html")
+    assert "Upgrade" in page and "May be given to a SUPPORT model" in page

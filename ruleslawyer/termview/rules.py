@@ -94,7 +94,10 @@ def format_enhancement(record: Enhancement, width: int = 80) -> str:
     """An enhancement: name and points, detachment, flavour, restriction and text."""
     pts = f"  {record.points} pts" if record.points is not None else ""
     lines = [f"{record.name}{pts}"]
-    meta = " – ".join(p for p in (record.group and f"{record.group} Detachment", record.faction) if p)
+    flags = [label for label, on in (("upgrade", record.upgrade), ("may be given to a SUPPORT model", record.support))
+             if on]  # 11th edition
+    meta = " – ".join(p for p in (record.group and f"{record.group} Detachment", record.faction,
+                                  ", ".join(flags)) if p)
     if meta:
         lines.append(meta)
     lines.append("-" * min(width, max(len(lines[0]), 20)))
@@ -115,7 +118,10 @@ def format_rule(record: Rule | DetachmentRule, width: int = 80) -> str:
     number = getattr(record, "number", None)
     lines = [f"{number} {record.name}" if number else record.name]
     if isinstance(record, DetachmentRule):
-        meta = " – ".join(p for p in (record.group and f"{record.group} Detachment rule", record.faction) if p)
+        dp = f"{record.detachment_points} Detachment Points" if record.detachment_points is not None else None
+        meta = " – ".join(p for p in (record.group and f"{record.group} Detachment rule", record.faction, dp,
+                                      record.force_disposition and f"Force Disposition: {record.force_disposition}")
+                          if p)
     else:
         path = " > ".join(record.section)
         meta = " – ".join(p for p in (path, record.faction,
