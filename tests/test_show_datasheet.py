@@ -158,3 +158,14 @@ def test_show_gives_detachment_points_force_disposition_and_upgrade():
     assert format_record(relic, 80).splitlines()[1] == "Test Host Detachment – Testers – upgrade"
     tenth = Enhancement("Old Relic", Source("c.csv"), edition=10, faction="Testers", group="Test Host")
     assert format_record(tenth, 80).splitlines()[1] == "Test Host Detachment – Testers"
+
+
+def test_show_header_keeps_the_tiers_of_a_datasheets_points():
+    """Without the tier, "1 model: 125 pts, 1 model: 140 pts" reads as two prices for one size."""
+    from ruleslawyer.records import Datasheet, Source, UnitCost
+    from ruleslawyer.termview import format_record
+
+    d = Datasheet("Warboss In Mega Armour", Source("d.csv"), edition=11, faction="Orks",
+                  points=(UnitCost("1", 125, "1st-2nd"), UnitCost("1", 140, "3rd+")))
+    head = " ".join(format_record(d, 120).splitlines()[:2])
+    assert "1st-2nd: 1 model 125 pts; 3rd+: 1 model 140 pts" in head

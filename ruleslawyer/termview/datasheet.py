@@ -61,9 +61,10 @@ def _title(record: Datasheet, width: int) -> list[str]:
     facts = [f for f in (record.faction, f"{record.edition}th edition" if record.edition else None) if f]
     if record.power is not None:
         facts.append(f"Power {record.power}")
-    if record.points:
-        facts.append(", ".join(f"{c.models} model{'s' if c.models != '1' else ''}: "
-                               f"{c.points if c.points is not None else '?'} pts" for c in record.points))
+    if record.points:  # by tier where the datasheet prices repeated units (11th edition)
+        from ..library.points import costs_text
+
+        facts.append(costs_text(record.points))
     if record.base:
         facts.append(f"base {record.base}")
     name = record.name.upper()
