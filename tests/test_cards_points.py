@@ -54,12 +54,12 @@ def test_card_keeps_its_own_points_without_a_points_list_of_its_edition():
     assert "v1.1" not in " | ".join(_meta(other_faction, [other_faction, NEW]))
 
 
-def test_stratagem_card_says_its_edition():
+def test_stratagem_card_says_its_edition_and_number():
     from ruleslawyer.cards.content import build_content
     from ruleslawyer.records import Stratagem
 
-    s = Stratagem(name="Test Gambit", source=Source(file="s.json"), edition=11, cp=1, effect="Do it.")
-    assert "11th ed." in build_content([s], [s])[0].meta
+    s = Stratagem(name="Test Gambit", source=Source(file="s.json"), edition=11, cp=1, effect="Do it.", number="15.04")
+    assert build_content([s], [s])[0].meta == ("Rule 15.04", "11th ed.")
 
 
 def test_points_index_matches_name_faction_and_edition():

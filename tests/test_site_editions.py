@@ -99,3 +99,12 @@ def test_detachment_and_enhancement_pages_give_their_11th_edition_fields(tmp_pat
     assert "2 Detachment Points" in page and "Force Disposition: Purge the Foe" in page
     page = _text(out / "enhancement" / "test-relic.html")
     assert "Upgrade" in page and "May be given to a SUPPORT model" in page
+
+
+def test_record_page_links_its_other_editions(tmp_path):
+    out = _build(tmp_path, _corpus())
+    newest = (out / "datasheet" / "test-warriors-11th.html").read_text(encoding="utf-8")
+    assert 'Also in <a href="../datasheet/test-warriors-10th.html">10th edition</a>' in newest
+    older = (out / "datasheet" / "test-warriors-10th.html").read_text(encoding="utf-8")
+    assert 'Also in <a href="../datasheet/test-warriors-11th.html">11th edition</a>' in older
+    assert "Also in" not in (out / "stratagem" / "test-gambit.html").read_text(encoding="utf-8")

@@ -374,7 +374,7 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None 
 
 def stratagem_content(s: Stratagem) -> CardContent:
     """A stratagem card: one front stream (cost and category, when, target, effect)."""
-    meta = [m for m in (s.faction, edition_label(s.edition), s.group) if m]
+    meta = [m for m in (s.number and f"Rule {s.number}", s.faction, edition_label(s.edition), s.group) if m]
     head = " ".join(x for x in (f"{s.cp} CP" if s.cp is not None else "", s.category or "") if x)
     lines = [(label, text) for label, text in (("", head), ("When", s.when), ("Target", s.target),
                                                 ("Effect", s.effect), ("Restrictions", s.restrictions)) if text]

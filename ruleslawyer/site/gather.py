@@ -16,8 +16,8 @@ from ..records import Faq, Record, record_name
 from .incremental.codehash import code_hash
 from .incremental.facts import RecordFacts, record_fingerprint, record_fingerprints
 from .links import Linker
-from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page,
-                    keyword_pages)
+from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, edition_links, errata_page, faction_urls,
+                    home_page, keyword_pages)
 from .search_index import IndexEntry
 from .slugs import SlugAllocator
 
@@ -40,6 +40,7 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
     change_anchor = errata_anchors(corpus.outcomes)
     printed = printed_in(corpus)
     points = current_points(corpus)
+    editions = edition_links(entries)
     common = {"site_title": title}
     pages: list[Page] = []
 
@@ -65,7 +66,8 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
         anchors = [change_anchor.get(change_key(c)) for c in changes] if changes else []
         key = identity(r)
         pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
-                                 furls.get(faction), mentions, printed.get(key, ()), points.get(key)))
+                                 furls.get(faction), mentions, printed.get(key, ()), points.get(key),
+                                 editions.get(id(e), ())))
 
     pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
                                    make_list_pages(entries, keywords, linker, common, furls)))
@@ -116,27 +118,29 @@ def mentionable(r: Record) -> str | None:
 
 
 def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,
-                crumbs, kids, anchors, furl, mentions, printed: tuple = (), points=None) -> Page:
+                crumbs, kids, anchors, furl, mentions, printed: tuple = (), points=None,
+                editions: tuple = ()) -> Page:
     """The page of one record; `links` may be None (resolved only if the page is rendered).
     `printed` lists the other files that print the record, with what they say differently;
-    `points` is a datasheet's entry in the newest points list (Munitorum Field Manual), if any."""
+    `points` is a datasheet's entry in the newest points list (Munitorum Field Manual), if any;
+    `editions` (label, URL) of the record's other editions (`pages.edition_links`)."""
     # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
     return Page(e.url, "record.html",
                 functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
-                                  anchors, furl, mentions, printed, points),
+                                  anchors, furl, mentions, printed, points, editions),
                 (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions,
-                 printed, points))
+                 printed, points, editions))
 
 
 def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,
-                 anchors, furl, mentions, printed, points=None) -> dict:
+                 anchors, furl, mentions, printed, points=None, editions=()) -> dict:
     """A record page's template variables; its links are resolved here when gathering did not need them."""
     r = e.record
     if links is None:
         links = linker.resolve(r, facts.requests(fp, requests), "../")
     return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
                 page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
-                mentions=mentions, printed_in=printed, current_points=points)
+                mentions=mentions, printed_in=printed, current_points=points, other_editions=editions)
 
 
 def printed_in(corpus: Corpus) -> dict[tuple, tuple]:

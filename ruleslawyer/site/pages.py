@@ -123,24 +123,40 @@ def _item(e: Entry, prefix: str, *, said: tuple[str, ...] = (),
     return row
 
 
-def other_editions(entries: Iterable[Entry]) -> tuple[set[int], dict[int, tuple[Entry, ...]]]:
-    """Records printed in several editions: (ids of the entries of an older edition, which the
-    lists leave out; for each newest entry by id, its other editions' entries, newest first).
+def edition_groups(entries: Iterable[Entry]) -> list[list[Entry]]:
+    """The entries of each record printed in more than one edition, newest edition first.
 
     Editions are told apart by `reconcile.identity` without its edition: same kind, name,
-    faction and group. A record with no edition never hides nor is hidden.
+    faction and group. A record with no edition is in no group.
     """
     groups: dict[tuple, list[Entry]] = defaultdict(list)
     for e in entries:
         key = identity(e.record)
         if key is not None and e.record.edition:
             groups[key[:3] + key[4:]].append(e)
+    return [sorted(g, key=lambda e: -e.record.edition) for g in groups.values()
+            if len({e.record.edition for e in g}) > 1]
+
+
+def edition_links(entries: Iterable[Entry], prefix: str = "../") -> dict[int, tuple[tuple[str, str], ...]]:
+    """For each entry (by id) of a record printed in several editions: (label, URL) of the others,
+    newest first, for its page to say they exist."""
+    out = {}
+    for group in edition_groups(entries):
+        for e in group:
+            out[id(e)] = tuple((f"{o.record.edition}th edition", prefix + o.url) for o in group
+                               if o.record.edition != e.record.edition)
+    return out
+
+
+def other_editions(entries: Iterable[Entry]) -> tuple[set[int], dict[int, tuple[Entry, ...]]]:
+    """Records printed in several editions: (ids of the entries of an older edition, which the
+    lists leave out; for each newest entry by id, its other editions' entries, newest first).
+    A record with no edition never hides nor is hidden."""
     older: set[int] = set()
     also: dict[int, tuple[Entry, ...]] = {}
-    for group in groups.values():
-        if len({e.record.edition for e in group}) < 2:
-            continue
-        newest = max(e.record.edition for e in group)
+    for group in edition_groups(entries):
+        newest = group[0].record.edition
         rest = tuple(sorted((e for e in group if e.record.edition != newest), key=lambda e: -e.record.edition))
         older.update(id(e) for e in rest)
         for e in group:

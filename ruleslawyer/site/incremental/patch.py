@@ -35,7 +35,7 @@ from ..gather import (RuleTree, current_points, printed_in, printings_digest, al
 from .memory import COLUMN_SEP, column, outcomes_digest
 from .facts import DEPS_SEP, RecordFacts, deps_of, record_fingerprint, record_fingerprints
 from ..links import TARGET_KINDS, Linker, entry_keys
-from ..pages import KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page
+from ..pages import KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, edition_links, errata_page, faction_urls, home_page
 from ..search_index import IndexEntry, fold
 from ..slugs import slugify
 from ..writer import read_manifest
@@ -144,6 +144,8 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
                                     .union(*(_runs(text) for text in about.values() if text)))
         rules = RuleTree(entries) if any(entries[i].record.kind == "rule" for _, i, _, _ in remake) else None
         anchors_of = errata_anchors(corpus.outcomes)
+        # unchanged: the records' names, kinds, factions, editions and URLs did not move
+        editions = edition_links(entries)
         for n, i, requests, _deps in remake:
             e, fp = entries[i], fps[i]
             r = e.record
@@ -154,7 +156,7 @@ def patch_gather(corpus: Corpus, files: Sequence[Any], title: str, facts: Record
             mentions = linker.mentions(about[i], r.edition, "../") if about[i] is not None else []
             pages[n] = record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
                                    furls.get(getattr(r, "faction", None)), mentions, printed.get(identity(r), ()),
-                                   points.get(identity(r)))
+                                   points.get(identity(r)), editions.get(id(e), ()))
     list_state = memory.old_list_state()
     if list_state is None:
         raise NotPatchable("no list state kept")
