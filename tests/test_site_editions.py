@@ -108,3 +108,17 @@ def test_record_page_links_its_other_editions(tmp_path):
     older = (out / "datasheet" / "test-warriors-10th.html").read_text(encoding="utf-8")
     assert 'Also in <a href="../datasheet/test-warriors-11th.html">11th edition</a>' in older
     assert "Also in" not in (out / "stratagem" / "test-gambit.html").read_text(encoding="utf-8")
+
+
+def test_detachment_pages_give_the_detachments_current_points(tmp_path):
+    from ruleslawyer.records import DetachmentRule, Enhancement
+
+    host = Points("Test Host", Source("testers.yaml", version="1.1"), edition=11, faction="Testers", version="1.1",
+                  target_kind="detachment", detachment_points=3, wargear_costs=(ItemCost("Test Relic", 20),))
+    rule = DetachmentRule("Test Doctrine", SRC, edition=11, faction="Testers", group="Test Host", text="Go.")
+    relic = Enhancement("Test Relic", SRC, edition=11, faction="Testers", group="Test Host", points=15, text="Shiny.")
+    out = _build(tmp_path, _corpus(rule, relic, host))
+    line = "Current points (testers.yaml v1.1): Test Host: 3 DP; enhancements Test Relic 20 pts"
+    assert line in _text(out / "detachment-rule" / "test-doctrine.html")
+    assert line in _text(out / "enhancement" / "test-relic.html")
+    assert "Current points" not in _text(out / "stratagem" / "test-gambit.html")

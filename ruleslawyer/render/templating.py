@@ -10,7 +10,8 @@ and the filters the partials use:
   (a mapping phrase -> Link) known phrases become links with hover text.
 - `edition_label(n)`: "10th edition".
 - `kind_label(kind)`: "Detachment rule".
-- `costs_text(costs)`, `wargear_text(costs)`: unit and wargear points as one line (by tier).
+- `costs_text(costs)`, `wargear_text(costs)`: unit and wargear points as one line (by tier);
+  `points_text(points)` a whole points record (a detachment's DP and enhancement costs).
 
 Jinja is imported here, so only the commands that render (site, cards) pay for it.
 """
@@ -21,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from ..library.points import costs_text, wargear_text
+from ..library.points import costs_text, points_text, wargear_text
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -69,6 +70,7 @@ def make_env(extra_paths: Iterable[str | Path] = ()):
     env.filters["kind_plural"] = kind_plural
     env.filters["costs_text"] = costs_text
     env.filters["wargear_text"] = wargear_text
+    env.filters["points_text"] = points_text
     return env
 
 

@@ -158,8 +158,9 @@ def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
 
 
 def current_points(corpus: Corpus) -> dict[tuple, Any]:
-    """Each datasheet's entry in the newest points list naming it (`library.points`), by record
-    identity: its page gives these points over the ones the datasheet prints."""
+    """Each datasheet's entry in the newest points list naming it (`library.points`), and each
+    detachment rule's and enhancement's detachment entry, by record identity: a datasheet's page
+    gives these points over the ones it prints, the others give the Detachment Points and costs."""
     from ..library.points import PointsIndex
 
     index = PointsIndex(corpus.records)
@@ -169,8 +170,12 @@ def current_points(corpus: Corpus) -> dict[tuple, Any]:
     for r in corpus.records:
         if r.kind == "datasheet":
             found = index.of(r.name, r.faction, edition=r.edition)
-            if found is not None:
-                out[identity(r)] = found
+        elif r.kind in ("detachment_rule", "enhancement") and r.group:
+            found = index.of(r.group, r.faction, "detachment", edition=r.edition)
+        else:
+            continue
+        if found is not None:
+            out[identity(r)] = found
     return out
 
 
