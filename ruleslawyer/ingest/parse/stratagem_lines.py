@@ -107,6 +107,28 @@ def document_faction(doc: Document) -> str | None:
     return None
 
 
+def heading_path(lines: list[Line], j: int) -> tuple[str, ...]:
+    """The headings above the heading at `j` in a page that marks heading levels (HTML h2 > h3),
+    outermost first, without the page's own title (level 1): "Army Rules" over "Reanimation
+    Protocols". Empty for a line that is no levelled heading, or one in a popup (a tooltip)."""
+    title = lines[j]
+    attrs = title.block.attrs or {}
+    # Only a loader that read the page's own heading elements says which section a block is
+    # in (`attrs["section"]`); a PDF's heading levels are guessed from font sizes.
+    if title.kind != HEADING or title.block.level < 2 or "section" not in attrs or attrs.get("tooltip_id") \
+            or attrs.get("region"):
+        return ()
+    path: list[str] = []
+    level = title.block.level
+    for line in reversed(lines[:j]):
+        if line.kind == HEADING and 2 <= line.block.level < level and line.text.strip():
+            path.insert(0, line.text.strip())
+            level = line.block.level
+            if level == 2:
+                break
+    return tuple(path)
+
+
 def faction_for(group: str | None, faction: str | None) -> str | None:
     """Universal rules sets (Core, Boarding Actions) have no faction; detachments have the page's."""
     if group and group.strip().casefold() in UNIVERSAL_GROUPS:
