@@ -269,3 +269,19 @@ def test_index_card_instructions():
                                     EntryLine(1, "these sub-bullets.", "paragraph")])
     assert (got.operation, got.location, got.text) == ("append", "end of each of these sub-bullets",
                                                        "and 1 close combat weapon")
+
+
+@pytest.mark.parametrize("name, text, document, version", [
+    ("necrons_faq.md", "# Codex: Necrons – Official FAQ\n\n## Questions and answers\n\n"
+     "**Q:** Can a unit use Reanimation Protocols while embarked?\n\n**A:** No.\n\n"
+     "**Q:** Does the Orb work on Lychguard?\n\n**A:** Yes.\n", "Codex: Necrons", None),
+    ("notes.txt", "ORKS FAQ\n\nQ: Can a Warboss lead Beast Snagga Boyz?\nA: Yes.\n\n"
+     "Q: Does Waaagh! last until the end of the battle round?\nA: Yes.\n", "Orks", None),
+    ("Tyranids_FAQ_v1.2.txt", "Q: Can a Hive Tyrant use Shadow in the Warp twice?\nA: No.\n\n"
+     "Q: Do Termagants count as Endless Multitude units?\nA: Yes.\n", "Tyranids", "1.2"),
+])
+def test_faq_document_name_from_its_heading_or_file_name(name, text, document, version):
+    data = text.encode()
+    doc = load_text(data, DocumentOrigin(name, name, "markdown" if name.endswith(".md") else "text", "0" * 64, len(data)))
+    faqs = [r for r in parse_document(doc) if r.kind == "faq"]
+    assert len(faqs) == 2 and {(f.document, f.version) for f in faqs} == {(document, version)}

@@ -116,13 +116,37 @@ def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
         document = chapter_title(ctx.doc)  # a book chapter's FAQ: the chapter is the document
     if document is None:
         for line in lines[:5]:
-            if is_heading_like(line):
+            if is_heading_like(line) and not section_of(line) and not _QUESTION.match(line.text):
                 document = line.text
                 break
+    if document is None:
+        # A text or Markdown FAQ with no title line: its file name says what it is
+        # ("Tyranids_FAQ_v1.2.txt").
+        document = re.sub(r"[_\s]+", " ", re.sub(r"\.[A-Za-z0-9]{1,5}$", "", ctx.doc.origin.name or "")).strip()
+    if version is None and document:
+        m = _SHORT_VERSION.search(document)
+        version = m.group("v") if m else None
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = title_case(document.strip(" :-"))
+        document = _without_faq_words(document)
+        document = title_case(document.strip(" :-")) or None
     return _Meta(document, version, ctx.edition)
+
+
+# "v1.2", "Version 1.2" in a title or file name.
+_SHORT_VERSION = re.compile(r"(?:\bversion\s*|\bv\.?\s*)(?P<v>\d+(?:\.\d+)+[a-z]?)\b", re.I)
+# What a title says about the document rather than naming it: "– Official FAQ", "FAQ & Errata".
+_FAQ_WORDS = re.compile(r"\s*(?:[-\u2013\u2014:|]\s*)?\b(?:official\s+)?(?:faqs?|errata|updates?|"
+                        r"frequently\s+asked\s+questions|designer'?s\s+commentary|rules?\s+commentary)"
+                        r"(?:\s*(?:&|and)\s*(?:faqs?|errata|updates?|commentary))*\b", re.I)
+
+
+def _without_faq_words(name: str) -> str:
+    """The name of the document an FAQ amends: "Codex: Necrons – Official FAQ" -> "Codex:
+    Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""
+    bare = _SHORT_VERSION.sub("", name)
+    bare = _FAQ_WORDS.sub("", bare).strip(" :-\u2013\u2014|,")
+    return bare if re.search(r"[A-Za-z]{2,}", bare) else name
 
 
 def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
