@@ -365,7 +365,8 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
             # Only a lead-in whose list the page lost ("can be led by the following units:").
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
-                      section=b.section or heading_path(lines, b.line.index), text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
+                      section=b.section or heading_path(lines, b.line.index),  # HTML: the page's levels
+                      text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
                       faction=faction if ARMY_RULE.search(text) else None, summary=summary)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:
