@@ -24,7 +24,7 @@ from ...names import title_case
 from .parsing import ParseContext
 from .rule_text import BRACKETED, ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, recap_box
-from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
+from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction, heading_path
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 RUNIN_RE = re.compile(r"^(?P<label>[^:]{2,45}?)\s*:\s+(?P<rest>\S.*)$", re.S)
@@ -232,6 +232,8 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
         record = _popup_record(title, body, fluff_gap, ctx, faction)
         if record is not None and root is not None and j not in roots:
             record = replace(record, section=(root,))
+        elif record is not None:  # an HTML page's heading levels (h2 "Army Rules" > h3 rule)
+            record = replace(record, section=heading_path(lines, j))
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])
