@@ -16,12 +16,10 @@ from collections import Counter
 
 from ...errors import LoadError
 from ..document import Document, DocumentOrigin
-from .pdf_columns import PageLayout, layout_page
+from .pdf_columns import MARGIN as _MARGIN, PageLayout, layout_page
 from .pdf_layout import Fragment, build_fragments, page_chars
 
 _PAGE_NUMBER = re.compile(r"^[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
-# Share of the page height at the top and bottom where running headers and footers live.
-_MARGIN = 0.09
 
 
 def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 
 from .pdf_layout import BULLETS, Fragment, Line
 
+# Share of the page height at the top and bottom where running headers and footers live.
+MARGIN = 0.09
+
 
 @dataclass
 class PageLayout:
@@ -25,15 +28,34 @@ class PageLayout:
     columns: int = 1
 
 
-def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+def find_gutters(frags: list[Fragment], width: float, height: float | None = None) -> list[tuple[float, float]]:
     """Vertical strips (x0, x1) free of text between columns of paragraph-like text.
 
     When none is found, the page is tried again without its widest lines: an intro paragraph
     set across the top of a page over a narrow sidebar column and the main column crosses the
     gutter with several lines, more than the few crossings allowed. Those lines then read as
-    spanning lines that cut the page into bands.
+    spanning lines that cut the page into bands. A line alone in the bottom margin (a footer
+    motto that differs from page to page, so it is not dropped as running text) is left out of
+    that second try the same way: it spans the columns, it does not close the gutter. Last, a
+    box set a little into the gutter (a callout outdented from its column) is allowed to start
+    up to one body size inside the strip.
     """
     found = _find_gutters(frags, width)
+    if found or len(frags) < 12:
+        return found
+    foot = [f for f in frags if f.table is None and height and f.top > height * (1 - MARGIN)]
+    kept = [f for f in frags if f not in foot] if 0 < len(foot) <= 3 else frags
+    for inset in (False, True):
+        found = _find_gutters_wide(kept, width, inset)
+        if found:
+            return found
+    return found
+
+
+def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
+    """Gutters once the page's widest lines (and the short last lines of their paragraphs) are
+    set aside as spanning lines."""
+    found = _find_gutters(frags, width, inset)
     if found or len(frags) < 12:
         return found
     plain = [f for f in frags if f.table is None]
@@ -56,25 +78,28 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     rest = [f for f in frags if f not in wide]
     if any(f.top < w.bottom and f.bottom > w.top for w in wide for f in rest):
         return found
-    return _find_gutters(rest, width)
+    return _find_gutters(rest, width, inset)
 
 
-def _find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+def _find_gutters(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
     if len(frags) < 6:
         return []
     tables = [f for f in frags if f.table is not None]
     frags = [f for f in frags if f.table is None] or frags
+    sizes = sorted(f.size for f in frags)
+    body = sizes[len(sizes) // 2]
+    # With `inset`, a fragment covers the strip only from one body size past its left edge.
+    shift = body if inset else 0.0
     n_bins = int(width) + 2
     cover = [0] * n_bins
     for f in frags:
-        for x in range(max(0, int(f.x0)), min(n_bins, int(f.x1) + 1)):
+        x0 = f.x0 + shift if f.x1 - f.x0 > 2 * shift else f.x0
+        for x in range(max(0, int(x0)), min(n_bins, int(f.x1) + 1)):
             cover[x] += 1
     lo = max(0, int(min(f.x0 for f in frags)) + 1)
     hi = min(n_bins - 1, int(max(f.x1 for f in frags)))
     # A title or a page-wide table crosses every gutter; let a few fragments through.
     limit = max(0, int(0.03 * len(frags)))
-    sizes = sorted(f.size for f in frags)
-    body = sizes[len(sizes) // 2]
     min_width = max(5.0, 0.8 * body)
     runs = []
     start = None
@@ -84,7 +109,8 @@ def _find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, floa
             start = x
         elif not free and start is not None:
             if x - start >= min_width:
-                runs.append((float(start), float(x)))
+                # The gutter ends where the first inset fragment really starts.
+                runs.append((float(start), float(max(start + 1, x - shift))))
             start = None
     # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
     gutters = []
@@ -196,7 +222,7 @@ def _has_near(sorted_values: list[float], value: float, tol: float) -> bool:
 
 def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:
     """Order the fragments of one page into lines: bands split by spanning fragments, then columns."""
-    gutters = find_gutters(frags, width)
+    gutters = find_gutters(frags, width, height)
     # Column intervals between gutters.
     edges = [0.0] + [(a + b) / 2 for a, b in gutters] + [width + 1]
     ncols = len(edges) - 1

@@ -145,6 +145,9 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
     # Drop rows and columns that are empty everywhere (double rules, decorative frames).
     rows = [r for r in rows if any(r)]
     keep = [k for k in range(ncols) if any(r[k] for r in rows)]
+    # A column that is empty but for a paragraph of prose is a callout box drawn against the
+    # table's edge (sharing one of its rules), not a column of values: leave it to the flow.
+    keep = [k for k in keep if not _callout_column([r[k] for r in rows])]
     rows = [[r[k] for k in keep] for r in rows]
     if not rows or len(keep) < 2:
         return None  # a framed box or a card with dividers, not a table: its text stays in the flow
@@ -153,6 +156,16 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
         return None  # a page layout drawn with rules (a datasheet frame), mostly empty as a grid
     columns = [(xs[k], xs[k + 1]) for k in keep]
     return RuledTable(x0, top, x1, bottom, rows, inside, columns)
+
+
+def _callout_column(cells: list[str]) -> bool:
+    """Cells of one column that hold a single long paragraph among empty cells (three or more
+    rows): a box of running text, not the values of a table."""
+    filled = [c for c in cells if c.strip()]
+    if len(cells) < 3 or len(filled) != 1:
+        return False
+    words = filled[0].split()
+    return len(words) >= 12 and sum(1 for w in words if w[:1].islower()) >= 0.5 * len(words)
 
 
 def cell_text(chars: list[Char]) -> str:

@@ -32,6 +32,7 @@ from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
 from .parsing import ParseContext
 from .rule_text import BRACKETED
 from .stratagem_lines import Line
+from .tables import decision_span
 
 NUMBER_END = re.compile(r"^(?P<name>.*?\S)\s+(?P<num>\d{2}\.\d{2})$")
 NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
@@ -81,6 +82,34 @@ def chapter_title(doc: Document) -> str | None:
         return None
     first = min(p for p, _, _ in runs)
     return title_case(min(r for r in runs if r[0] == first)[2])
+
+
+def other_part_pages(doc: Document, title: str | None) -> set[int]:
+    """Pages under a sideways title other than the chapter's ("ATTACK SEQUENCE EXAMPLES"): a
+    part of its own, which runs until the chapter's title is printed again or the document ends."""
+    if not title:
+        return set()
+    marks: dict[int, str] = {}
+    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
+        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
+        if page.isdigit() and text:
+            prev = marks.get(int(page))
+            # The largest run of a page is its title (a small "ADVANCED" tag beside it is not).
+            if prev is None or float(size or 0) > float(prev[0]):
+                marks[int(page)] = (size, text)
+    try:
+        last = int((doc.meta or {}).get("pages", "0"))
+    except ValueError:
+        last = 0
+    last = max([last] + list(marks))
+    out: set[int] = set()
+    current = title
+    for page in range(1, last + 1):
+        if page in marks:
+            current = title_case(re.sub(r"[\s\x00-\x1f]+", " ", marks[page][1]).strip())
+        if current.casefold() != title.casefold():
+            out.add(page)
+    return out
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
@@ -219,7 +248,26 @@ def _line_text(line: Line, body_size: float) -> str:
     if line.kind == HEADING and _size(line) > body_size and t.upper() == t:
         return title_case(t)
     if line.kind == TABLE:
-        return "\n".join("\t".join(c for c in row) for row in line.block.rows)
+        rows = [list(r) for r in line.block.rows]
+        span = decision_span(rows)
+        if span is None:
+            return "\n".join("\t".join(c for c in row) for row in rows)
+        # A decision list: one "- condition: VERDICT" line per row, wrapped conditions joined;
+        # the chart printed inside it is a table record of its own.
+        out: list[str] = []
+        for k, row in enumerate(rows):
+            if span[0] <= k < span[1]:
+                continue
+            cells = [c.strip() for c in row if c and c.strip()]
+            if not cells:
+                continue
+            if len(cells) >= 2 and cells[-1].upper() == cells[-1]:
+                out.append(f"- {' '.join(cells[:-1])}: {cells[-1]}")
+            elif out:
+                out[-1] = f"{out[-1]} {' '.join(cells)}"
+            else:
+                out.append(" ".join(cells))
+        return "\n".join(out)
     return t
 
 
@@ -248,6 +296,9 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     rule_columns = {(r.page, r.column) for r in rules}
     first = min(head_at)
     first_page = lines[first].block.page
+    # Text in another column level with or below the first heading is a sidebar, not the intro.
+    first_top = _top(lines[first])
+    skipped = 0
     used: list[int] = []
     current: _Rule | None = None
     group: list[Line] = []
@@ -255,6 +306,10 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     skip_column: tuple | None = None
     illustration = False
     cards = {k for k in card_heads(lines)}
+    # A part under another sideways title with no rule of its own (worked examples, the next
+    # chapter's divider) illustrates or introduces; it is no rule's text.
+    apart = other_part_pages(ctx.doc, section) - set(pages_with_rules)
+    left_out: set[int] = set()
 
     def flush() -> None:
         nonlocal group
@@ -281,6 +336,13 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
             illustration = False
             used.append(i)
             continue
+        if page in apart:
+            flush()
+            if page not in left_out and line.text.strip():
+                left_out.add(page)
+                ctx.warn(f"page {page} is under another sideways title and holds no numbered rule: not read as rule text", page)
+            used.append(i)
+            continue
         if i in cards:
             flush()
             illustration = True  # a stratagem card drawn as an example: no rule text
@@ -296,15 +358,20 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         if i in in_head:
             used.append(i)
             continue
-        if i < first and page == first_page:
+        if i < first and page == first_page and (col == lines[first].block.column or _top(line) < first_top - 15):
             used.append(i)  # the chapter intro: not a rule of its own
             continue
         if skip_column == (page, col):
-            used.append(i)
-            continue
+            if line.kind == HEADING and skipped and not _nav_box(lines, i):
+                skip_column = None  # the next box down the column (a sidebar) is text again
+            else:
+                skipped += line.kind != HEADING
+                used.append(i)
+                continue
         if _nav_box(lines, i) or line.text.strip().casefold() == "see also":
             flush()
             skip_column = (page, col)
+            skipped = 0
             used.append(i)
             continue
         if _is_furniture(line, body_size):

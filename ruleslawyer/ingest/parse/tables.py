@@ -29,6 +29,7 @@ from .tables_glued import glued_grid_at, vocabulary
 
 _DICE = re.compile(r"(?:^|\s)\d\+(?:\s|$)|^[2-6]\+$|^\+$")
 _STEP = re.compile(r"^\s*\d+\s*[.)]\s*")
+_RULE_NUMBER = re.compile(r"\s+\d{2}\.\d{2}$")
 _LOOKBACK = 4
 # Roles a loader gives to rule popups whose tables the rule text also keeps.
 _INLINE_ROLES = {"tooltip", "popup", "rule-popup"}
@@ -69,7 +70,12 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
         if grid is None:
             i += 1
             continue
-        table, claim = _build(doc, ctx, grid)
+        span = decision_span(grid.rows) if blocks[grid.indexes[0]].kind == TABLE else None
+        if span is not None:
+            # A decision list (conditions and their verdicts) stays in the rule's text; only a
+            # chart printed inside it is a table, and the block is left for the text.
+            grid = _Grid(grid.rows[span[0]:span[1]], grid.indexes, glued=True) if span[1] - span[0] >= 3 else None
+        table, claim = _build(doc, ctx, grid) if grid is not None else (None, [])
         if table is not None:
             signature = (table.name.casefold(), tuple(r.label for r in table.rows))
             duplicate = any(_same_table(signature, s) for s in seen)
@@ -121,6 +127,40 @@ def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
         if len(rows) >= 2 and ends_list and _is_dice_list(rows):
             return _Grid(rows, list(range(i, j)), has_header=False), j
     return None, i + 1
+
+
+_VERDICT = re.compile(r"^[A-Z][A-Z'’ -]*[A-Z]!?$")
+
+
+def _verdict_row(row) -> bool:
+    """A condition in running text and its verdict in capitals ("Unmodified … | FAILS")."""
+    filled = [c.strip() for c in row if c and c.strip()]
+    return len(filled) >= 2 and bool(_VERDICT.match(filled[-1])) and any(ch.islower() for ch in " ".join(filled[:-1]))
+
+
+def _header_row(row) -> bool:
+    filled = [c.strip() for c in row if c and c.strip()]
+    return len(filled) >= 2 and all(re.search(r"[A-Z]{2}", c) and not any(ch.islower() for ch in c) for c in filled)
+
+
+def decision_span(rows) -> tuple[int, int] | None:
+    """For a grid that is a decision list (first-match conditions, each with its verdict in
+    capitals, and no header row above them), the rows of the chart printed inside it: from
+    its own header row to the next verdict row; (0, 0) when there is none. None for a grid
+    that is not a decision list."""
+    rows = [list(r) for r in rows]
+    if len(rows) < 2 or not _verdict_row(rows[0]):
+        return None
+    head = next((k for k, r in enumerate(rows) if _header_row(r)), None)
+    before = rows[:head] if head is not None else rows
+    if sum(1 for r in before if _verdict_row(r)) < max(2, 0.5 * len(before)):
+        return None
+    if head is None:
+        return 0, 0
+    end = head + 1
+    while end < len(rows) and not _verdict_row(rows[end]):
+        end += 1
+    return head, end
 
 
 def _label_value(text: str) -> tuple[str, str] | None:
@@ -229,7 +269,8 @@ def _name_above(doc: Document, ctx: ParseContext, first: int) -> tuple[str | Non
         n += 1
     name_index, name = headings[n]
     captions = [t for _, t in reversed(headings[:n])]
-    return _STEP.sub("", name), name_index, captions
+    # "2. WOUND ROLLS 05.02": the step number and the rule number are not the name.
+    return _RULE_NUMBER.sub("", _STEP.sub("", name)), name_index, captions
 
 
 def _is_axis_caption(text: str) -> bool:
@@ -279,6 +320,10 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
         return False  # "Melee Melee", "Pistol Pistol": text of several layers printed over each other
     if len({h.upper() for h in header} & _PROFILE_HEADS) >= 3:
         return False
+    every = [c for c in cells + header if c]
+    if every and not any(re.search(r"[A-Za-z]{3}|\d\+", c) for c in every) \
+            and any(re.search(r"[A-Za-z]", c) for c in every):
+        return False  # letter codes and numbers over a picture (BP, X5, 1.): a diagram's labels
     labels = [r[0] for r in data]
     if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
         return False
