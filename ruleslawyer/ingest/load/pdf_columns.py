@@ -63,14 +63,20 @@ def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False)
         return found
     lo, hi = min(f.x0 for f in plain), max(f.x1 for f in plain)
     wide = [f for f in plain if f.x1 - f.x0 > 0.6 * (hi - lo)]
+    # Only the wide lines that start at the left edge of the widest ones: a line of the
+    # right-hand column can be as wide, but it starts past the gutter.
+    left = min((f.x0 for f in wide), default=lo)
+    wide = [f for f in wide if f.x0 - left < 0.1 * (hi - lo)]
     if not wide or len(wide) > 0.25 * len(frags):
         return found
-    # The short last line of a wide paragraph goes with it (same left edge, next line down).
+    # The short last line of a wide paragraph goes with it (same left edge, next line down), and
+    # so does the heading right above it.
     grown = True
     while grown:
         grown = False
         for f in plain:
-            if f not in wide and any(abs(f.x0 - w.x0) < 2 and 0 <= f.top - w.bottom < w.size for w in wide):
+            if f not in wide and any(abs(f.x0 - w.x0) < 2 and (0 <= f.top - w.bottom < w.size or 0 <= w.top - f.bottom < w.size)
+                                     for w in wide):
                 wide.append(f)
                 grown = True
     # The wide lines must form bands of their own (above or below the columns), not sit

@@ -48,6 +48,7 @@ class _Grid:
     indexes: list[int]  # blocks the grid came from
     has_header: bool = True  # list tables print no header row
     glued: bool = False  # cells that ran together in text: read, left in the text
+    ruled: bool = False  # drawn with rules: its cells are cells even when they hold sentences
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
@@ -103,7 +104,7 @@ def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
-        return _Grid([list(r) for r in b.rows], [i]), i + 1
+        return _Grid([list(r) for r in b.rows], [i], ruled=(b.attrs or {}).get("ruled") == "yes"), i + 1
     if b.kind in (PARAGRAPH, HEADING) and "\t" in b.text:
         # Lines of tab-separated cells; an ALL-CAPS header line may have become a heading.
         n = b.text.count("\t")
@@ -307,10 +308,14 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     cells), a unit's characteristic profile (M, T, Sv, W ... headers: a datasheet part), or
     weapon/stat rows whose name column was lost (every row label a distance or a roll)."""
     cells = [c for r in data for c in r if c]
-    if grid.has_header and cells and (max(len(c) for c in cells) > 120 or
+    # A drawn grid with short row labels and column heads is a chart even when its cells hold
+    # whole sentences (a definition per row and column).
+    keyed = grid.ruled and all(len(r[0].split()) <= 4 for r in data) and all(len(h.split()) <= 6 for h in header) \
+        and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
+    if grid.has_header and cells and not keyed and (max(len(c) for c in cells) > 120 or
                                       sum(len(c) for c in cells) / len(cells) > 40):
         return False
-    if grid.has_header and all(_wordy(col) for col in zip(header, *data)):
+    if grid.has_header and not keyed and all(_wordy(col) for col in zip(header, *data)):
         return False  # every column holds sentence fragments: running text, not a chart
     if len(data) <= 3 and _mostly_fragments(header + [c for r in data for c in r]):
         return False  # two columns of prose side by side, cut into a small grid
