@@ -316,6 +316,21 @@ def test_real_table_ruled_by_horizontal_rules_only(shared):
     assert all(r[0] and r[1].endswith(".") and r[2].endswith(".") for r in table.rows[1:])
 
 
+def test_real_rule_headings_keep_their_size_and_stop_at_the_gutter(shared):
+    """A heading whose rule number is set small ("DICE 01.05": more digits than letters) is
+    sized by its words; a sidebar title level with a heading across the gutter is not glued
+    onto it; a sidebar column in small print beside the rules is a column of its own."""
+    concepts = real_doc(shared, "e11/pdf/core11_01_Core_concepts.pdf")
+    numbered = re.compile(r"^[A-Z][A-Z .-]+ \d\d\.\d\d$")
+    heads = [b for b in concepts.blocks if numbered.match(b.text)]
+    assert heads and all(b.kind == HEADING for b in heads)
+    attached = real_doc(shared, "e11/pdf/core11_19_Attached_units.pdf")
+    assert sum(1 for b in attached.blocks if b.kind == HEADING and numbered.match(b.text)) == 4
+    command = real_doc(shared, "e11/pdf/core11_08_Command_phase.pdf")
+    assert command.meta["columns"].split(",")[0] == "2"
+    assert not [b for b in command.blocks if b.kind == TABLE]
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 

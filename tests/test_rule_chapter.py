@@ -209,3 +209,47 @@ def test_pages_under_another_sideways_title_are_no_rules_text():
     assert "this example" not in rules["Set Up"].text and "BATTLE ROUND" not in rules["Set Up"].text
     assert "this example" not in rules["Moving Units"].text and "BATTLE ROUND" not in rules["Moving Units"].text
     assert any("another sideways title" in w for w in ctx.warnings), ctx.warnings
+
+
+def test_one_rule_chapter_xref_boxes_and_datasheet_words_as_rule_names():
+    """A chapter with a single numbered rule under its sideways title; a box whose heading
+    carries another chapter's numbers ("LEADER 24.22 / SUPPORT 24.34") is no rule; a numbered
+    rule named like a datasheet section ("3. ABILITIES 02.03") is still a rule."""
+    one = [
+        _block(HEADING, "PERFORMING ACTIONS 16.01", size=20, top=60),
+        _block(PARAGRAPH, "Some rules let a unit perform an action; it does so as described below.", top=90),
+        _block(HEADING, "Starting an Action", size=12, top=120, bold=True),
+        _block(PARAGRAPH, "Select one unit from your army that is eligible to start that action.", top=140),
+    ]
+    doc = _doc(one, meta={"vertical_titles": "1\t48\tACTIONS"})
+    ctx = ParseContext(doc=doc, edition=11)  # the book's other chapters say 11th edition
+    rules = {r.name: r for r in parse_document(doc, ctx) if r.kind == "rule"}
+    assert set(rules) == {"Performing Actions"} and rules["Performing Actions"].number == "16.01"
+    assert "Select one unit" in rules["Performing Actions"].text
+    attached = [
+        _block(HEADING, "FORMING ATTACHED UNITS 19.01", size=20, top=60),
+        _block(PARAGRAPH, "Leader and bodyguard units can be joined together to form attached units.", top=90),
+        _block(HEADING, "LEADER 24.22 / SUPPORT 24.34", size=10, top=196, bold=True),
+        _block(PARAGRAPH, "These abilities say which units a model can join or support in a battle.", top=210),
+        _block(HEADING, "3. ABILITIES 19.02", size=20, top=300),
+        _block(PARAGRAPH, "Many units have abilities that may apply during the game, described here.", top=330),
+    ]
+    rules, _ = _rules(_doc(attached, meta={"vertical_titles": "1\t48\tATTACHED UNITS"}))
+    assert set(rules) == {"Forming Attached Units", "Abilities"}
+    assert rules["Abilities"].number == "19.02"
+
+
+def test_text_chapter_heading_gives_the_section():
+    """A text digest of numbered rules has no sideways title: the heading above its first rule
+    is the section."""
+    from ruleslawyer.ingest.formats import load_bytes
+
+    text = ("A digest of a few numbered rules.\n\nWEAPON AND UNIT ABILITIES\n\n"
+            "Each ability's rule is given below under its number.\n\n[LETHAL HITS] 24.07\n\n"
+            "Each critical hit scored with this weapon wounds the target automatically.\n\n"
+            "FEEL NO PAIN 24.12\n\nEach time this model would lose a wound, roll one D6 to ignore it.\n")
+    doc = load_bytes(text.encode(), __import__("pathlib").Path("digest.txt"), sha256="2" * 64)
+    rules = {r.name: r for r in parse_document(doc) if r.kind == "rule"}
+    assert set(rules) == {"Lethal Hits", "Feel No Pain"}
+    assert all(r.section == ("Weapon and Unit Abilities",) for r in rules.values())
+    assert rules["Feel No Pain"].number == "24.12"

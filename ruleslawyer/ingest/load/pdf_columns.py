@@ -149,6 +149,16 @@ def _drop_cell_columns(gutters, frags, body: float):
                     other = [f for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1)]
                     bottoms = sorted(f.bottom for f in other)
                     sides.append((sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), -j))
+            if len(region) >= 8 and sum(1 for f in region if re.search(r"[A-Za-z]{3}", f.text)) >= 0.8 * len(region):
+                # Cells of a row share its baseline; a sidebar in small print runs at its own pitch.
+                level = 0
+                for j in (i - 1, i):
+                    if 0 <= j < len(gutters):
+                        g0, g1 = gutters[j]
+                        bottoms = sorted(f.bottom for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1))
+                        level = max(level, sum(1 for f in region if _has_near(bottoms, f.bottom, 0.1 * f.size)))
+                if level < 0.3 * len(region):
+                    continue
             # Ties go left: a badge strip belongs to the card it is printed beside.
             gutters.pop(-max(sides)[1])
             changed = True

@@ -142,7 +142,14 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
     numbered = [x for x in numbered if x[0][0] not in cards]
-    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines)):
+    # The rules of one chapter share the chapter's number ("19.01", "19.02"); a heading with
+    # another chapter's number ("LEADER 24.22 / SUPPORT 24.34") is a box pointing there.
+    chapters = Counter(num.split(".")[0] for _, _, num in numbered)
+    if chapters and chapters.most_common(1)[0][1] >= 2:
+        own = chapters.most_common(1)[0][0]
+        numbered = [x for x in numbered if x[2].split(".")[0] == own]
+    # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
+    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title):
         chosen = numbered
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
@@ -283,6 +290,8 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     rules = find_rule_heads(lines, section is not None and ctx.edition is not None and ctx.edition >= 11)
     if not rules:
         return None
+    if section is None:
+        section = _heading_above(lines, min(k for r in rules for k in r.heads))
     sizes: Counter = Counter()
     for ln in lines:
         if ln.kind in (PARAGRAPH, LIST_ITEM) and _size(ln):
@@ -405,6 +414,21 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         out.append(Rule(name=r.name, source=ctx.source(r.page), edition=ctx.edition,
                         section=(section,) if section else (), text=text, number=r.number))
     return out
+
+
+def _heading_above(lines: Sequence[Line], first: int) -> str | None:
+    """Without a sideways title, the chapter's title is the nearest unnumbered heading above its
+    first rule (a text or Markdown file's "WEAPON AND UNIT ABILITIES")."""
+    for k in range(first - 1, -1, -1):
+        ln = lines[k]
+        t = ln.text.strip()
+        if ln.kind != HEADING or ln.claimed or not t:
+            continue
+        if NUMBER_END.match(t) or NUMBER_START.match(t) or BRACKETED.match(t) or _FOOTER.match(t):
+            continue
+        if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
+            return title_case(t) if t.upper() == t else t
+    return None
 
 
 def _marker_glyphs(text: str, rule: _Rule, ctx: ParseContext) -> str:

@@ -40,7 +40,8 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     chapter = parse_chapter(lines, ctx)
     if chapter is not None:
-        return iter(dedupe([r for r in chapter if plausible_name(r.name)]))
+        # A printed rule number vouches for the name, even a datasheet word ("3. ABILITIES 02.03").
+        return iter(dedupe([r for r in chapter if r.number or plausible_name(r.name)]))
     if outline_markers(lines) >= 5:
         from .rule_outline import parse_outline
 
