@@ -85,6 +85,11 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
     from .pdf_tables import find_ruled_tables, table_fragment
 
     chars = page_chars(page.chars, float(page.width), float(page.height))
+    if chars and (page.curves or page.rects):
+        from .pdf_dice import drawn_bullets, drawn_dice
+
+        dice = drawn_dice(page.curves, page.rects) if page.curves else []
+        chars.extend(dice + drawn_bullets(list(page.curves) + list(page.rects), chars))
     frags: list[Fragment] = []
     if chars and (page.lines or page.rects):
         tables = find_ruled_tables(page, chars)

@@ -273,21 +273,41 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
             col_bounds.append((edges[i], edges[i + 1]))
     layout = PageLayout(page, width, height, columns=ncols)
     spanning.sort(key=lambda f: f.top)
-    cuts = [f.top for f in spanning] + [float("inf")]
+    cuts = sorted([(f.top, f) for f in spanning] + [(y, None) for y in _section_breaks(by_col, frags)],
+                  key=lambda c: c[0]) + [(float("inf"), None)]
     band_start = float("-inf")
-    span_iter = iter(spanning)
-    for cut in cuts:
+    for cut, sf in cuts:
         for i in range(ncols):
             band = [f for f in by_col[i] if band_start <= f.mid < cut]
             for line in group_lines(band, page, i + 1):
                 line.col_x0, line.col_x1 = col_bounds[i]
                 layout.lines.append(line)
-        if cut != float("inf"):
-            sf = next(span_iter)
+        if sf is not None:
             # A spanning fragment is read on its own, between the bands it separates.
             layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
-            band_start = cut
+        band_start = cut
     return layout
+
+
+def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list[float]:
+    """Tops of chapter-size headings (several times the body size) that open a new band of
+    columns: a phase title in the left column, with the right column's text above it still
+    belonging to the section before. Only where every other column is blank at that height."""
+    if len(by_col) < 2:
+        return []
+    sizes = sorted(f.size for f in frags if f.table is None) or [0.0]
+    body = sizes[len(sizes) // 2]
+    out = []
+    for i, col in enumerate(by_col):
+        for f in col:
+            if f.table is not None or f.size < 3 * body or not re.search(r"[A-Za-z]{3}", f.text):
+                continue
+            others = [g for j, c in enumerate(by_col) if j != i for g in c]
+            above = [g for g in others if g.bottom <= f.top]
+            if not above or any(g.top < f.top < g.bottom for g in others):
+                continue
+            out.append(f.top)
+    return out
 
 
 

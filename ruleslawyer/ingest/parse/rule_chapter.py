@@ -265,11 +265,13 @@ def _line_text(line: Line, body_size: float) -> str:
         for k, row in enumerate(rows):
             if span[0] <= k < span[1]:
                 continue
-            cells = [c.strip() for c in row if c and c.strip()]
+            # A row's arrow marker is a glyph the font did not map: not part of the condition.
+            cells = [re.sub(r"^\ufffd\s*", "", c.strip()) for c in row if c and c.strip("\ufffd \t")]
             if not cells:
                 continue
             if len(cells) >= 2 and cells[-1].upper() == cells[-1]:
-                out.append(f"- {' '.join(cells[:-1])}: {cells[-1]}")
+                condition = " ".join(cells[:-1]).rstrip(":")
+                out.append(f"- {condition}: {cells[-1]}")
             elif out:
                 out[-1] = f"{out[-1]} {' '.join(cells)}"
             else:
