@@ -196,3 +196,19 @@ def test_ruled_chart_of_sentences_with_short_heads_is_a_table():
     assert t.columns == ("ONE MODEL", "SEVERAL MODELS") and [r.label for r in t.rows] == ["BELOW FULL", "AT HALF"]
     unruled = _blocks_doc(heading("Unit Strength"), Block(TABLE, rows=rows, attrs={"ruled": "no"}))
     assert not [r for r in parse_document(unruled) if r.kind == "table"]
+
+
+def test_diagram_distances_and_side_by_side_captions_are_not_tables():
+    """Distances marked on a diagram (1", 1 1/2", 9"), and two diagram captions side by side
+    cut into an unruled grid of sentence pieces, are no tables; a real chart beside them stays."""
+    from ruleslawyer.ingest.document import TABLE, Block, heading
+
+    distances = Block(TABLE, rows=(('1 1\u20442"', '1"', '9"'), ('1 1\u20442"', '1\u20442"', '1"')))
+    captions = Block(TABLE, rows=(("This model can", "This VEHICLE model cannot"),
+                                  ("can move vertically", "move through this dense"),
+                                  ("and end its move on", "terrain feature, but it can"),
+                                  ("the top surface of this", "move vertically to ascend"),
+                                  ("terrain feature, as it", "and descend sections that")), attrs={"ruled": "no"})
+    chart = Block(TABLE, rows=(("Size", "Points"), ("Patrol", "500"), ("Strike Force", "2000")))
+    doc = _blocks_doc(heading("Moving"), distances, heading("Dense Terrain"), captions, heading("Battle Sizes"), chart)
+    assert [t.name for t in parse_document(doc) if t.kind == "table"] == ["Battle Sizes"]

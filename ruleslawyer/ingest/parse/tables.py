@@ -317,8 +317,8 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
         return False
     if grid.has_header and not keyed and all(_wordy(col) for col in zip(header, *data)):
         return False  # every column holds sentence fragments: running text, not a chart
-    if len(data) <= 3 and _mostly_fragments(header + [c for r in data for c in r]):
-        return False  # two columns of prose side by side, cut into a small grid
+    if (len(data) <= 3 or not grid.ruled) and _mostly_fragments(header + [c for r in data for c in r]):
+        return False  # two columns of prose side by side, cut into a grid
     if len(data) == 1 and sum(1 for h in header[1:] if not h) * 2 > len(header) - 1:
         return False  # one row under a mostly blank header: labels scattered over a picture
     if any(_DOUBLED_WORD.search(c) for c in cells + header):
@@ -329,6 +329,9 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     if every and not any(re.search(r"[A-Za-z]{3}|\d\+", c) for c in every) \
             and any(re.search(r"[A-Za-z]", c) for c in every):
         return False  # letter codes and numbers over a picture (BP, X5, 1.): a diagram's labels
+    if every and all(re.fullmatch(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?', c) for c in every) \
+            and any(c.endswith(('"', "\u201d")) for c in every):
+        return False  # distances marked on a diagram (1", 1 1/2", 9")
     labels = [r[0] for r in data]
     if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
         return False
