@@ -28,17 +28,15 @@ from typing import Sequence
 
 from ...names import title_case
 from ...records import Rule
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
+from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
+from .decision_lists import decision_lines, decision_span
 from .parsing import ParseContext
+from .rule_chapter_titles import FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, heading_above, other_part_pages
 from .rule_text import BRACKETED
 from .stratagem_lines import Line
-from .tables import decision_span
 
-NUMBER_END = re.compile(r"^(?P<name>.*?\S)\s+(?P<num>\d{2}\.\d{2})$")
-NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
 _XREF = re.compile(r"\s\d{2}\.\d{2}$")
 _LABEL = re.compile(r'^(?:[-+]?\d*\s?[½¼¾]?\s?["”]|[A-Z]|\d{1,3}|[-+]?\d+ TO \w+ ROLL|>+|[►▶→]+)$')
-_FOOTER = re.compile(r"^\+\+.*\+\+$")
 _WORD = re.compile(r"[a-z]{3,}")
 _STOP = {"the", "and", "for", "that", "this", "with", "its", "are", "can", "any", "from", "unit", "model",
          "models", "units", "each", "one", "other", "not"}
@@ -68,48 +66,6 @@ class _Rule:
     heads: list[int]
     body: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # sidebars and diagram captions, after the body
-
-
-def chapter_title(doc: Document) -> str | None:
-    """The chapter title printed sideways (the largest sideways text of the first page that has
-    one), from the loader's `vertical_titles` meta."""
-    runs = []
-    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
-        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
-        if page.isdigit() and text:
-            runs.append((int(page), -float(size or 0), text))
-    if not runs:
-        return None
-    first = min(p for p, _, _ in runs)
-    return title_case(min(r for r in runs if r[0] == first)[2])
-
-
-def other_part_pages(doc: Document, title: str | None) -> set[int]:
-    """Pages under a sideways title other than the chapter's ("ATTACK SEQUENCE EXAMPLES"): a
-    part of its own, which runs until the chapter's title is printed again or the document ends."""
-    if not title:
-        return set()
-    marks: dict[int, str] = {}
-    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
-        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
-        if page.isdigit() and text:
-            prev = marks.get(int(page))
-            # The largest run of a page is its title (a small "ADVANCED" tag beside it is not).
-            if prev is None or float(size or 0) > float(prev[0]):
-                marks[int(page)] = (size, text)
-    try:
-        last = int((doc.meta or {}).get("pages", "0"))
-    except ValueError:
-        last = 0
-    last = max([last] + list(marks))
-    out: set[int] = set()
-    current = title
-    for page in range(1, last + 1):
-        if page in marks:
-            current = title_case(re.sub(r"[\s\x00-\x1f]+", " ", marks[page][1]).strip())
-        if current.casefold() != title.casefold():
-            out.add(page)
-    return out
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
@@ -259,24 +215,9 @@ def _line_text(line: Line, body_size: float) -> str:
         span = decision_span(rows)
         if span is None:
             return "\n".join("\t".join(c for c in row) for row in rows)
-        # A decision list: one "- condition: VERDICT" line per row, wrapped conditions joined;
-        # the chart printed inside it is a table record of its own.
-        out: list[str] = []
-        for k, row in enumerate(rows):
-            if span[0] <= k < span[1]:
-                continue
-            # A row's arrow marker is a glyph the font did not map: not part of the condition.
-            cells = [re.sub(r"^\ufffd\s*", "", c.strip()) for c in row if c and c.strip("\ufffd \t")]
-            if not cells:
-                continue
-            if len(cells) >= 2 and cells[-1].upper() == cells[-1]:
-                condition = " ".join(cells[:-1]).rstrip(":")
-                out.append(f"- {condition}: {cells[-1]}")
-            elif out:
-                out[-1] = f"{out[-1]} {' '.join(cells)}"
-            else:
-                out.append(" ".join(cells))
-        return "\n".join(out)
+        # A decision list: one "- condition: VERDICT" line per row; the chart printed inside
+        # it is a table record of its own.
+        return "\n".join(decision_lines(rows, span))
     return t
 
 
@@ -293,7 +234,7 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     if not rules:
         return None
     if section is None:
-        section = _heading_above(lines, min(k for r in rules for k in r.heads))
+        section = heading_above(lines, min(k for r in rules for k in r.heads))
     sizes: Counter = Counter()
     for ln in lines:
         if ln.kind in (PARAGRAPH, LIST_ITEM) and _size(ln):
@@ -416,21 +357,6 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         out.append(Rule(name=r.name, source=ctx.source(r.page), edition=ctx.edition,
                         section=(section,) if section else (), text=text, number=r.number))
     return out
-
-
-def _heading_above(lines: Sequence[Line], first: int) -> str | None:
-    """Without a sideways title, the chapter's title is the nearest unnumbered heading above its
-    first rule (a text or Markdown file's "WEAPON AND UNIT ABILITIES")."""
-    for k in range(first - 1, -1, -1):
-        ln = lines[k]
-        t = ln.text.strip()
-        if ln.kind != HEADING or ln.claimed or not t:
-            continue
-        if NUMBER_END.match(t) or NUMBER_START.match(t) or BRACKETED.match(t) or _FOOTER.match(t):
-            continue
-        if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
-            return title_case(t) if t.upper() == t else t
-    return None
 
 
 def _marker_glyphs(text: str, rule: _Rule, ctx: ParseContext) -> str:

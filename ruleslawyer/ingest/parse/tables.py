@@ -25,6 +25,7 @@ from ...records import RefTable, TableRow
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
 from ...names import title_case
 from .parsing import ParseContext
+from .decision_lists import decision_span
 from .tables_glued import glued_grid_at, vocabulary
 
 _DICE = re.compile(r"(?:^|\s)\d\+(?:\s|$)|^[2-6]\+$|^\+$")
@@ -128,40 +129,6 @@ def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
         if len(rows) >= 2 and ends_list and _is_dice_list(rows):
             return _Grid(rows, list(range(i, j)), has_header=False), j
     return None, i + 1
-
-
-_VERDICT = re.compile(r"^[A-Z][A-Z'’ -]*[A-Z]!?$")
-
-
-def _verdict_row(row) -> bool:
-    """A condition in running text and its verdict in capitals ("Unmodified … | FAILS")."""
-    filled = [c.strip() for c in row if c and c.strip()]
-    return len(filled) >= 2 and bool(_VERDICT.match(filled[-1])) and any(ch.islower() for ch in " ".join(filled[:-1]))
-
-
-def _header_row(row) -> bool:
-    filled = [c.strip() for c in row if c and c.strip()]
-    return len(filled) >= 2 and all(re.search(r"[A-Z]{2}", c) and not any(ch.islower() for ch in c) for c in filled)
-
-
-def decision_span(rows) -> tuple[int, int] | None:
-    """For a grid that is a decision list (first-match conditions, each with its verdict in
-    capitals, and no header row above them), the rows of the chart printed inside it: from
-    its own header row to the next verdict row; (0, 0) when there is none. None for a grid
-    that is not a decision list."""
-    rows = [list(r) for r in rows]
-    if len(rows) < 2 or not _verdict_row(rows[0]):
-        return None
-    head = next((k for k, r in enumerate(rows) if _header_row(r)), None)
-    before = rows[:head] if head is not None else rows
-    if sum(1 for r in before if _verdict_row(r)) < max(2, 0.5 * len(before)):
-        return None
-    if head is None:
-        return 0, 0
-    end = head + 1
-    while end < len(rows) and not _verdict_row(rows[end]):
-        end += 1
-    return head, end
 
 
 def _label_value(text: str) -> tuple[str, str] | None:
