@@ -28,7 +28,7 @@ from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_fact
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 RUNIN_RE = re.compile(r"^(?P<label>[^:]{2,45}?)\s*:\s+(?P<rest>\S.*)$", re.S)
-_NOT_LABELS = {"example", "note", "notes", "designer's note", "when", "target", "effect", "restrictions",
+_NOT_LABELS = {"example", "for example", "note", "notes", "designer's note", "when", "target", "effect", "restrictions",
                "keywords", "faction keywords"}
 ARMY_RULE = re.compile(r"\bArmy Faction is\b", re.I)
 
@@ -40,7 +40,8 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     chapter = parse_chapter(lines, ctx)
     if chapter is not None:
-        return iter(dedupe([r for r in chapter if plausible_name(r.name)]))
+        # A printed rule number vouches for the name, even a datasheet word ("3. ABILITIES 02.03").
+        return iter(dedupe([r for r in chapter if r.number or plausible_name(r.name)]))
     if outline_markers(lines) >= 5:
         from .rule_outline import parse_outline
 
