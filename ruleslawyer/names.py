@@ -23,6 +23,11 @@ SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in"
 _LOWER_IN_NAMES = SMALL_WORDS - {"is"}
 
 
+# Game abbreviations stay in capitals when an ALL-CAPS heading is rebuilt: "GAIN CORE CP" is
+# "Gain Core CP", never "Gain Core Cp".
+_ABBREVIATIONS = frozenset({"cp", "vp", "oc", "ap", "bs", "ws", "hq", "insv", "dp"})
+
+
 def title_case(name: str) -> str:
     """Title Case for an ALL-CAPS or sentence-case name, small joining words in lower case.
 
@@ -41,7 +46,9 @@ def title_case(name: str) -> str:
         low = word.lower()
         after_hyphen = bool(out) and out[-1] == "-"
         small = index > 0 and low in _LOWER_IN_NAMES
-        if all_caps:
+        if all_caps and low in _ABBREVIATIONS:
+            word = low.upper()
+        elif all_caps:
             word = low if small or after_hyphen else capitalise(low)
         elif word.islower() and not after_hyphen and not small:
             word = capitalise(word)

@@ -238,3 +238,11 @@ def test_title_case_for_record_names():
     assert title_case("COUNTER-STRIKE IS READY") == "Counter-strike Is Ready"  # "is" kept in names
     assert title_case("fire and fade") == "Fire and Fade"
     assert title_case("Roll 2D6 for CP") == "Roll 2D6 for CP"  # mixed case keeps its capitals
+
+
+def test_title_case_keeps_game_abbreviations_in_capitals():
+    from ruleslawyer.names import title_case
+
+    assert title_case("GAIN CORE CP") == "Gain Core CP"
+    assert title_case("AP AND DAMAGE") == "AP and Damage"
+    assert title_case("TAP THE WARP") == "Tap the Warp"  # only whole words
