@@ -21,6 +21,7 @@ from ..ingest.sources.armylists import ArmyList, ListItem, ListUnit, load_list
 from ..names import fold
 from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
 from .armylist_match import SUGGEST, Catalogue, close_weapons, name_forms, weapons_named
+from .armylist_points import ListPrices, price_list, price_notes
 
 
 @dataclass
@@ -106,10 +107,16 @@ class ListCheck:
     sub_faction: str | None
     edition: int | None
     problems: list[Problem]
+    prices: ListPrices | None = None  # the units at the newest points of the list's edition
 
     @property
     def points_total(self) -> int:
         return sum(u.entry.points or 0 for u in self.units)
+
+    @property
+    def points_current(self) -> int | None:
+        """The list's total at the current points (None when no points list of its edition prices it)."""
+        return self.prices.total([u.entry.points for u in self.units]) if self.prices else None
 
     @property
     def resolved_share(self) -> float:
@@ -123,7 +130,8 @@ class ListCheck:
             "factions": self.factions,
             "edition": self.edition,
             "edition_markers": self.army.edition_markers,
-            "units": [_unit_json(u) for u in self.units],
+            "units": [_unit_json(u, p) for u, p in zip(self.units, self.prices.units if self.prices else
+                                                        [None] * len(self.units))],
             "detachments": [{"name": d.name, "resolved": d.found, "rules": [r.name for r in d.rules],
                              "stratagems": [s.name for s in d.stratagems],
                              "enhancements": [e.name for e in d.enhancements]} for d in self.detachments],
@@ -135,13 +143,17 @@ class ListCheck:
             "points_limit": self.army.points_limit,
             "points_datasheets": sum(p for u in self.units if (p := u.datasheet_points()) is not None),
             "points_unpriced_units": sum(1 for u in self.units if u.datasheet_points() is None),
+            "points_current": self.points_current,
+            "points_current_versions": self.prices.versions if self.prices else [],
+            "points_current_priced_units": self.prices.priced if self.prices else 0,
+            "detachment_points_current": self.prices.detachment_points if self.prices else None,
             "problems": [p.to_json() for p in self.problems],
         }
 
 
-def _unit_json(u: ResolvedUnit) -> dict[str, Any]:
+def _unit_json(u: ResolvedUnit, price) -> dict[str, Any]:
     d = u.datasheet
-    return {
+    return {"points_current": price.to_json() if price is not None else None,
         "name": u.entry.name, "line": u.entry.line or None, "resolved": u.resolved,
         "datasheet": d.name if d else None, "faction": d.faction if d else None,
         "edition": d.edition if d else None, "match": u.match or None,
@@ -184,16 +196,20 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
         total = sum(u.points or 0 for u in army.units)
         problems.append(Problem(None, "points", f"the units add up to {total} points; the list says "
                                 f"{army.points_listed}", suggestion="check for a unit left out or priced twice"))
-    _compare_prices(units, problems)
+    prices = price_list(units, detachments, records, edition, factions)
+    for kind, message, suggestion in price_notes(units, prices, army.points_listed, army.points_limit):
+        problems.append(Problem(None, kind, message, None, suggestion))
+    _compare_prices([u for u, p in zip(units, prices.units) if p.points is None], problems)
     for u in army.units:
         if u.points is None:
             problems.append(Problem(u.line or None, "points", f"line {u.line}: {u.name} has no points", u.name))
-    return ListCheck(army, units, detachments, factions, sub, edition, problems)
+    return ListCheck(army, units, detachments, factions, sub, edition, problems, prices)
 
 
 def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
     """One note when the store's datasheets price units differently from the list (another points
-    version, usually); each unit's own figure is in the JSON as `points_datasheet`."""
+    version, usually); each unit's own figure is in the JSON as `points_datasheet`. Only units no
+    points list prices come here: the others are compared with the current points."""
     differ = [(u, p) for u in units if u.entry.points is not None and (p := u.datasheet_points()) is not None
               and p != u.entry.points]
     if differ:

@@ -120,11 +120,14 @@ def points_of(records: Iterable[Record], name: str, faction: str | None = None,
 def costs_text(costs: Sequence) -> str:
     """Unit costs as one line, by tier where the list prices repeated units differently:
     "5 models: 75 pts; 10 models: 150 pts", or "1st-2nd: 5 models 75 pts, 10 models 150 pts;
-    3rd+: 5 models 85 pts, 10 models 160 pts"."""
+    3rd+: 5 models 85 pts, 10 models 160 pts". A size the points list describes is given as
+    described: "1 Runtherd, 10 Gretchin: 45 pts"."""
     def one(c, sep: str) -> str:
         pts = "?" if c.points is None else c.points
         plural = "" if str(c.models).strip() == "1" else "s"
         label = f"{c.models} model{plural}" if str(c.models).strip().isdigit() else str(c.models)
+        if getattr(c, "description", None):  # what the size holds ("1 Runtherd, 10 Gretchin") says more
+            label = c.description
         return f"{label}{sep} {pts} pts"
 
     tiers: dict[str | None, list] = {}
