@@ -127,15 +127,26 @@ def _unit_points(index: PointsIndex, names: list[str], factions: list[str], edit
 
 def _enhancement_cost(index: PointsIndex, enhancement: str, detachments: list[str], factions: list[str],
                       edition: int) -> tuple[int | None, Points | None]:
+    """The enhancement's cost in the entry of one of `detachments` (each also without a bracket:
+    "Lions of the Emperor (Against All Odds)"); else in the one detachment entry of the factions
+    that prices an enhancement of that name (a list whose detachment is spelled otherwise)."""
     want = _forms(enhancement)
-    for det in detachments:
+
+    def cost_in(entry: Points | None) -> int | None:
+        for cost in entry.wargear_costs if entry is not None else ():
+            if _forms(cost.name) & want and cost.points is not None:
+                return cost.points
+        return None
+
+    for det in dict.fromkeys(f for d in detachments for f in name_forms(d)):
         for faction in [*factions, None]:
             entry = index.of(det, faction, "detachment", edition)
-            if entry is None:
-                continue
-            for cost in entry.wargear_costs:
-                if _forms(cost.name) & want and cost.points is not None:
-                    return cost.points, entry
+            if cost_in(entry) is not None:
+                return cost_in(entry), entry
+    folded = {fold(f) for f in factions}
+    found = [p for p in index.entries("detachment") if fold(p.faction or "") in folded and cost_in(p) is not None]
+    if len({cost_in(p) for p in found}) == 1:
+        return cost_in(found[0]), found[0]
     return None, None
 
 
