@@ -147,6 +147,10 @@ def test_list_cards_give_the_current_enhancement_points(tmp_path):
     check = check_list(load_list(path), records)
     card = unit_card_record(check.units[0], check.prices.units[0])
     assert any(a.name == "Enhancement: Shiny Hat (30 pts)" for a in card.abilities)
+    now = next(a.text for a in card.abilities if a.name == "Points now")
+    assert now == "100 pts at Points v1.1 (the list says 80)"  # 70 (v1.1) + 30 for the hat
+    same = unit_card_record(check.units[1], check.prices.units[1])  # 80 printed, 80 now: nothing to say
+    assert not any(a.name == "Points now" for a in same.abilities)
     hat = check.detachments[0].enhancements[0]
     now = enhancement_points_now(records, hat.name, hat.group, hat.faction, 11)
     assert now == 30 and enhancement_card(hat, now).category == "Enhancement, 30 pts"

@@ -7,7 +7,8 @@ profiles, enhancements and detachments to theirs; points added up again.
 The edition is the list's own (its 11th edition markers, its app version); a list that says
 nothing gets the edition most of its units resolve in. Factions come from the list's header,
 else from its units. Nothing is dropped: every unit is reported, resolved or not, and every
-doubt becomes a `Problem` naming the list line, with a suggestion where one helps.
+doubt becomes a `Problem` naming the list line, with a suggestion where one helps. The list is
+also priced at the newest points of its edition (armylist_points): `ListCheck.prices`.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from ..ingest.sources.armylists import ArmyList, ListItem, ListUnit, load_list
 from ..names import fold
 from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
 from .armylist_match import SUGGEST, Catalogue, close_weapons, name_forms, weapons_named
-from .armylist_points import ListPrices, price_list, price_notes
+from .armylist_points import ListPrices, majority_edition, price_list, price_notes
 
 
 @dataclass
@@ -181,7 +182,7 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
     problems = [Problem(n.line, n.kind, n.message) for n in army.notes]
     factions, sub = _factions(army, cat, problems)
     candidates = {id(u): cat.datasheets.find(u.name) for u in army.units}
-    edition = army.edition or _majority_edition(army.units, candidates)
+    edition = army.edition or majority_edition(army.units, candidates)
     if not factions:
         counted = Counter(d.faction for recs, _ in candidates.values() for d in recs[:1] if d.faction)
         factions = [counted.most_common(1)[0][0]] if counted else []
@@ -218,22 +219,6 @@ def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
                                 f"{len(differ)} unit(s) are priced differently by the store's datasheets "
                                 f"({shown}{', ...' if len(differ) > 4 else ''})", None,
                                 "the list or the store may use another points version"))
-
-
-def _majority_edition(units: list[ListUnit], candidates: dict) -> int | None:
-    """The edition of a list that does not say: the one most units resolve in, then the one whose
-    points match the list's prices most often (an 11th edition list priced for 11th edition), then
-    the newest."""
-    found, priced = Counter(), Counter()
-    for u in units:
-        recs, _ = candidates[id(u)]
-        for edition in {r.edition for r in recs if r.edition}:
-            found[edition] += 1
-        for edition in {r.edition for r in recs if r.edition and u.points is not None
-                        and any(c.points is not None and c.points <= u.points <= c.points + 60
-                                and (c.points == u.points or u.enhancement) for c in (r.points or ()))}:
-            priced[edition] += 1
-    return max(found, key=lambda e: (found[e], priced[e], e)) if found else None
 
 
 def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[list[str], str | None]:

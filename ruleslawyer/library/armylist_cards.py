@@ -44,6 +44,12 @@ def unit_card_record(u: ResolvedUnit, price: UnitPrice | None = None) -> Datashe
     elif u.entry.enhancement:
         abilities = abilities + (Ability(f"Enhancement: {u.entry.enhancement}",
                                          "(not found in the store; see the list check)", "enhancement"),)
+    if price is not None and price.points is not None and u.entry.points is not None and price.points != u.entry.points:
+        # the list was priced under other points: the card says what this unit costs now
+        tier = f", {price.tier} tier" if price.tier else ""
+        abilities = abilities + (Ability("Points now", f"{price.points} pts at Points v{price.record.version}{tier} "
+                                         f"(the list says {u.entry.points})" if price.record and price.record.version
+                                         else f"{price.points} pts (the list says {u.entry.points})", "list"),)
     if u.entry.warlord:
         abilities = abilities + (Ability("Warlord", "This model is your Warlord.", "list"),)
     return replace(d, weapons=weapons, abilities=abilities)

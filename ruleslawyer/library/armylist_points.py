@@ -28,6 +28,7 @@ from .armylist_match import name_forms
 from .points import PointsIndex
 
 if TYPE_CHECKING:  # only for annotations: armylist imports this module
+    from ..ingest.sources.armylists import ListUnit
     from .armylist import ResolvedDetachment, ResolvedUnit
 
 _TIER = re.compile(r"^\s*(\d+)(?:st|nd|rd|th)?\s*(?:(\+)|[-–]\s*(\d+)(?:st|nd|rd|th)?)?\s*$", re.I)
@@ -251,3 +252,19 @@ def price_notes(units: Sequence["ResolvedUnit"], prices: ListPrices, points_list
         out.append(("over the limit", f"at the current points ({label}) the list is {total - points_limit} "
                     f"point(s) over its limit of {points_limit}", "drop or shrink a unit, or an enhancement"))
     return out
+
+
+def majority_edition(units: Sequence["ListUnit"], candidates: dict) -> int | None:
+    """The edition of a list that does not say: the one most units resolve in, then the one whose
+    points match the list's prices most often (an 11th edition list priced for 11th edition), then
+    the newest."""
+    found, priced = Counter(), Counter()
+    for u in units:
+        recs, _ = candidates[id(u)]
+        for edition in {r.edition for r in recs if r.edition}:
+            found[edition] += 1
+        for edition in {r.edition for r in recs if r.edition and u.points is not None
+                        and any(c.points is not None and c.points <= u.points <= c.points + 60
+                                and (c.points == u.points or u.enhancement) for c in (r.points or ()))}:
+            priced[edition] += 1
+    return max(found, key=lambda e: (found[e], priced[e], e)) if found else None
