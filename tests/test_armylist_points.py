@@ -243,3 +243,26 @@ def test_cli_list_check_says_the_current_total(e11_store, monkeypatch):
     assert re.search(r"At the current points \(Points v1\.1, 11th edition\): \d+ points, \d+ over the limit "
                      r"of 1000", out.output)
     assert "Boyz (150 pts, now 170)" in out.output
+
+
+def test_list_sheet_gives_the_current_total_and_enhancement_costs(tmp_path):
+    from ruleslawyer.library.armylist_sheet import build_sheet
+
+    records = _records()
+    check = _check(tmp_path, LIST.format(total=160, boss=80, units=_unit(80)), records)
+    sheet = build_sheet(check, records)
+    assert f"{check.points_current} points at the current points (Points v1.1)" in sheet.subtitle
+    assert [(e.name, e.points) for e in sheet.enhancements] == [("Shiny Hat", 30)]
+
+
+def test_detachment_points_that_changed_are_said(tmp_path):
+    text = LIST.format(total=160, boss=80, units=_unit(80))  # the list says 2 Detachment Points
+    same = _check(tmp_path, text, _records())
+    assert same.prices.detachment_points == 2
+    assert not [p for p in same.problems if "Detachment Points" in p.message]
+    records = [r for r in _records() if not (isinstance(r, Points) and r.target_kind == "detachment")]
+    records.append(_pts("Test Host", "1.1", wargear=[ItemCost("Shiny Hat", 30)], kind="detachment", dp=3))
+    changed = _check(tmp_path, text, records)
+    said = [p.message for p in changed.problems if "Detachment Points" in p.message]
+    assert said == ["the list's detachments cost 3 Detachment Points at the current points (Points v1.1), "
+                    "not the 2 it says"]

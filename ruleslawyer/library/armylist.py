@@ -198,7 +198,8 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
         problems.append(Problem(None, "points", f"the units add up to {total} points; the list says "
                                 f"{army.points_listed}", suggestion="check for a unit left out or priced twice"))
     prices = price_list(units, detachments, records, edition, factions)
-    for kind, message, suggestion in price_notes(units, prices, army.points_listed, army.points_limit):
+    for kind, message, suggestion in price_notes(units, prices, army.points_listed, army.points_limit,
+                                                   army.detachment_points):
         problems.append(Problem(None, kind, message, None, suggestion))
     _compare_prices([u for u, p in zip(units, prices.units) if p.points is None], problems)
     for u in army.units:

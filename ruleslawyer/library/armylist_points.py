@@ -203,9 +203,14 @@ def price_list(units: Sequence["ResolvedUnit"], detachments: Sequence["ResolvedD
                 versions.add(det.version)
         price.points = price.base + price.wargear + (price.enhancement or 0)
         prices.units.append(price)
-    dp = [index.of(n, f, "detachment", edition) for n in det_names for f in [*factions, None]]
-    chosen = {fold(p.name): p for p in dp if p is not None and p.detachment_points is not None}
-    if chosen:
+    chosen = {}
+    for name in det_names:  # each detachment's Detachment Points; the sum only when every one is priced
+        found = next((p for f in [*factions, None] for form in name_forms(name)
+                      if (p := index.of(form, f, "detachment", edition)) is not None
+                      and p.detachment_points is not None), None)
+        if found is not None:
+            chosen[fold(found.name)] = found
+    if chosen and len(chosen) == len(det_names):
         prices.detachment_points = sum(p.detachment_points for p in chosen.values())
     prices.versions = sorted(versions)
     return prices
@@ -227,11 +232,15 @@ def enhancement_points_now(records: Sequence[Record], name: str, group: str | No
 
 
 def price_notes(units: Sequence["ResolvedUnit"], prices: ListPrices, points_listed: int | None,
-                points_limit: int | None) -> list[tuple[str, str, str | None]]:
+                points_limit: int | None, dp_listed: int | None = None) -> list[tuple[str, str, str | None]]:
     """(kind, message, suggestion) for the player: units the current points price differently from
-    the list, the list's total at the current points, and whether that is over the list's limit."""
+    the list, the list's total at the current points, whether that is over the list's limit, and
+    Detachment Points that differ from the ones the list says."""
     out: list[tuple[str, str, str | None]] = []
     label = prices.label()
+    if dp_listed is not None and prices.detachment_points is not None and dp_listed != prices.detachment_points:
+        out.append(("points current", f"the list's detachments cost {prices.detachment_points} Detachment Points "
+                    f"at the current points ({label}), not the {dp_listed} it says", None))
     differ = [(ru.entry, p) for ru, p in zip(units, prices.units)
               if p.points is not None and ru.entry.points is not None and p.points != ru.entry.points]
     if differ:

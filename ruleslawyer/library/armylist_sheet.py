@@ -11,13 +11,14 @@ an erratum changed says so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..names import fold
 from ..records import Ability, Enhancement, Record, Rule, Stratagem
 from .armylist import ListCheck, Problem, ResolvedUnit
 from .armylist_phases import PHASES, phase_of
+from .armylist_points import enhancement_points_now
 
 _PARAM = re.compile(r"^(?:\d+|\d*d\d+(?:\+\d+)?|x|\d+\+|x\+|\d+\")$")
 
@@ -161,7 +162,9 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             p = phase_of(r.text)
             reminders[p].append(Reminder(p, "Army (detachment)", r.name, _summary(r.text)))
         stratagems.extend(det.stratagems)
-        enhancements.extend(det.enhancements)
+        for e in det.enhancements:  # at its cost in the newest points list of the list's edition, where one prices it
+            now = enhancement_points_now(records, e.name, e.group, e.faction, check.edition)
+            enhancements.append(replace(e, points=now) if now is not None else e)
         for s in det.stratagems:
             p = phase_of(s.when or "") if s.when else "any"
             reminders[p].append(Reminder(p, f"Stratagem, {s.cp if s.cp is not None else '?'}CP", s.name,
@@ -173,6 +176,8 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             army.force_disposition or "", army.battle_size or "",
             f"{check.points_total} points" + (f" (list says {army.points_listed})"
                                               if army.points_listed not in (None, check.points_total) else "")]
+    if check.prices is not None and check.points_current not in (None, check.points_total):
+        bits.append(f"{check.points_current} points at the current points ({check.prices.label()})")
     return ListSheet(title=title, subtitle=" · ".join(b for b in bits if b), units=rows,
                      army_rules=list(army_rules.values()), detachment_rules=detachment_rules,
                      stratagems=stratagems, enhancements=enhancements, chosen_enhancements=chosen,
