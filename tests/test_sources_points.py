@@ -283,3 +283,16 @@ def test_real_gretchin_sizes_say_what_they_hold(shared):
     grots = next(r for r in detect(e11).records() if r.name == "Gretchin" and r.version == "1.1")
     assert {(c.models, c.points, c.description) for c in grots.costs} == wanted
     assert any(d and "Runtherd" in d for _, _, d in wanted)
+
+
+def test_points_web_page_sizes_said_by_what_they_hold(tmp_path):
+    """On the points website a size may be given by what it holds ("1 Herder, 10 Grots"): a unit
+    size (the counts added up) with its description, not a wargear item."""
+    page = tmp_path / "mfm_testers.html"
+    page.write_text(PAGE.replace("<div>SUPPORT</div>", "<div>TEST GROTS</div><div>YOUR UNIT COSTS</div>"
+                                 "<div>10 Grots</div><div>45 pts</div><div>1 Herder, 10 Grots</div>"
+                                 "<div>50 pts</div><div>SUPPORT</div>"), encoding="utf-8")
+    grots = next(r for r in detect_page(page).records() if r.name == "Test Grots")
+    assert [(c.models, c.points, c.description) for c in grots.costs] == [("10", 45, "10 Grots"),
+                                                                         ("11", 50, "1 Herder, 10 Grots")]
+    assert grots.wargear_costs == ()
