@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..records import Ability, Datasheet, Enhancement, Record, Stratagem
 from .armylist import ListCheck, ResolvedUnit, check_list
-from .armylist_points import UnitPrice, enhancement_points_now
+from .armylist_points import UnitPrice, enhancement_pricer
 
 
 @dataclass
@@ -77,8 +77,8 @@ def list_card_records(store, path: str | Path) -> ListCards:
         card = unit_card_record(u, price)
         if card is not None:
             out.append(card)
+    now = enhancement_pricer(corpus, check.edition)
     for det in check.detachments:
         out.extend(det.stratagems)
-        out.extend(enhancement_card(e, enhancement_points_now(corpus, e.name, e.group, e.faction, check.edition))
-                   for e in det.enhancements)
+        out.extend(enhancement_card(e, now(e.name, e.group, e.faction)) for e in det.enhancements)
     return ListCards(out, corpus, check)

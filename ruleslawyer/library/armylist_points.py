@@ -220,15 +220,23 @@ def _version(entry: Points) -> str:
     return f"points v{entry.version}" if entry.version else "its points list"
 
 
+def enhancement_pricer(records: Sequence[Record], edition: int | None):
+    """A function (name, group, faction) -> the enhancement's cost in the newest points list of
+    `edition` (its detachment's entry), or None when none prices it: for a list's enhancement
+    cards and sheet (the points looked up once for all of them)."""
+    index = PointsIndex(r for r in records if isinstance(r, Points) and r.edition == edition) if edition else None
+
+    def price(name: str, group: str | None, faction: str | None) -> int | None:
+        if not index or not group:
+            return None
+        return _enhancement_cost(index, name, [group], [faction] if faction else [], edition)[0]
+    return price
+
+
 def enhancement_points_now(records: Sequence[Record], name: str, group: str | None, faction: str | None,
                            edition: int | None) -> int | None:
-    """An enhancement's cost in the newest points list of its edition (its detachment's entry),
-    or None when none prices it: for the enhancement cards of a list."""
-    if not edition or not group:
-        return None
-    index = PointsIndex(r for r in records if isinstance(r, Points) and r.edition == edition)
-    cost, _ = _enhancement_cost(index, name, [group], [faction] if faction else [], edition)
-    return cost
+    """One enhancement's cost in the newest points list of its edition (see enhancement_pricer)."""
+    return enhancement_pricer(records, edition)(name, group, faction)
 
 
 def price_notes(units: Sequence["ResolvedUnit"], prices: ListPrices, points_listed: int | None,

@@ -18,7 +18,7 @@ from ..names import fold
 from ..records import Ability, Enhancement, Record, Rule, Stratagem
 from .armylist import ListCheck, Problem, ResolvedUnit
 from .armylist_phases import PHASES, phase_of
-from .armylist_points import enhancement_points_now
+from .armylist_points import enhancement_pricer
 
 _PARAM = re.compile(r"^(?:\d+|\d*d\d+(?:\+\d+)?|x|\d+\+|x\+|\d+\")$")
 
@@ -156,6 +156,7 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             p = phase_of(rule.text)
             reminders[p].append(Reminder(p, ", ".join(_short(rule.used_by)), rule.name, _summary(rule.text)))
     detachment_rules, stratagems, enhancements = [], [], []
+    price_now = enhancement_pricer(records, check.edition)
     for det in check.detachments:
         for r in det.rules:
             detachment_rules.append(SheetRule(f"{det.name}: {r.name}", r.text, [det.name], bool(r.changes)))
@@ -163,7 +164,7 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             reminders[p].append(Reminder(p, "Army (detachment)", r.name, _summary(r.text)))
         stratagems.extend(det.stratagems)
         for e in det.enhancements:  # at its cost in the newest points list of the list's edition, where one prices it
-            now = enhancement_points_now(records, e.name, e.group, e.faction, check.edition)
+            now = price_now(e.name, e.group, e.faction)
             enhancements.append(replace(e, points=now) if now is not None else e)
         for s in det.stratagems:
             p = phase_of(s.when or "") if s.when else "any"
