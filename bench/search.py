@@ -209,38 +209,82 @@ def dir_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
+# argv (joined) -> median CPU ms of its runs in timed_process (user + system of the child)
+CPU_MS: dict[str, float] = {}
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished children (a forked build
+    writer, subprocesses): what a loaded machine does not inflate as much as wall time."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def timed_process(argv: list[str], env: dict, runs: int) -> float:
-    """Median wall time (ms) of running `argv` to completion (after one untimed run)."""
+    """Median wall time (ms) of running `argv` to completion (after one untimed run); the
+    median CPU time goes to CPU_MS."""
+    import resource
+
     subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    times = []
+    times, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         times.append((time.perf_counter() - start) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    CPU_MS[" ".join(argv)] = statistics.median(cpus)
     return statistics.median(times)
 
 
-def timed_build(store) -> tuple[float, float, float, float, Path]:
+def yardstick() -> tuple[float, float]:
+    """(wall s, CPU s) of `python3 -c "sum(range(10**8))"`: a fixed CPU loop (about 1 s on an
+    idle core) that says how loaded the machine was during the run."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "sum(range(10**8))"], check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def timed_build(store) -> tuple[float, float, float, float, Path, dict]:
     """Build the live index of `store` through the real lifecycle (`ensure_index`), timed; then
     time `load_corpus` and `make_document` again alone, so the rest is Whoosh writing.
 
-    Returns (total, load_corpus, make documents, Whoosh writing) in seconds and the index folder.
+    Returns (total, load_corpus, make documents, Whoosh writing) in seconds, the index folder,
+    and CPU seconds: of the whole build (this process and the forked writer), and of the
+    load and documents steps.
     """
+    import resource
+
     from ruleslawyer.index.documents import make_document
     from ruleslawyer.index.search import ensure_index
     from ruleslawyer.library.corpus import load_corpus
 
-    t0 = time.perf_counter()
+    cpu = {}
+    t0, c0 = time.perf_counter(), time.process_time()
+    k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     index_dir = ensure_index(store)
     lifecycle_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu["build_parent"] = time.process_time() - c0
+    cpu["build_child"] = k1.ru_utime + k1.ru_stime - k0.ru_utime - k0.ru_stime
+    t0, c0 = time.perf_counter(), time.process_time()
     corpus = load_corpus(store)
     load_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    cpu["load"] = time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     for r in corpus.records:
         make_document(r)
     docs_s = time.perf_counter() - t0
-    return lifecycle_s, load_s, docs_s, lifecycle_s - load_s - docs_s, index_dir
+    cpu["documents"] = time.process_time() - c0
+    return lifecycle_s, load_s, docs_s, lifecycle_s - load_s - docs_s, index_dir, cpu
 
 
 def side_builds(store, index_dir: Path, work: Path, skip_bare: bool) -> dict[str, float]:
@@ -310,6 +354,8 @@ def main() -> None:
     db = work / "store.sqlite"
     reuse = args.keep is not None and db.exists()
     gen_s = lifecycle_s = load_s = docs_s = build_s = 0.0
+    build_cpu: dict = {}
+    yard_before = yardstick()
     try:
         if args.real:
             from ruleslawyer.ingest.pipeline import ingest_paths
@@ -324,7 +370,7 @@ def main() -> None:
                     failed = [r for r in report.results if r.status == "failed"]
                     if failed:
                         sys.exit(f"ingest of {args.real} failed: {failed[0].error}")
-                    lifecycle_s, load_s, docs_s, build_s, index_dir = timed_build(store)
+                    lifecycle_s, load_s, docs_s, build_s, index_dir, build_cpu = timed_build(store)
                 else:
                     index_dir = ensure_index(store)
                 real_records = load_corpus(store).records
@@ -349,7 +395,7 @@ def main() -> None:
                     for start in range(0, len(records), 5000):
                         store.replace_file(path=f"synthetic-{start}", name=f"synthetic-{start}", sha256=str(start),
                                            format="text", size=0, records=records[start:start + 5000])
-                    lifecycle_s, load_s, docs_s, build_s, index_dir = timed_build(store)
+                    lifecycle_s, load_s, docs_s, build_s, index_dir, build_cpu = timed_build(store)
                 else:
                     index_dir = ensure_index(store)
         size_mb = dir_size(index_dir) / 1e6
@@ -397,6 +443,8 @@ def main() -> None:
                        "print([h['name'] for h in s.search(QueryParser('text', ix.schema).parse('reanimation protocols'))])")
         bare_cold_ms = timed_process([sys.executable, "-c", bare_script], env, args.cold_runs)
         help_ms = timed_process([exe, "--help"], env, args.cold_runs)
+        cli_cpu, pass_cpu = CPU_MS[f"{exe} search reanimation protocols"], CPU_MS[f"{sys.executable} -c pass"]
+        yard_after = yardstick()
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -409,11 +457,16 @@ def main() -> None:
           f"(generated in {gen_s:.1f} s), {args.queries} queries")
     print(f"index build (store -> live index, ensure_index): {lifecycle_s:.1f} s = load_corpus {load_s:.1f} s"
           f" + make documents {docs_s:.1f} s + analysis and writing {build_s:.1f} s; size {size_mb:.1f} MB")
+    if build_cpu:
+        print(f"index build CPU: {build_cpu['build_parent']:.1f} s in this process + {build_cpu['build_child']:.1f} s in "
+              f"the forked writer (load_corpus {build_cpu['load']:.1f} s, make documents {build_cpu['documents']:.1f} s)")
     if side:
         bare_line = f"bare Whoosh build of the same documents {side['bare_whoosh_s']:.1f} s (ours {build_s / side['bare_whoosh_s']:.2f}x of it); " if "bare_whoosh_s" in side else ""
         print(f"side by side: {bare_line}SQLite FTS5 (name, tags, text; porter) {side['fts5_s']:.1f} s; "
               f"incremental update: a 50-record file added {side['add_file_s']:.2f} s, removed {side['remove_file_s']:.2f} s")
-    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+          f"yardstick `python -c 'sum(range(10**8))'` {yard_before[0]:.2f} s wall / {yard_before[1]:.2f} s CPU at the "
+          f"start, {yard_after[0]:.2f} s / {yard_after[1]:.2f} s at the end")
     print(f"{'warm latency (ms)':<22}{'ours p50':>10}{'ours p95':>10}{'bare p50':>10}{'bare p95':>10}{'ratio p50':>11}")
     for t in ["plain", "fielded", "phrase", "fuzzy"]:
         o, b = ours[t], bare[t]
@@ -432,6 +485,8 @@ def main() -> None:
           f"import whoosh.index+searching+query {modules_ms:.0f} ms; a bare Whoosh search script "
           f"(open_dir, QueryParser, search) {bare_cold_ms:.0f} ms (ratio {cli_ms / bare_cold_ms:.2f}); "
           f"`ruleslawyer --help` {help_ms:.0f} ms")
+    print(f"cold process CPU (median): `ruleslawyer search` {cli_cpu:.0f} ms, `python -c pass` {pass_cpu:.0f} ms "
+          f"(ratio {cli_cpu / pass_cpu:.2f})")
 
 
 if __name__ == "__main__":

@@ -240,6 +240,8 @@ class Erratum:
     bullets: tuple[str, ...] = ()
     designers_note: str | None = None
     highlight: str | None = None  # "new" (magenta) / "revised" (blue) colour flag of the FAQ
+    old_text: str | None = None  # the quoted wording a "Change '…' to '…'" entry replaces
+    faction_heading: str | None = None  # the faction heading an unpaged (index-card) entry sits under
     kind: typing.ClassVar[str] = "errata"
 
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from ruleslawyer.ingest.document import DocumentOrigin
-from ruleslawyer.ingest.parse.errata_entries import parse_header, read_instruction
-from ruleslawyer.ingest.parse.errata_text import drop_stray_endings
+from ruleslawyer.ingest.parse.errata_entries import parse_entries, parse_header, read_instruction
+from ruleslawyer.ingest.parse.errata_text import EntryLine, drop_stray_endings
 from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.ingest.load.text import load_text
 from tests.conftest import seed_path
@@ -169,16 +169,21 @@ def test_index_card_headers_without_a_dash_end_the_entry_above():
                "# SPACE MARINES\n\n"
                "**Adeptus Astartes Armoury Card**\n\nAdd flamer profile:\n\n'Flamer 12\" D6'")
     errata = [r for r in parse_document(doc) if r.kind == "errata"]
-    assert [(e.target, e.operation, e.text) for e in errata] == [
-        ("Mortifiers, Abilities, Anguish", "replace", "Each time this unit ends a Charge move."),
-        ("Vypers, Unit Composition", "replace", "1 Vyper"),
-        ("Rogue Trader Entourage, Keywords section", "delete", "Delete 'Retinue'."),
-        ("Aegis Defence Line", "add", "Set up 1 platform section."),
-        ("Astra Militarum Infantry Armoury Card, asterisk note", "replace", "* Ballistic Skill 3+."),
-        ("Wurrboy, Keywords section", "append", "Beast Snagga"),
-        ("Razorshark Strike Fighter, Ranged Weapons, accelerator burst cannon", "renumber", "Change AP to '-1'."),
-        ("Adeptus Astartes Armoury Card", "add", 'Flamer 12" D6'),
+    # Quoted words are the wording: "Delete 'Retinue'." deletes "Retinue", "Add 'Beast Snagga'."
+    # adds a keyword (an entry, not words at the end of a text), "Change AP to '-1'." sets AP.
+    assert [(e.target, e.operation, e.location, e.text) for e in errata] == [
+        ("Mortifiers, Abilities, Anguish", "replace", None, "Each time this unit ends a Charge move."),
+        ("Vypers, Unit Composition", "replace", None, "1 Vyper"),
+        ("Rogue Trader Entourage, Keywords section", "delete", None, "Retinue"),
+        ("Aegis Defence Line", "add", None, "Set up 1 platform section."),
+        ("Astra Militarum Infantry Armoury Card, asterisk note", "replace", None, "* Ballistic Skill 3+."),
+        ("Wurrboy, Keywords section", "add", None, "Beast Snagga"),
+        ("Razorshark Strike Fighter, Ranged Weapons, accelerator burst cannon", "replace", "AP", "-1"),
+        ("Adeptus Astartes Armoury Card", "add", None, 'Flamer 12" D6'),
     ]
+    # Sections and profiles added by name carry it as their title; the faction heading is kept.
+    assert [e.title for e in errata if e.operation == "add" and e.title] == ["Deployment", "Flamer"]
+    assert [e.faction_heading for e in errata] == [None] * 3 + ["Astra Militarum"] * 4 + ["Space Marines"]
 
 
 def test_a_bold_line_without_a_dash_is_no_header_in_paged_errata():
@@ -188,7 +193,10 @@ def test_a_bold_line_without_a_dash_is_no_header_in_paged_errata():
                "**Bigger Gun**\n\nDelete the second sentence of Big Gun.\n\n"
                "Page 11 – Small Gun\n\nDelete this ability.")
     errata = [r for r in parse_document(doc) if r.kind == "errata"]
-    assert [e.target for e in errata] == ["Big Gun", "Small Gun"]
+    # The bold line is the added ability; the two instructions under "Big Gun" are two entries.
+    assert [(e.target, e.operation) for e in errata] == [("Big Gun", "add"), ("Big Gun", "delete"),
+                                                         ("Small Gun", "delete")]
+    assert errata[0].text == "Bigger Gun"
 
 
 def test_ordinary_rules_text_is_not_an_faq(shared):
@@ -217,3 +225,63 @@ def test_stray_tails_are_looked_for_on_one_page_only():
     assert _without_stray_endings(one_page)[0].bullets == ("Roll a dice.",)
     two_pages = [entry("12", "Roll a dice. Breakout Stratagem."), entry("363", "Use the Desperate Breakout Stratagem.")]
     assert _without_stray_endings(two_pages)[0].bullets == ("Roll a dice. Breakout Stratagem.",)
+
+
+def test_values_quoted_words_and_several_instructions_under_one_header():
+    # Codex FAQs (9th edition): a quoted value replaces the thing named before "to"; "Add the
+    # following:" with untitled wording extends the rule; a second instruction is its own entry;
+    # a header run onto the end of the wording above it starts an entry of its own.
+    doc = _doc("CODEX: EXAMPLES\n\nVersion 1.0\n\nUPDATES & ERRATA\n\n"
+               "Page 102 – Ranged Weapons list, mining laser\n\nChange the weapon\u2019s Damage characteristic to \u2018D6\u2019.\n\n"
+               "Page 100 – Cult Chimera, Transport\n\nAdd the following:\n\n\u2018Each Ogryn takes the space of three.\u2019\n\n"
+               "Page 108 – Brood Brothers\n\nChange the penultimate sentence to read:\n\n\u2018No Command Benefits.\u2019\n\n"
+               "Add the following paragraphs at the end of the Brood Brothers rules:\n\n\u2018Orders\n\nThey cannot issue orders.\u2019"
+               " *Page 91 – Sanctus, Abilities, Camo Cloak\n\nChange the first sentence to read:\n\n\u2018Add 1 to saves.\u2019\n\n"
+               "Page 116, The Shadow in the Warp\n\nAdd the following section before \u2018Abilities\u2019:\n\n"
+               "\u2018Tyranids Units\n\nIn this section we refer to Tyranids units.\u2019")
+    errata = [r for r in parse_document(doc) if r.kind == "errata"]
+    assert [(e.page, e.target, e.operation, e.location, e.title, e.text) for e in errata] == [
+        ("102", "Ranged Weapons list, mining laser", "replace", "weapon's Damage characteristic", None, "D6"),
+        ("100", "Cult Chimera, Transport", "append", None, None, "Each Ogryn takes the space of three."),
+        ("108", "Brood Brothers", "replace", "penultimate sentence", None, "No Command Benefits."),
+        ("108", "Brood Brothers", "append", "end of the Brood Brothers rules", None,
+         "Orders\nThey cannot issue orders."),
+        ("91", "Sanctus, Abilities, Camo Cloak", "replace", "first sentence", None, "Add 1 to saves."),
+        ("116", "The Shadow in the Warp", "add", "before 'Abilities'", "Tyranids Units",
+         "In this section we refer to Tyranids units."),
+    ]
+
+
+def test_index_card_instructions():
+    header = parse_header("Page 0 - X")
+    for line, expected in [
+        ("Add 'Psyker' and 'Fly'.", ("add", None, "Psyker, Fly", None)),
+        ("Change '1 master-crafted power weapon' to '1 power weapon'.", ("replace", None, "1 power weapon",
+                                                                          "1 master-crafted power weapon")),
+        ("Change Range to '12\"'.", ("replace", "Range", '12"', None)),
+        ("Delete the heavy phosphor blaster profile.", ("delete", "heavy phosphor blaster profile",
+                                                        "Delete the heavy phosphor blaster profile.", None)),
+    ]:
+        (got,) = parse_entries(header, [EntryLine(0, line, "paragraph")])
+        assert (got.operation, got.location, got.text, got.old_text) == expected, line
+    # An instruction wrapped onto a second line is read whole.
+    (got,) = parse_entries(header, [EntryLine(0, "Add 'and 1 close combat weapon' to the end of each of", "paragraph"),
+                                    EntryLine(1, "these sub-bullets.", "paragraph")])
+    assert (got.operation, got.location, got.text) == ("append", "end of each of these sub-bullets",
+                                                       "and 1 close combat weapon")
+
+
+@pytest.mark.parametrize("name, text, document, version", [
+    ("necrons_faq.md", "# Codex: Necrons – Official FAQ\n\n## Questions and answers\n\n"
+     "**Q:** Can a unit use Reanimation Protocols while embarked?\n\n**A:** No.\n\n"
+     "**Q:** Does the Orb work on Lychguard?\n\n**A:** Yes.\n", "Codex: Necrons", None),
+    ("notes.txt", "ORKS FAQ\n\nQ: Can a Warboss lead Beast Snagga Boyz?\nA: Yes.\n\n"
+     "Q: Does Waaagh! last until the end of the battle round?\nA: Yes.\n", "Orks", None),
+    ("Tyranids_FAQ_v1.2.txt", "Q: Can a Hive Tyrant use Shadow in the Warp twice?\nA: No.\n\n"
+     "Q: Do Termagants count as Endless Multitude units?\nA: Yes.\n", "Tyranids", "1.2"),
+])
+def test_faq_document_name_from_its_heading_or_file_name(name, text, document, version):
+    data = text.encode()
+    doc = load_text(data, DocumentOrigin(name, name, "markdown" if name.endswith(".md") else "text", "0" * 64, len(data)))
+    faqs = [r for r in parse_document(doc) if r.kind == "faq"]
+    assert len(faqs) == 2 and {(f.document, f.version) for f in faqs} == {(document, version)}

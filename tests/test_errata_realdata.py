@@ -81,19 +81,34 @@ def test_index_card_errata(shared):
     assert mort["text"].startswith("Each time") and "Charge move" in mort["text"]
     assert mort["highlight"] == "new"  # its header is printed in red
     boltgun = erratum(recs, "Dominion Squad, Ranged Weapons, boltgun")
-    assert (boltgun["operation"], boltgun["text"]) == ("append", "[ASSAULT, RAPID FIRE 1].")
+    assert (boltgun["operation"], boltgun["text"]) == ("add", "[ASSAULT, RAPID FIRE 1].")
     onager = erratum(recs, "Onager Dunecrawler, Ranged Weapons")
     assert onager["operation"] == "delete" and "ADEPT" not in onager["text"] and "AELDARI" not in onager["text"]
-    transvector = erratum(recs, "Archaeopter Transvector, Transport section")
-    assert (transvector["location"], transvector["text"]) == ("2nd sentence",
-                                                              "It cannot transport Jump Pack or Kataphron models.")
+    # An unpaged heading is the target whole; only the instruction's own words make a location.
+    transvector = erratum(recs, "Archaeopter Transvector, Transport section, 2nd sentence")
+    assert (transvector["location"], transvector["text"]) == (None, "It cannot transport Jump Pack or Kataphron models.")
+    strands = erratum(recs, "Army Rule Card, Strands of Fate, 4th paragraph")
+    assert (strands["operation"], strands["location"], strands["text"]) == \
+        ("append", "start of this paragraph", "Once per phase,")
+    assert strands["faction_heading"] == "Aeldari"
+    serpent = erratum(recs, "Wave Serpent, Ranged Weapons, twin starcannon")
+    assert (serpent["operation"], serpent["location"], serpent["text"]) == ("replace", "Attacks", "2")
+    centura = erratum(recs, "Knight-Centura, Melee Weapons")
+    assert (centura["operation"], centura["title"]) == ("add", "Close combat weapon")
+    # Two instructions under one heading are two entries.
+    krieg = [r for r in recs if r["kind"] == "errata" and r["target"] == "Death Korps of Krieg, Wargear Options"]
+    assert [(r["operation"], r["location"]) for r in krieg] == [("replace", "2nd bullet"), ("add", None)]
+    assert krieg[1]["text"].startswith("- 1 Death Korps Trooper equipped with a lasgun")
+    assert "Infantry Squad" not in krieg[1]["text"]  # the next page's header, run onto the wording
     # A faction heading, then headers without a dash: they start entries of their own.
-    assert erratum(recs, "Rogue Trader Entourage, Keywords section")["text"] == "Delete 'Retinue'."
+    assert erratum(recs, "Rogue Trader Entourage, Keywords section")["text"] == "Retinue"
     aegis = erratum(recs, "Aegis Defence Line")
     assert aegis["operation"] == "add" and aegis["text"].startswith("When this model is set up")
     assert erratum(recs, "Astra Militarum Infantry Armoury Card, asterisk note")["operation"] == "replace"
     assert erratum(recs, "Wurrboy, Keywords section")["text"] == "Beast Snagga"
-    assert "Flamer [IGNORES COVER, TORRENT]" in erratum(recs, "Adeptus Astartes Armoury Card")["text"]
+    armoury = [r for r in recs if r["kind"] == "errata" and r["target"] == "Adeptus Astartes Armoury Card"]
+    assert [r["title"] for r in armoury] == ["Flamer", "Grav-gun", "Meltagun", "Plasma gun"]  # one per "Add … profile:"
+    assert "Flamer [IGNORES COVER, TORRENT]" in armoury[0]["text"]
 
 
 def test_faq_section_inside_a_faction_page(shared):

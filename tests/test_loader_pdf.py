@@ -290,6 +290,47 @@ def test_real_explosives_card_reads_in_order(shared):
     assert texts[i + 5] == "TARGET: One friendly unengaged EXPLOSIVES/GRENADES unit that is eligible to shoot and did not make an advance move this turn."
 
 
+def test_real_chapter_two_columns_past_footer_motto_and_outdented_callout(shared):
+    """A sidebar column beside the rules, a footer motto that differs on each page, an intro set
+    across both columns, and a callout box set a little into the gutter: the pages still read
+    as two columns, and no rule heading ("1. HIT ROLLS 05.01") ends up in a table cell."""
+    doc = real_doc(shared, "e11/pdf/core11_05_Attack_sequence.pdf")
+    assert doc.meta["columns"].split(",")[:2] == ["2", "2"]
+    numbered = re.compile(r"^\d\.\s.*\d\d\.\d\d$")
+    heads = [b.text for b in doc.blocks if b.kind == HEADING and numbered.match(b.text)]
+    assert len(heads) == 4
+    for b in doc.blocks:
+        if b.kind == TABLE:
+            assert not any(numbered.match(c.strip()) for row in b.rows for c in row), b.rows
+    # The "Example:" callout beside the save box is running text, not a column of that box.
+    assert any(b.kind != TABLE and b.text.startswith("Example: An AP characteristic") for b in doc.blocks)
+
+
+def test_real_table_ruled_by_horizontal_rules_only(shared):
+    """A chart drawn with horizontal rules only, each broken where a column ends: one table of
+    a header row and three rows of three cells, its cells' wrapped lines joined."""
+    doc = real_doc(shared, "e11/pdf/core11_25_Rules_appendix.pdf")
+    (table,) = [b for b in doc.blocks if b.kind == TABLE and b.page == 1]
+    assert [len(r) for r in table.rows] == [3, 3, 3, 3]
+    assert table.rows[0][0] == "" and all(table.rows[0][1:])
+    assert all(r[0] and r[1].endswith(".") and r[2].endswith(".") for r in table.rows[1:])
+
+
+def test_real_rule_headings_keep_their_size_and_stop_at_the_gutter(shared):
+    """A heading whose rule number is set small ("DICE 01.05": more digits than letters) is
+    sized by its words; a sidebar title level with a heading across the gutter is not glued
+    onto it; a sidebar column in small print beside the rules is a column of its own."""
+    concepts = real_doc(shared, "e11/pdf/core11_01_Core_concepts.pdf")
+    numbered = re.compile(r"^[A-Z][A-Z .-]+ \d\d\.\d\d$")
+    heads = [b for b in concepts.blocks if numbered.match(b.text)]
+    assert heads and all(b.kind == HEADING for b in heads)
+    attached = real_doc(shared, "e11/pdf/core11_19_Attached_units.pdf")
+    assert sum(1 for b in attached.blocks if b.kind == HEADING and numbered.match(b.text)) == 4
+    command = real_doc(shared, "e11/pdf/core11_08_Command_phase.pdf")
+    assert command.meta["columns"].split(",")[0] == "2"
+    assert not [b for b in command.blocks if b.kind == TABLE]
+
+
 # --- bad input ----------------------------------------------------------------------------------
 
 

@@ -143,3 +143,72 @@ def test_space_glyph_overlapping_the_next_letter_stays_before_it():
     word = [char(t, 67.77 + 3.07 * i, 70.96 + 3.07 * i, 335.83, 6.0) for i, t in enumerate("INFANTRY;")]
     fragments = build_fragments(label + spaces + word)
     assert [chars_text(f.chars) for f in fragments] == ["KEYWORDS: INFANTRY;"]
+
+
+def test_drawn_dice_faces_become_digits():
+    """A die drawn as a filled square with pips of another colour reads as its pip count; a
+    square with scattered or unequal dots, or a big panel, does not."""
+    from ruleslawyer.ingest.load.pdf_dice import drawn_dice
+
+    dark, light = (0.1, 0.1, 0.1), (0.8, 0.8, 0.9)
+
+    def shape(x0, top, side, colour):
+        return {"x0": x0, "x1": x0 + side, "top": top, "bottom": top + side, "fill": True,
+                "non_stroking_color": colour}
+
+    def die(x0, top, cells):
+        # cells: (column, row) on the 3x3 grid of a face
+        return [shape(x0, top, 11.0, dark)] + [shape(x0 + 1.3 + 3.3 * c, top + 1.3 + 3.3 * r, 2.2, light)
+                                               for c, r in cells]
+
+    three = die(100, 200, [(0, 0), (1, 1), (2, 2)])
+    six = die(100, 220, [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)])
+    odd = [shape(100, 240, 11.0, dark), shape(101, 241, 2.2, light), shape(105, 245, 4.0, light)]
+    panel = [shape(0, 0, 200.0, dark), shape(10, 10, 2.2, light)]
+    glyphs = sorted(drawn_dice(three + six + odd + panel), key=lambda c: c.top)
+    assert [(g.text, g.x0, g.top) for g in glyphs] == [("3", 100, 200), ("6", 100, 220)]
+
+
+def _frag(text, x0, top, size):
+    from ruleslawyer.ingest.load.pdf_layout import Char, Fragment
+
+    w = 0.5 * size
+    chars = [Char(ch, x0 + k * w, x0 + (k + 1) * w, top, top + size, size, False, False, None)
+             for k, ch in enumerate(text)]
+    return Fragment(chars, x0, x0 + len(text) * w, top, top + size, size)
+
+
+def test_a_chapter_title_in_one_column_opens_a_new_band():
+    """Two columns of a section, then a chapter-size title in the left column with the right
+    column blank beside it: the right column's text above the title is read before it."""
+    from ruleslawyer.ingest.load.pdf_columns import layout_page
+
+    frags = []
+    for k in range(8):  # the end of one section, both columns
+        frags.append(_frag("the left column text of the earlier section goes on", 40, 60 + 12 * k, 8))
+        frags.append(_frag("the right column text of the earlier section ends", 320, 60 + 12 * k, 8))
+    frags.append(_frag("CHARGE PHASE", 40, 200, 36))
+    for k in range(8):  # the new section, both columns
+        frags.append(_frag("the left column text of the new section starts here", 40, 250 + 12 * k, 8))
+        frags.append(_frag("the right column text of the new section goes on", 320, 250 + 12 * k, 8))
+    lines = [ln.text for ln in layout_page(frags, 1, 600, 800).lines]
+    title = lines.index("CHARGE PHASE")
+    assert all("earlier" in t for t in lines[:title]) and all("new section" in t for t in lines[title + 1:])
+
+
+def test_drawn_bullet_squares_lead_their_lines():
+    """Small filled squares drawn just left of a line of text are its bullet marks."""
+    from ruleslawyer.ingest.load.pdf_dice import drawn_bullets
+    from ruleslawyer.ingest.load.pdf_layout import Char
+
+    def square(x0, top, side=7.5):
+        return {"x0": x0, "x1": x0 + side, "top": top, "bottom": top + side, "fill": True,
+                "non_stroking_color": (1, 0, 0)}
+
+    line = [Char(ch, 105 + 4 * k, 109 + 4 * k, 582, 591, 9.0, False, False, None) for k, ch in enumerate("Select")]
+    far = [Char(ch, 300 + 4 * k, 304 + 4 * k, 602, 611, 9.0, False, False, None) for k, ch in enumerate("Away")]
+    marks = drawn_bullets([square(94, 583), square(94, 603), square(200, 700)], line + far)
+    assert [(m.text, m.x0) for m in marks] == [("\u25aa", 94)]
+    # A pip inside a drawn die just left of "+" is part of the die, not a bullet.
+    plus = [Char("+", 110, 114, 582, 591, 9.0, False, False, None)]
+    assert drawn_bullets([square(97, 581, 11.0), square(101, 585, 2.2)], plus) == []

@@ -153,3 +153,103 @@ def test_bracketed_heading_in_a_popup_page_is_a_rule():
     doc = load_bytes(text.encode(), __import__("pathlib").Path("abilities.md"), sha256="2" * 64)
     names = {r.name for r in parse_document(doc) if r.kind == "rule"}
     assert {"Lethal Hits", "Precision"} <= names
+
+
+def test_sidebars_beside_the_first_rule_and_below_a_see_also_box_are_kept():
+    """Page 1: the intro and its sidebar sit above the first heading; a sidebar in the narrow
+    column level with the first heading is that rule's. Page 2: a SEE ALSO list and, further
+    down the same column, a sidebar that belongs to the rule level with it."""
+    blocks = [
+        _block(PARAGRAPH, "Whenever models attack, follow the sequence detailed in this section.", column=1,
+               size=9, top=30, bold=True),
+        _block(HEADING, "WHEN DOES IT END?", column=1, size=8, top=70, bold=True),
+        _block(PARAGRAPH, "When all attacks are resolved the sequence ends.", column=1, size=7, top=80),
+        _block(HEADING, "CRITICAL HITS", column=1, size=8, top=205, bold=True),
+        _block(PARAGRAPH, "Critical hits are still hits, and can trigger other rules.", column=1, size=7, top=215),
+        _block(HEADING, "1. HIT ROLLS 05.01", column=2, size=20, top=197),
+        _block(PARAGRAPH, "Make one hit roll for each attack dice by rolling one D6 for each of them.", column=2,
+               top=220),
+        _block(HEADING, "2. SAVE ROLLS 05.02", page=2, column=1, size=20, top=32),
+        _block(PARAGRAPH, "The opposing player makes one save roll for each attack that wounded.", page=2,
+               column=1, top=55),
+        _block(HEADING, "3. INFLICT DAMAGE 05.03", page=2, column=1, size=20, top=274),
+        _block(PARAGRAPH, "The opposing player resolves the following sequence for each save roll.", page=2,
+               column=1, top=296),
+        _block(HEADING, "SEE ALSO", page=2, column=2, size=20, top=32),
+        _block(LIST_ITEM, "Destroyed", page=2, column=2, top=55, marker="►"),
+        _block(LIST_ITEM, "Modified Characteristics", page=2, column=2, top=66, marker="►"),
+        _block(LIST_ITEM, "Random Characteristics", page=2, column=2, top=77, marker="►"),
+        _block(HEADING, "CURRENT GROUP", page=2, column=2, size=8, top=282, bold=True),
+        _block(PARAGRAPH, "The first group in the allocation order begins as the current group.", page=2,
+               column=2, size=7, top=299),
+    ]
+    rules, _ = _rules(_doc(blocks, meta={"vertical_titles": "1\t48\tATTACK SEQUENCE"}))
+    assert set(rules) == {"Hit Rolls", "Save Rolls", "Inflict Damage"}
+    assert "Critical hits are still hits" in rules["Hit Rolls"].text
+    assert all("sequence ends" not in r.text for r in rules.values())  # the intro's sidebar
+    assert "begins as the current group" in rules["Inflict Damage"].text
+    assert all("Destroyed" not in r.text for r in rules.values())
+
+
+def test_pages_under_another_sideways_title_are_no_rules_text():
+    """Worked-example pages under their own sideways title ("… EXAMPLES") and the next chapter's
+    divider hold no numbered rule: none of their text joins a rule, and a warning says so."""
+    blocks = CHAPTER[:5] + [
+        _block(HEADING, "SET UP 03.02", size=20, top=300),
+        _block(PARAGRAPH, "Whenever a rule instructs you to set up a unit, place its models on the battlefield.",
+               top=330),
+        _block(HEADING, "MOVING UNITS", page=2, size=10, top=30, bold=True),
+        _block(PARAGRAPH, "The unit moves up to its full distance around the ruin in this example.", page=2,
+               size=7, top=50),
+        _block(PARAGRAPH, "THE BATTLE ROUND", page=3, size=76, top=300),
+    ]
+    meta = {"vertical_titles": "1\t48\tMOVING\n2\t36\tMOVING\x08EXAMPLES\n3\t76\tTHE BATTLE ROUND", "pages": "3"}
+    rules, ctx = _rules(_doc(blocks, meta=meta))
+    assert set(rules) == {"Moving Units", "Set Up"}
+    assert "this example" not in rules["Set Up"].text and "BATTLE ROUND" not in rules["Set Up"].text
+    assert "this example" not in rules["Moving Units"].text and "BATTLE ROUND" not in rules["Moving Units"].text
+    assert any("another sideways title" in w for w in ctx.warnings), ctx.warnings
+
+
+def test_one_rule_chapter_xref_boxes_and_datasheet_words_as_rule_names():
+    """A chapter with a single numbered rule under its sideways title; a box whose heading
+    carries another chapter's numbers ("LEADER 24.22 / SUPPORT 24.34") is no rule; a numbered
+    rule named like a datasheet section ("3. ABILITIES 02.03") is still a rule."""
+    one = [
+        _block(HEADING, "PERFORMING ACTIONS 16.01", size=20, top=60),
+        _block(PARAGRAPH, "Some rules let a unit perform an action; it does so as described below.", top=90),
+        _block(HEADING, "Starting an Action", size=12, top=120, bold=True),
+        _block(PARAGRAPH, "Select one unit from your army that is eligible to start that action.", top=140),
+    ]
+    doc = _doc(one, meta={"vertical_titles": "1\t48\tACTIONS"})
+    ctx = ParseContext(doc=doc, edition=11)  # the book's other chapters say 11th edition
+    rules = {r.name: r for r in parse_document(doc, ctx) if r.kind == "rule"}
+    assert set(rules) == {"Performing Actions"} and rules["Performing Actions"].number == "16.01"
+    assert "Select one unit" in rules["Performing Actions"].text
+    attached = [
+        _block(HEADING, "FORMING ATTACHED UNITS 19.01", size=20, top=60),
+        _block(PARAGRAPH, "Leader and bodyguard units can be joined together to form attached units.", top=90),
+        _block(HEADING, "LEADER 24.22 / SUPPORT 24.34", size=10, top=196, bold=True),
+        _block(PARAGRAPH, "These abilities say which units a model can join or support in a battle.", top=210),
+        _block(HEADING, "3. ABILITIES 19.02", size=20, top=300),
+        _block(PARAGRAPH, "Many units have abilities that may apply during the game, described here.", top=330),
+    ]
+    rules, _ = _rules(_doc(attached, meta={"vertical_titles": "1\t48\tATTACHED UNITS"}))
+    assert set(rules) == {"Forming Attached Units", "Abilities"}
+    assert rules["Abilities"].number == "19.02"
+
+
+def test_text_chapter_heading_gives_the_section():
+    """A text digest of numbered rules has no sideways title: the heading above its first rule
+    is the section."""
+    from ruleslawyer.ingest.formats import load_bytes
+
+    text = ("A digest of a few numbered rules.\n\nWEAPON AND UNIT ABILITIES\n\n"
+            "Each ability's rule is given below under its number.\n\n[LETHAL HITS] 24.07\n\n"
+            "Each critical hit scored with this weapon wounds the target automatically.\n\n"
+            "FEEL NO PAIN 24.12\n\nEach time this model would lose a wound, roll one D6 to ignore it.\n")
+    doc = load_bytes(text.encode(), __import__("pathlib").Path("digest.txt"), sha256="2" * 64)
+    rules = {r.name: r for r in parse_document(doc) if r.kind == "rule"}
+    assert set(rules) == {"Lethal Hits", "Feel No Pain"}
+    assert all(r.section == ("Weapon and Unit Abilities",) for r in rules.values())
+    assert rules["Feel No Pain"].number == "24.12"

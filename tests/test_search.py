@@ -193,7 +193,7 @@ def test_reader_reopens_when_its_build_vanished(tmp_path):
 
 
 def test_terminal_highlighting_marks_only_the_matched_words():
-    from ruleslawyer.cli.search import _highlight
+    from ruleslawyer.cli.results import _highlight
 
     coloured = _highlight("fire overwatch now", [(5, 14)], color=True)
     assert coloured.startswith("fire \x1b[") and "overwatch" in coloured and coloured.endswith("\x1b[0m now")

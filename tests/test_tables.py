@@ -156,3 +156,59 @@ def test_prose_columns_and_picture_labels_are_not_tables():
                       heading("Battle Sizes"), chart)
     tables = [r for r in parse_document(doc) if r.kind == "table"]
     assert [t.name for t in tables] == ["Battle Sizes"]
+
+
+def test_decision_list_stays_text_and_the_chart_inside_it_is_a_table():
+    """A first-match decision list (a condition, then its verdict in capitals) printed as a ruled
+    box, with a chart inside it under its own header row (the 11th edition wound roll box)."""
+    from ruleslawyer.ingest.document import TABLE, Block, heading, paragraph
+    from ruleslawyer.ingest.parse.tables import decision_span
+
+    box = (("\ufffd Unmodified", "FAILS"), ("\ufffd Unmodified", "CRITICAL WOUND"),
+           ("Equal to or greater than the result below:", "WOUND"),
+           ("ATTACK'S STRENGTH VS TARGET'S TOUGHNESS", "REQUIRED RESULT"),
+           ("Strength is GREATER than the Toughness", "3+"), ("Strength is EQUAL to the Toughness", "4+"),
+           ("Strength is LESS than the Toughness", "5+"), ("\ufffd Any other result", "FAILS"))
+    assert decision_span(box) == (3, 7)
+    plain = (("\ufffd Unmodified", "FAILS"), ("\ufffd Unmodified", "CRITICAL HIT"),
+             ("Equal to or greater than the attack's BS", "HIT"))
+    assert decision_span(plain) == (0, 0)
+    assert decision_span((("S VS T", "D6 RESULT"), ("S GREATER than T", "3+"), ("S EQUAL to T", "4+"))) is None
+    doc = _blocks_doc(heading("2. WOUND ROLLS 05.02"), paragraph("Match the first condition that applies:"),
+                      Block(TABLE, rows=box, attrs={"ruled": "yes"}), heading("1. HIT ROLLS 05.01"),
+                      Block(TABLE, rows=plain, attrs={"ruled": "yes"}))
+    tables = [r for r in parse_document(doc) if r.kind == "table"]
+    assert [(t.name, t.columns, len(t.rows)) for t in tables] == [("Wound Rolls", ("REQUIRED RESULT",), 3)]
+
+
+def test_ruled_chart_of_sentences_with_short_heads_is_a_table():
+    """A drawn grid whose row labels and column heads are short and whose cells are sentences
+    (a definition per row and column) is a chart; the same cells unruled are prose columns."""
+    from ruleslawyer.ingest.document import TABLE, Block, heading
+
+    rows = (("", "ONE MODEL", "SEVERAL MODELS"),
+            ("BELOW FULL", "Its remaining wounds are less than its W characteristic.",
+             "The number of models left in the unit is less than it began with."),
+            ("AT HALF", "Its remaining wounds are half of its W characteristic.",
+             "The number of models left in the unit is half of what it began with."))
+    ruled = _blocks_doc(heading("Unit Strength"), Block(TABLE, rows=rows, attrs={"ruled": "yes"}))
+    (t,) = [r for r in parse_document(ruled) if r.kind == "table"]
+    assert t.columns == ("ONE MODEL", "SEVERAL MODELS") and [r.label for r in t.rows] == ["BELOW FULL", "AT HALF"]
+    unruled = _blocks_doc(heading("Unit Strength"), Block(TABLE, rows=rows, attrs={"ruled": "no"}))
+    assert not [r for r in parse_document(unruled) if r.kind == "table"]
+
+
+def test_diagram_distances_and_side_by_side_captions_are_not_tables():
+    """Distances marked on a diagram (1", 1 1/2", 9"), and two diagram captions side by side
+    cut into an unruled grid of sentence pieces, are no tables; a real chart beside them stays."""
+    from ruleslawyer.ingest.document import TABLE, Block, heading
+
+    distances = Block(TABLE, rows=(('1 1\u20442"', '1"', '9"'), ('1 1\u20442"', '1\u20442"', '1"')))
+    captions = Block(TABLE, rows=(("This model can", "This VEHICLE model cannot"),
+                                  ("can move vertically", "move through this dense"),
+                                  ("and end its move on", "terrain feature, but it can"),
+                                  ("the top surface of this", "move vertically to ascend"),
+                                  ("terrain feature, as it", "and descend sections that")), attrs={"ruled": "no"})
+    chart = Block(TABLE, rows=(("Size", "Points"), ("Patrol", "500"), ("Strike Force", "2000")))
+    doc = _blocks_doc(heading("Moving"), distances, heading("Dense Terrain"), captions, heading("Battle Sizes"), chart)
+    assert [t.name for t in parse_document(doc) if t.kind == "table"] == ["Battle Sizes"]

@@ -29,7 +29,7 @@ from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_
 from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
 from .lists import list_target
 from .weapons import weapon_target
-from .text import LocationError, Place, best_sentence, edit, parse_location, tokens
+from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, tokens
 from ..names import fold, name_key
 from ..records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule, Stratagem, record_name)
 
@@ -201,9 +201,43 @@ class _Index:
         """Text records of `edition` whose wording contains each of `stems` (word starts)."""
         if self._folded is None:
             self._folded = {i: self.current[i].text.casefold() for i in self.text_records(None)}
-        return [i for i, text in self._folded.items()
-                if all(s in text for s in stems) and self.current[i] is not None
-                and _same_edition(self.current[i], edition)]
+            self._holding: dict[str, set[int]] = {}
+        # Where each stem occurs, found once per stem: errata share stems ("unit", "model"),
+        # and scanning every text once per erratum was most of applying errata to 50,000 records.
+        holding = self._holding
+        for s in stems:
+            if s not in holding:
+                holding[s] = self._texts_holding(s)
+        found = set.intersection(*(holding[s] for s in stems)) if stems else set(self._folded)
+        return [i for i in sorted(found) if self.current[i] is not None and _same_edition(self.current[i], edition)]
+
+    def _texts_holding(self, stem: str) -> set[int]:
+        """The positions of the text records whose folded wording contains `stem`.
+
+        The texts are searched as one string (NUL between them) with str.find, which jumps
+        to the next text after a hit: a loop step per text that holds the stem, not per text.
+        """
+        if not hasattr(self, "_joined"):
+            from itertools import accumulate
+
+            keys = list(self._folded)
+            texts = [self._folded[i] for i in keys]
+            joined = "\0".join(texts)
+            starts = [0, *accumulate(len(t) + 1 for t in texts)]
+            exact = joined.count("\0") == max(0, len(texts) - 1)  # no NUL inside a text
+            self._joined = (joined, starts, keys) if exact else None
+        if self._joined is None or "\0" in stem:
+            return {i for i, text in self._folded.items() if stem in text}
+        from bisect import bisect_right
+
+        joined, starts, keys = self._joined
+        out = set()
+        pos = joined.find(stem)
+        while pos != -1:
+            k = bisect_right(starts, pos) - 1
+            out.add(keys[k])
+            pos = joined.find(stem, starts[k + 1])
+        return out
 
     def text_records(self, edition: int | None) -> list[int]:
         return [i for i, r in enumerate(self.current)
@@ -215,7 +249,9 @@ def _same_edition(record: Record, edition: int | None) -> bool:
 
 
 def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
-    if e.operation == "add" and e.title:
+    if e.operation == "add" and e.title and not _on_a_datasheet(e, index):
+        if _is_profile(e.text):  # "Adeptus Astartes Armoury Card: Add flamer profile:" is no rule
+            return Outcome(e, False, e.target, f"adds the {e.title} profile to a card: reported, not applied")
         return _add_rule(e, current, index)
     if not e.target:
         return Outcome(e, False, None, "the entry names no target")
@@ -243,15 +279,20 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
             return Outcome(e, False, unit, f"no edition {sheet_edition} datasheet of that name", "datasheet")
         return Outcome(e, False, unit, f"changes the datasheet's {section.lower()}: reported, not applied",
                        "datasheet")
-    target = _find_target(e, index)
+    if e.operation == "add" and e.title:  # "Primaris Sword Brethren – reverse of card: Add Attached Unit section"
+        unit = (e.target or "").split(",")[0].strip()
+        return Outcome(e, False, unit, f"adds a {e.title} section to the datasheet: reported, not applied",
+                       "datasheet")
+    name, location = split_place(e.target, e.location)
+    target = _find_target(name, e.edition, index)
     if target is None:
-        return _by_wording(e, current, index) or Outcome(e, False, e.target, "target not in the corpus")
+        return _by_wording(e, current, index, location) or Outcome(e, False, e.target, "target not in the corpus")
     if e.operation == "renumber":
         return Outcome(e, False, _target_name(current, target), "a mechanical change (numbering or map "
                        "measurements) that cannot be applied to text", _kind(current, target))
-    place = parse_location(e.location)
+    place = parse_location(location)
     if place is None:
-        return Outcome(e, False, _target_name(current, target), f"location not understood: {e.location!r}",
+        return Outcome(e, False, _target_name(current, target), f"location not understood: {location!r}",
                        _kind(current, target))
     operation = "append" if e.operation == "add" else e.operation
     i, ability = target
@@ -264,7 +305,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outco
         result = edit(old_text, operation, place, e.text)
     except LocationError as exc:
         return Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
-    change = change_for(e, result.old, result.new)
+    change = change_for(e, result.old, result.new, location)
     if ability is not None:
         abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
                           for a in record.abilities if not (a is ability and e.operation == "delete"
@@ -297,30 +338,49 @@ def _target_name(current, target) -> str:
     return f"{name}: {ability.name}" if ability is not None else name
 
 
-def _find_target(e: Erratum, index: _Index) -> tuple[int, Ability | None] | None:
+_PROFILE_HEADS = {"range", "a", "bs", "ws", "s", "ap", "d", "m", "t", "sv", "w", "ld", "oc"}
+
+
+def _is_profile(text: str) -> bool:
+    """Whether an entry's wording is a profile table (a "RANGE A BS S AP D" header row)."""
+    return any(len(cells) >= 4 and all(c.lower() in _PROFILE_HEADS for c in cells)
+               for cells in ([c.strip() for c in line.split("\t") if c.strip()] for line in text.splitlines()))
+
+
+def _on_a_datasheet(e: Erratum, index: _Index) -> bool:
+    """Whether an entry is about a datasheet: its target names a part of one ("Raptors, Melee
+    Weapons") or begins with the name of one in the corpus. An added profile or card section is
+    part of that datasheet, not a new rule."""
+    if keyword_target(e) or weapon_target(e) or list_target(e) or datasheet_part(e):
+        return True
+    unit = (e.target or "").split(",")[0].strip()
+    return bool(unit) and bool(index.sheets(unit, None))
+
+
+def _find_target(target: str | None, edition: int | None, index: _Index) -> tuple[int, Ability | None] | None:
     """The record (and ability) an erratum's target names, or None."""
-    parts = [p.strip() for p in (e.target or "").split(",")
+    parts = [p.strip() for p in (target or "").split(",")
              if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
-    candidates = [(e.target, None), (", ".join(parts), None)]
+    candidates = [(target, None), (", ".join(parts), None)]
     if len(parts) > 1:
         candidates.append((parts[-1], parts[0]))
         candidates.append((", ".join(parts[1:]), parts[0]))
     for name, section in candidates:
-        found = index.rules(name, e.edition, section)
+        found = index.rules(name, edition, section)
         if len(found) >= 1:
             return found[0], None
     if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
-        for i in index.sheets(parts[0], e.edition):
+        for i in index.sheets(parts[0], edition):
             for ability in index.current[i].abilities:
                 if name_key(ability.name) == name_key(parts[-1]):
                     return i, ability
     return None
 
 
-def _by_wording(e: Erratum, current: list[Record | None], index: _Index) -> Outcome | None:
+def _by_wording(e: Erratum, current: list[Record | None], index: _Index, location: str | None) -> Outcome | None:
     """A sentence change whose target is not a rule name, applied where its old wording is
     printed: the rule must mention the target's words and hold a sentence the new wording keeps."""
-    place = parse_location(e.location)
+    place = parse_location(location)
     if e.operation != "replace" or place is None or place.sentence is None or not e.text:
         return None
     target_words = [w[:5] for w in tokens(e.target or "") if len(w) > 3]

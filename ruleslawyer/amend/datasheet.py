@@ -26,7 +26,8 @@ _QUOTED = re.compile(r"['‘’\"“”]([^'‘’\"“”]+)['‘’\"“”]")
 # Parts of a datasheet that are not rules text: an entry naming one never targets a rule.
 _DATASHEET_PARTS = {"invulnerable save", "wargear options", "unit composition", "ranged weapons", "melee weapons",
                     "transport", "transport section", "leader", "leader section", "damaged", "damaged section",
-                    "faction keywords", "points", "profile", "profiles", "characteristics", "wargear"}
+                    "faction keywords", "points", "profile", "profiles", "characteristics", "wargear",
+                    "reverse of card", "profile line"}
 
 
 class DatasheetEditError(ValueError):

@@ -71,13 +71,17 @@ def edit_list(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[s
 def _edited(items: tuple[str, ...], e: Erratum, target: ListTarget) -> tuple[str, ...]:
     text = (e.text or "").strip()
     place = target.place or e.location
-    if place and "sub-bullet" in place.lower():
+    # "… Wargear Options, 4th bullet" / "Change sub-bullets to:": the heading and the instruction
+    # together name the place.
+    if "sub-bullet" in f"{target.place or ''} {e.location or ''}".lower():
         raise ListEditError("changes a sub-bullet: reported, not applied")
     if any(_INSTRUCTION.match(line.strip()) for line in text.splitlines()):
         raise ListEditError("the entry's wording runs into another instruction")
     swap = _SWAP.match(text)
-    if swap:
-        old, new = _plain(swap.group("old")), _plain(swap.group("new"))
+    if swap or e.old_text:
+        # "Change '1 master-crafted power weapon' to '1 power weapon'." (the old words kept apart,
+        # or the whole instruction as the text)
+        old, new = (_plain(swap.group("old")), _plain(swap.group("new"))) if swap else (_plain(e.old_text), _plain(text))
         if not any(old in _plain(i) for i in items):
             if any(new in _plain(i) for i in items):
                 return items  # the datasheet already reads so

@@ -83,6 +83,35 @@ def parse_location(location: str | None) -> Place | None:
     return None
 
 
+# A comma part of a target that names a place in it ("Strands of Fate, 4th paragraph").
+_PLACE_PART = re.compile(rf"^(?:the )?{_ORD} (?:paragraph|sentence|bullet(?: point)?|line)s?$", re.I)
+
+
+def split_place(target: str | None, location: str | None) -> tuple[str | None, str | None]:
+    """The target without the places its last comma parts name, and the location they make
+    with the instruction's own: ("Army Rule Card, Strands of Fate, 4th paragraph", "start of
+    this paragraph") -> ("Army Rule Card, Strands of Fate", "start of the 4th paragraph").
+
+    Unpaged errata print the place in the heading ("Transport section, 2nd sentence"), paged
+    ones mostly in the instruction; either way the edit needs both.
+    """
+    parts = [p.strip() for p in (target or "").split(",")]
+    places: list[str] = []
+    while len(parts) > 1 and _PLACE_PART.match(parts[-1]):
+        places.insert(0, re.sub(r"^the ", "", parts.pop(), flags=re.I))
+    if not places:
+        return target, location
+    name, place = ", ".join(parts), ", ".join(places)
+    if not location:
+        return name, place
+    this = re.search(r"\bthis (?:paragraph|sentence|bullet|line)\b", location, re.I)
+    if this:
+        return name, f"{location[:this.start()]}the {place}{location[this.end():]}"
+    if re.fullmatch(rf"{_ORD} (?:sentence|bullet)s?", location.strip(), re.I) and "paragraph" in place:
+        return name, f"{location} of the {place}"
+    return name, location
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph, not split after "e.g." and similar abbreviations."""
     out: list[str] = []

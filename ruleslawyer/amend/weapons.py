@@ -2,6 +2,7 @@
 
     Wave Serpent – Ranged Weapons, twin starcannon    Change Attacks to '2'.
     Dominion Squad – Ranged Weapons, boltgun          Add '[ASSAULT, RAPID FIRE 1]'.
+    (an entry parsed as location "Attacks", text "2" reads as "Change Attacks to '2'")
     Burna Boyz – Ranged Weapons, kustom mega-blasta   Remove the [BLAST] ability.
     Fortis Kill Team – Ranged Weapons, storm bolter   Delete this weapon profile.
     Raptors – Melee Weapons                           Add close combat weapon profile: (a profile row)
@@ -72,7 +73,7 @@ def edit_weapons(weapons: tuple[Weapon, ...], e: Erratum, target: WeaponTarget) 
     if e.operation in ("add", "replace") and "\t" in text:
         # A profile the datasheet already has under that name is replaced where it stands, not doubled.
         lower = any(w.abilities for w in weapons) and all(a == a.lower() for w in weapons for a in w.abilities)
-        new = {fold(w.name): w for w in _profiles(text, target.melee, lower)}
+        new = {fold(w.name): w for w in _profiles(text, target.melee, lower, e.title)}
         kept = tuple(new.pop(fold(w.name)) if _is_melee(w) == target.melee and fold(w.name) in new else w
                      for w in weapons)
         return kept + tuple(new.values())
@@ -119,10 +120,15 @@ def _is_melee(weapon: Weapon) -> bool:
 def _edit_of(e: Erratum, text: str):
     """A function making one weapon's new profile from the entry's instruction."""
     stats = _STAT.findall(text)
+    if not stats and e.location and e.operation == "replace":
+        # "Change AP to '-2'." parsed as location "AP", text "-2" ("the weapon's Damage
+        # characteristic" names the Damage column).
+        column = re.sub(r"^(?:the\s+)?(?:weapon['’]s\s+)?|\s+characteristic$", "", e.location.strip(), flags=re.I)
+        stats = _STAT.findall(f"{column} to '{text}'")
     if stats:
         updates = {_FIELDS[label.lower()]: (quoted or bare).strip() for label, quoted, bare in stats}
         return lambda w: dataclasses.replace(w, **updates)
-    swap = _KEYWORD_SWAP.match(text)
+    swap = _KEYWORD_SWAP.match(text if e.old_text is None else f"Change '{e.old_text}' to '{text}'")
     if swap:
         old, new = swap.group(1).strip(), swap.group(2).strip()
 
@@ -162,15 +168,19 @@ def _styled(keyword: str, weapon: Weapon) -> str:
     return keyword.lower() if lower else keyword.upper()
 
 
-def _profiles(text: str, melee: bool, lower: bool = False) -> list[Weapon]:
+def _profiles(text: str, melee: bool, lower: bool = False, title: str | None = None) -> list[Weapon]:
     """Weapon profiles from a tab-separated "RANGE A BS S AP D" block: a name, then six values.
 
-    `lower`: the datasheet writes weapon keywords in lower case, so the new ones are too."""
+    `lower`: the datasheet writes weapon keywords in lower case, so the new ones are too.
+    `title`: the profile's name when the block prints none ("Add close combat weapon profile:"
+    over six values)."""
     out = []
     for line in text.splitlines():
         cells = [c.strip() for c in line.split("\t")]
         if not any(cells) or all(c.upper() in _PROFILE_HEAD for c in cells if c):
             continue
+        if len(cells) == 6 and title:
+            cells = [title, *cells]
         if len(cells) != 7 or not cells[0]:
             raise WeaponEditError("the new profile is not a name and six characteristics")
         name, keywords = _name_and_keywords(cells[0])

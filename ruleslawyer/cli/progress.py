@@ -6,8 +6,6 @@ import sys
 import time
 from pathlib import Path
 
-import click
-
 
 @contextlib.contextmanager
 def _bar(label: str, *, delay: float = 0.0, named: bool = False):
@@ -23,6 +21,8 @@ def _bar(label: str, *, delay: float = 0.0, named: bool = False):
         if state["bar"] is None:
             if time.monotonic() - started < delay:
                 return
+            import click  # only once a bar is drawn: a quick search never imports it
+
             show = (lambda s: Path(s).name[:40] if s else "") if named else None
             state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr,
                                              item_show_func=show).__enter__()

@@ -1,13 +1,18 @@
-"""`search QUERY`: ranked records with a highlighted snippet, one line each."""
+"""`search QUERY`: ranked records with a highlighted snippet, one line each.
+
+The work is `results.run_search`, which needs no click: `fast.py` calls it straight from argv for a
+plain search, the click command below for everything else, so both print the same.
+"""
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from .main import pass_app
-from .progress import index_progress
+from .results import notice, run_search
+
+__all__ = ["search", "notice"]  # `notice` is what ingest passes to the index update
 
 
 @click.command()
@@ -27,49 +32,6 @@ def search(app, query, kind, faction, edition, limit, as_json):
     corrected. A rule number ("24.12") finds that rule. FAQs show their answer, errata their
     new wording. Example: ruleslawyer search fnp kind:enhancement
     """
-    from ..index.search import search_db
-
-    app.ensure_seeded()
-    if faction:  # a mistyped faction is an error with suggestions, not "no results"
-        from ..library.factions import check_faction
-
-        check_faction(app.db, faction)
-    with index_progress() as progress:
-        result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit,
-                           progress=progress, notice=notice)
-    if as_json:
-        click.echo(json.dumps({"query": result.query, "corrected": result.corrected,
-                               "hits": [h.to_json() for h in result.hits]}, ensure_ascii=False, indent=2))
-    else:
-        color = sys.stdout.isatty()
-        if result.corrected:
-            click.echo(f"Showing results for: {result.corrected}")
-        for hit in result.hits:
-            click.echo(f"{_label(hit)} {_highlight(hit.snippet, hit.highlights, color)}")
-    if not result.hits:
-        tips = "; ".join(result.suggestions) or "fewer or other words"
-        click.echo(f"No results for {result.query!r}. Try: {tips}", err=True)
-        sys.exit(1)
-
-
-def notice(line: str) -> None:
-    """One line on stderr about index work (a damaged index rebuilt)."""
-    click.echo(f"Notice: {line}", err=True)
-
-
-def _label(hit) -> str:
-    d = hit.data
-    where = " / ".join(p for p in (d.get("faction"), d.get("group") or d.get("document")) if p)
-    edition = f"{d['edition']}th ed." if d.get("edition") else ""
-    parts = [f"[{hit.kind}]", click.style(hit.name, bold=True) if sys.stdout.isatty() else hit.name, where, edition]
-    return " ".join(p for p in parts if p) + " —"
-
-
-def _highlight(snippet: str, spans: list[tuple[int, int]], color: bool) -> str:
-    if not color:
-        return snippet
-    out, pos = [], 0
-    for start, end in spans:
-        out += [snippet[pos:start], click.style(snippet[start:end], fg="yellow", bold=True)]
-        pos = end
-    return "".join(out) + snippet[pos:]
+    code = run_search(app, query, kind=kind, faction=faction, edition=edition, limit=limit, as_json=as_json)
+    if code:
+        sys.exit(code)

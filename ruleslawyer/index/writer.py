@@ -18,6 +18,7 @@ per-document writer, pool and field writer, the whoosh3 postings writer's block 
 """
 from __future__ import annotations
 
+import sys
 from array import array
 from collections import Counter
 from typing import Iterable
@@ -29,6 +30,7 @@ from . import analysis
 ANALYZED_FIELDS = ("tags", "text", "faction", "group", "keywords", "abilities", "weapons", "section", "pairs")
 # The passages of these fields give the word pairs phrase queries match (see documents.word_pairs).
 PAIR_SOURCES = ("name", "text", "tags")
+_LITTLE = sys.byteorder == "little"  # Frequency values are big-endian uint32
 
 
 def analyze(doc: dict) -> tuple[dict[str, list[str]], set[str]]:
@@ -139,11 +141,10 @@ class BulkWriter:
         self.writer.cancel()
 
     # ------------------------------------------------------------ writing the postings
-    def _term_postings(self, fieldname: str) -> list[tuple[bytes, list[int], list[float], list[bytes]]]:
-        """(term bytes, docnums, weights, value bytes) of every term of a field, by term."""
-        from whoosh.system import pack_uint
-
-        packed: dict = {}
+    def _term_postings(self, fieldname: str) -> list[tuple[bytes, list[int], list, list[int] | list[bytes]]]:
+        """(term bytes, docnums, weights, values) of every term of a field, by term. The
+        values of an analyzed field are the frequencies as numbers (`_TermWriter` packs them
+        a block at a time); of other fields, the value bytes of each posting."""
         out = []
         analyzed = fieldname in self._analyzed
         boost = self.schema[fieldname].format.field_boost
@@ -151,9 +152,7 @@ class BulkWriter:
             btext = term.encode("utf-8") if isinstance(term, str) else term
             if analyzed:
                 freqs = flat[1::2]
-                values = [packed.get(n) or packed.setdefault(n, pack_uint(n)) for n in freqs]
-                weights = freqs if boost == 1 else [n * boost for n in freqs]
-                out.append((btext, flat[0::2], weights, values))
+                out.append((btext, flat[0::2], freqs if boost == 1 else [n * boost for n in freqs], freqs))
             else:
                 out.append((btext, flat[0::3], flat[1::3], flat[2::3]))
         out.sort(key=lambda item: item[0])
@@ -164,74 +163,112 @@ class BulkWriter:
 
         When a merge put postings of older segments into Whoosh's pool, ours are merged into
         that stream and Whoosh writes them all (an incremental update: few of ours); else
-        ours are written a block at a time.
+        ours are written a field at a time.
         """
         pool = self.writer.pool
         if getattr(pool, "current", None) or getattr(pool, "runs", None):
             import heapq
 
-            mine = ((f, t, d, w, v) for f in sorted(self._postings) for t, ids, ws, vs in self._term_postings(f)
-                    for d, w, v in zip(ids, ws, vs))
-            return self._original_add_postings(schema, lengths, heapq.merge(items, mine))
+            from whoosh.system import pack_uint
+
+            def mine():
+                for f in sorted(self._postings):
+                    analyzed = f in self._analyzed
+                    for t, ids, ws, vs in self._term_postings(f):
+                        if analyzed:
+                            vs = [pack_uint(n) for n in vs]
+                        yield from ((f, t, d, w, v) for d, w, v in zip(ids, ws, vs))
+
+            return self._original_add_postings(schema, lengths, heapq.merge(items, mine()))
         fw = self.writer.fieldwriter
         for fieldname in sorted(self._postings):
             fieldobj = schema[fieldname]
-            field_lengths = self._lengths.get(fieldname, {})
             fw.start_field(fieldname, fieldobj)
-            write = _TermWriter(fw, fieldobj.format)
+            write = _TermWriter(fw, fieldobj.format, self._lengths.get(fieldname, {}),
+                                frequencies=fieldname in self._analyzed)
             for btext, ids, weights, values in self._term_postings(fieldname):
-                write(btext, ids, weights, values, field_lengths)
+                write(btext, ids, weights, values)
+            write.close()
             fw.finish_field()
 
 
 class _TermWriter:
-    """Writes one term's postings as the whoosh3 field writer would (`start_term`, one
-    `add_posting` per posting, `finish_term`), a block at a time.
+    """Writes the terms of one field as the whoosh3 field writer would (`start_term`, one
+    `add_posting` per posting, `finish_term`), a block at a time, the field's postings and
+    term-index rows gathered in memory and written in a few large writes.
 
     Block layout (W3PostingsWriter._write_block): the magic before the first block, then per
     block its signed length (negative for the last), the pickled block info (count, last id,
     max weight, compression, min and max length bytes) and the pickled (delta ids, weights,
     values), zlib-compressed. Blocks of fewer than 16 postings are stored uncompressed (the
     reader looks at the compression flag); larger ones at level 1, a third of level 3's time.
+    The term index row is what `OrderedHashWriter.add` writes for (field id + term, the
+    W3TermInfo bytes), with the same hash (the low 32 bits of the key's MD5).
+
+    Most terms of a corpus are rare (word pairs above all), so the cost per term, not per
+    posting, is most of a build: hence no file calls, method calls or object per term here.
     """
 
-    def __init__(self, fw, format_):
+    FLUSH_BYTES = 8 << 20
+
+    def __init__(self, fw, format_, lengths: dict[int, int], *, frequencies: bool = False):
         from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
-        from whoosh.system import pack_int, pack_ushort
+        from whoosh.filedb import filetables
+        from whoosh.system import pack_int, pack_long, pack_ushort
         from whoosh.util.numeric import length_to_byte
 
-        self.fw = fw
-        self.postfile = fw._postfile
         self.limit = fw._codec._blocklimit if hasattr(fw, "_codec") else 128
         self.fixed = format_.fixed_value_size()
+        # Frequencies packed as the Frequency format does (big-endian uint32) with one array
+        # call a block; else each posting's value bytes as given.
+        self.frequencies = frequencies and self.fixed == 4 and array("I").itemsize == 4
+        if frequencies and not self.frequencies:
+            raise ValueError("analyzed fields must use the Frequency format")
         self.magic = WHOOSH3_HEADER_MAGIC
-        self.terminfo = W3TermInfo
-        self.pack_int = pack_int
+        self.info_struct = W3TermInfo._struct
+        self.pack_int, self.pack_long = pack_int, pack_long
         self.prefix = pack_ushort(fw._fieldid)
         self.to_byte = length_to_byte
+        top = max(lengths, default=-1)
+        self.lengths = [0] * (top + 1)
+        for docnum, n in lengths.items():
+            self.lengths[docnum] = n
+        self.postfile = fw._postfile.file
+        self.post_pos = self.postfile.tell()
+        self.post_parts: list[bytes] = []
+        self.post_size = 0
+        tindex = fw._tindex
+        if tindex.hashtype != 0 or tindex.hashfn is not filetables.md5_hash:
+            raise ValueError("the term index must use MD5 hashes")
+        self.tindex = tindex
+        self.row_head = filetables._lengths.pack
+        self.tfile = tindex.dbfile
+        self.term_pos = self.tfile.tell()
+        self.term_parts: list[bytes] = []
 
-    def __call__(self, btext: bytes, ids: list[int], weights: list, values: list[bytes],
-                 lengths: dict[int, int]) -> None:
+    def __call__(self, btext: bytes, ids: list[int], weights: list, values: list) -> None:
         import zlib
+        from hashlib import md5
         from operator import sub
         from pickle import dumps
 
         limit, fixed, to_byte, pack_int = self.limit, self.fixed, self.to_byte, self.pack_int
-        info = self.terminfo()
-        raw = self.postfile.file
-        startoffset = raw.tell()
+        get = self.lengths.__getitem__
+        startoffset = self.post_pos + self.post_size
         parts = [self.magic]
-        get = lengths.get
         total = len(ids)
         minlength = None
         maxlength = 0
         maxweight = 0.0
         weight_sum = 0
+        frequencies = self.frequencies
         for start in range(0, total, limit):
             end = start + limit
-            block = ids[start:end] if total > limit else ids
-            block_weights = weights[start:end] if total > limit else weights
-            found = [n for n in map(get, block) if n] if lengths else None
+            if total > limit:
+                block, block_weights, block_values = ids[start:end], weights[start:end], values[start:end]
+            else:
+                block, block_weights, block_values = ids, weights, values
+            found = [n for n in map(get, block) if n] if self.lengths else None
             bmin = min(found) if found else None
             bmax = max(found) if found else 0
             bweight = float(max(0, max(block_weights)))
@@ -249,8 +286,12 @@ class _TermWriter:
                 mini_weights = None if first == 1.0 else float(first)
             else:
                 mini_weights = tuple(map(float, block_weights))
-            block_values = values[start:end] if total > limit else values
-            if fixed is None or fixed < 0:
+            if frequencies:
+                packed = array("I", block_values)
+                if _LITTLE:
+                    packed.byteswap()
+                mini_values = packed.tobytes()
+            elif fixed is None or fixed < 0:
                 mini_values = tuple(v for v in block_values if v)
             elif fixed == 0:
                 mini_values = None
@@ -264,16 +305,34 @@ class _TermWriter:
             size = len(infobytes) + len(databytes)
             parts += (pack_int(-size if end >= total else size), infobytes, databytes)
         data = b"".join(parts)
-        raw.write(data)
-        info._weight = weight_sum
-        info._df = total
-        info._minlength = minlength
-        info._maxlength = maxlength
-        info._maxweight = maxweight
-        info._minid = ids[0]
-        info._maxid = ids[-1]
-        info.set_extent(startoffset, len(data))
-        self.fw._tindex.add(self.prefix + btext, info.to_bytes())
+        self.post_parts.append(data)
+        self.post_size += len(data)
+        # W3TermInfo.to_bytes of a term whose postings are not inlined
+        info = self.info_struct.pack(False, weight_sum, total, 0 if minlength is None else to_byte(minlength),
+                                     to_byte(maxlength), maxweight, ids[0], ids[-1])
+        info += self.pack_long(startoffset) + pack_int(len(data))
+        key = self.prefix + btext
+        h = int.from_bytes(md5(key, usedforsecurity=False).digest()[-4:], "big")
+        tindex = self.tindex
+        tindex.index.append(self.term_pos)
+        tindex.buckets[h & 255].append((h, self.term_pos))
+        row = self.row_head(len(key), len(info)) + key + info
+        self.term_parts.append(row)
+        self.term_pos += len(row)
+        tindex.lastkey = key
+        if self.post_size >= self.FLUSH_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        self.postfile.write(b"".join(self.post_parts))
+        self.post_pos += self.post_size
+        self.post_parts, self.post_size = [], 0
+        self.tfile.write(b"".join(self.term_parts))
+        self.term_parts = []
+
+    def close(self) -> None:
+        """Write what is still gathered (call once the field's terms are all written)."""
+        self._flush()
 
 
 def add_all(bulk: BulkWriter, documents: Iterable[dict], progress=None, total: int | None = None) -> tuple[int, Counter]:

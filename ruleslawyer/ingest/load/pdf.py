@@ -16,12 +16,10 @@ from collections import Counter
 
 from ...errors import LoadError
 from ..document import Document, DocumentOrigin
-from .pdf_columns import PageLayout, layout_page
+from .pdf_columns import MARGIN as _MARGIN, PageLayout, layout_page
 from .pdf_layout import Fragment, build_fragments, page_chars
 
 _PAGE_NUMBER = re.compile(r"^[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
-# Share of the page height at the top and bottom where running headers and footers live.
-_MARGIN = 0.09
 
 
 def load_pdf(data: bytes, origin: DocumentOrigin) -> Document:
@@ -87,6 +85,11 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
     from .pdf_tables import find_ruled_tables, table_fragment
 
     chars = page_chars(page.chars, float(page.width), float(page.height))
+    if chars and (page.curves or page.rects):
+        from .pdf_dice import drawn_bullets, drawn_dice
+
+        dice = drawn_dice(page.curves, page.rects) if page.curves else []
+        chars.extend(dice + drawn_bullets(list(page.curves) + list(page.rects), chars))
     frags: list[Fragment] = []
     if chars and (page.lines or page.rects):
         tables = find_ruled_tables(page, chars)

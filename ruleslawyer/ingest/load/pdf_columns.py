@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 
 from .pdf_layout import BULLETS, Fragment, Line
 
+# Share of the page height at the top and bottom where running headers and footers live.
+MARGIN = 0.09
+
 
 @dataclass
 class PageLayout:
@@ -25,15 +28,34 @@ class PageLayout:
     columns: int = 1
 
 
-def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+def find_gutters(frags: list[Fragment], width: float, height: float | None = None) -> list[tuple[float, float]]:
     """Vertical strips (x0, x1) free of text between columns of paragraph-like text.
 
     When none is found, the page is tried again without its widest lines: an intro paragraph
     set across the top of a page over a narrow sidebar column and the main column crosses the
     gutter with several lines, more than the few crossings allowed. Those lines then read as
-    spanning lines that cut the page into bands.
+    spanning lines that cut the page into bands. A line alone in the bottom margin (a footer
+    motto that differs from page to page, so it is not dropped as running text) is left out of
+    that second try the same way: it spans the columns, it does not close the gutter. Last, a
+    box set a little into the gutter (a callout outdented from its column) is allowed to start
+    up to one body size inside the strip.
     """
     found = _find_gutters(frags, width)
+    if found or len(frags) < 12:
+        return found
+    foot = [f for f in frags if f.table is None and height and f.top > height * (1 - MARGIN)]
+    kept = [f for f in frags if f not in foot] if 0 < len(foot) <= 3 else frags
+    for inset in (False, True):
+        found = _find_gutters_wide(kept, width, inset)
+        if found:
+            return found
+    return found
+
+
+def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
+    """Gutters once the page's widest lines (and the short last lines of their paragraphs) are
+    set aside as spanning lines."""
+    found = _find_gutters(frags, width, inset)
     if found or len(frags) < 12:
         return found
     plain = [f for f in frags if f.table is None]
@@ -41,14 +63,20 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
         return found
     lo, hi = min(f.x0 for f in plain), max(f.x1 for f in plain)
     wide = [f for f in plain if f.x1 - f.x0 > 0.6 * (hi - lo)]
+    # Only the wide lines that start at the left edge of the widest ones: a line of the
+    # right-hand column can be as wide, but it starts past the gutter.
+    left = min((f.x0 for f in wide), default=lo)
+    wide = [f for f in wide if f.x0 - left < 0.1 * (hi - lo)]
     if not wide or len(wide) > 0.25 * len(frags):
         return found
-    # The short last line of a wide paragraph goes with it (same left edge, next line down).
+    # The short last line of a wide paragraph goes with it (same left edge, next line down), and
+    # so does the heading right above it.
     grown = True
     while grown:
         grown = False
         for f in plain:
-            if f not in wide and any(abs(f.x0 - w.x0) < 2 and 0 <= f.top - w.bottom < w.size for w in wide):
+            if f not in wide and any(abs(f.x0 - w.x0) < 2 and (0 <= f.top - w.bottom < w.size or 0 <= w.top - f.bottom < w.size)
+                                     for w in wide):
                 wide.append(f)
                 grown = True
     # The wide lines must form bands of their own (above or below the columns), not sit
@@ -56,25 +84,28 @@ def find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float
     rest = [f for f in frags if f not in wide]
     if any(f.top < w.bottom and f.bottom > w.top for w in wide for f in rest):
         return found
-    return _find_gutters(rest, width)
+    return _find_gutters(rest, width, inset)
 
 
-def _find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+def _find_gutters(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
     if len(frags) < 6:
         return []
     tables = [f for f in frags if f.table is not None]
     frags = [f for f in frags if f.table is None] or frags
+    sizes = sorted(f.size for f in frags)
+    body = sizes[len(sizes) // 2]
+    # With `inset`, a fragment covers the strip only from one body size past its left edge.
+    shift = body if inset else 0.0
     n_bins = int(width) + 2
     cover = [0] * n_bins
     for f in frags:
-        for x in range(max(0, int(f.x0)), min(n_bins, int(f.x1) + 1)):
+        x0 = f.x0 + shift if f.x1 - f.x0 > 2 * shift else f.x0
+        for x in range(max(0, int(x0)), min(n_bins, int(f.x1) + 1)):
             cover[x] += 1
     lo = max(0, int(min(f.x0 for f in frags)) + 1)
     hi = min(n_bins - 1, int(max(f.x1 for f in frags)))
     # A title or a page-wide table crosses every gutter; let a few fragments through.
     limit = max(0, int(0.03 * len(frags)))
-    sizes = sorted(f.size for f in frags)
-    body = sizes[len(sizes) // 2]
     min_width = max(5.0, 0.8 * body)
     runs = []
     start = None
@@ -84,7 +115,8 @@ def _find_gutters(frags: list[Fragment], width: float) -> list[tuple[float, floa
             start = x
         elif not free and start is not None:
             if x - start >= min_width:
-                runs.append((float(start), float(x)))
+                # The gutter ends where the first inset fragment really starts.
+                runs.append((float(start), float(max(start + 1, x - shift))))
             start = None
     # Drawn tables sit inside columns: they count as column text, not as gutter coverage.
     gutters = []
@@ -117,6 +149,16 @@ def _drop_cell_columns(gutters, frags, body: float):
                     other = [f for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1)]
                     bottoms = sorted(f.bottom for f in other)
                     sides.append((sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), -j))
+            if len(region) >= 8 and sum(1 for f in region if re.search(r"[A-Za-z]{3}", f.text)) >= 0.8 * len(region):
+                # Cells of a row share its baseline; a sidebar in small print runs at its own pitch.
+                level = 0
+                for j in (i - 1, i):
+                    if 0 <= j < len(gutters):
+                        g0, g1 = gutters[j]
+                        bottoms = sorted(f.bottom for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1))
+                        level = max(level, sum(1 for f in region if _has_near(bottoms, f.bottom, 0.1 * f.size)))
+                if level < 0.3 * len(region):
+                    continue
             # Ties go left: a badge strip belongs to the card it is printed beside.
             gutters.pop(-max(sides)[1])
             changed = True
@@ -196,7 +238,7 @@ def _has_near(sorted_values: list[float], value: float, tol: float) -> bool:
 
 def layout_page(frags: list[Fragment], page: int, width: float, height: float) -> PageLayout:
     """Order the fragments of one page into lines: bands split by spanning fragments, then columns."""
-    gutters = find_gutters(frags, width)
+    gutters = find_gutters(frags, width, height)
     # Column intervals between gutters.
     edges = [0.0] + [(a + b) / 2 for a, b in gutters] + [width + 1]
     ncols = len(edges) - 1
@@ -231,21 +273,41 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
             col_bounds.append((edges[i], edges[i + 1]))
     layout = PageLayout(page, width, height, columns=ncols)
     spanning.sort(key=lambda f: f.top)
-    cuts = [f.top for f in spanning] + [float("inf")]
+    cuts = sorted([(f.top, f) for f in spanning] + [(y, None) for y in _section_breaks(by_col, frags)],
+                  key=lambda c: c[0]) + [(float("inf"), None)]
     band_start = float("-inf")
-    span_iter = iter(spanning)
-    for cut in cuts:
+    for cut, sf in cuts:
         for i in range(ncols):
             band = [f for f in by_col[i] if band_start <= f.mid < cut]
             for line in group_lines(band, page, i + 1):
                 line.col_x0, line.col_x1 = col_bounds[i]
                 layout.lines.append(line)
-        if cut != float("inf"):
-            sf = next(span_iter)
+        if sf is not None:
             # A spanning fragment is read on its own, between the bands it separates.
             layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
-            band_start = cut
+        band_start = cut
     return layout
+
+
+def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list[float]:
+    """Tops of chapter-size headings (several times the body size) that open a new band of
+    columns: a phase title in the left column, with the right column's text above it still
+    belonging to the section before. Only where every other column is blank at that height."""
+    if len(by_col) < 2:
+        return []
+    sizes = sorted(f.size for f in frags if f.table is None) or [0.0]
+    body = sizes[len(sizes) // 2]
+    out = []
+    for i, col in enumerate(by_col):
+        for f in col:
+            if f.table is not None or f.size < 3 * body or not re.search(r"[A-Za-z]{3}", f.text):
+                continue
+            others = [g for j, c in enumerate(by_col) if j != i for g in c]
+            above = [g for g in others if g.bottom <= f.top]
+            if not above or any(g.top < f.top < g.bottom for g in others):
+                continue
+            out.append(f.top)
+    return out
 
 
 

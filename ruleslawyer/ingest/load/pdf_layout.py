@@ -262,7 +262,9 @@ def build_fragments(chars: list[Char]) -> list[Fragment]:
 def _fragment(chars: list[Char]) -> Fragment:
     sizes: dict[float, int] = {}
     ink = [c for c in chars if not c.text.isspace()] or chars
-    for c in ink:
+    # The size of the words, not of a rule number set small after them ("DICE 01.05").
+    letters = [c for c in ink if c.text.isalpha()] or ink
+    for c in letters:
         s = round(c.size, 1)
         sizes[s] = sizes.get(s, 0) + 1
     size = max(sizes, key=sizes.get)
@@ -285,7 +287,12 @@ def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
         group.sort(key=lambda f: f.x0)
         cur = group[0]
         for f in group[1:]:
-            if f.x0 - cur.x1 <= 1.0 * max(f.size, cur.size):
+            # The gap is measured against the type on either side of it: a small rule number
+            # ending a large heading does not lend the heading's size to the gap after it.
+            edge = max((c for c in cur.chars if not c.text.isspace()), key=lambda c: c.x1, default=None)
+            start = min((c for c in f.chars if not c.text.isspace()), key=lambda c: c.x0, default=None)
+            near = max(edge.size if edge else cur.size, start.size if start else f.size)
+            if f.x0 - cur.x1 <= 1.0 * near:
                 cur.chars.extend(f.chars)
                 cur.x1 = max(cur.x1, f.x1)
                 cur.top, cur.bottom = min(cur.top, f.top), max(cur.bottom, f.bottom)

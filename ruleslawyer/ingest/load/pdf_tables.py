@@ -104,18 +104,60 @@ def _distinct(values: list[float]) -> list[float]:
 def find_ruled_tables(page, chars: list[Char]) -> list[RuledTable]:
     """Ruled tables on a page (only worth calling when the page has lines or rects)."""
     horiz, vert = _segments(page)
-    if len(horiz) < 2 or len(vert) < 2 or len(horiz) * len(vert) > 400000:
+    if len(horiz) < 2 or len(horiz) * max(1, len(vert)) > 400000:
         return []
     tables = []
-    for hs, vs in _clusters(horiz, vert):
-        ys = _distinct([h[0] for h in hs])
-        xs = _distinct([v[0] for v in vs])
-        if len(ys) < 2 or len(xs) < 2:
+    if len(vert) >= 2:
+        for hs, vs in _clusters(horiz, vert):
+            ys = _distinct([h[0] for h in hs])
+            xs = _distinct([v[0] for v in vs])
+            if len(ys) < 2 or len(xs) < 2:
+                continue
+            table = _read_grid(xs, ys, vs, chars)
+            if table is not None:
+                tables.append(table)
+    for xs, ys in _broken_rules(horiz):
+        # Only where nothing vertical is drawn: a framed box is read (or refused) above.
+        if any(xs[0] - 1 <= v[0] <= xs[-1] + 1 and v[1] < ys[-1] and v[2] > ys[0] for v in vert):
             continue
-        table = _read_grid(xs, ys, vs, chars)
+        if any(t.x0 - 2 <= xs[0] and xs[-1] <= t.x1 + 2 and t.top - 2 <= ys[0] and ys[-1] <= t.bottom + 2 for t in tables):
+            continue
+        table = _read_grid(xs, ys, [(x, ys[0], ys[-1]) for x in xs], chars)
         if table is not None:
             tables.append(table)
     return tables
+
+
+def _broken_rules(horiz) -> list[tuple[list[float], list[float]]]:
+    """Tables drawn with horizontal rules only, as (column borders, row borders).
+
+    Each rule between two rows is drawn as one segment per column, with a small break where a
+    column ends; three or more such rules over one span, broken at the same places, border the
+    rows, and the breaks are the column borders.
+    """
+    rules = []
+    for y in _distinct([h[0] for h in horiz]):
+        segs = sorted((a, b) for hy, a, b in horiz if abs(hy - y) <= _TOL)
+        run: list[tuple[float, float]] = []
+        for a, b in segs + [(float("inf"), float("inf"))]:
+            if run and -_TOL <= a - run[-1][1] <= 3.0:
+                run.append((a, b))
+                continue
+            if len(run) >= 2:
+                breaks = [(p[1] + q[0]) / 2 for p, q in zip(run, run[1:])]
+                rules.append((y, run[0][0], run[-1][1], breaks))
+            run = [(a, b)]
+    grids = []
+    used: set[int] = set()
+    for i, (y, x0, x1, breaks) in enumerate(rules):
+        if i in used:
+            continue
+        same = [k for k, (_, a, b, br) in enumerate(rules) if k not in used and abs(a - x0) <= 3 and abs(b - x1) <= 3
+                and len(br) == len(breaks) and all(abs(p - q) <= 3 for p, q in zip(br, breaks))]
+        if len(same) >= 3:
+            used.update(same)
+            grids.append(([x0] + breaks + [x1], sorted(rules[k][0] for k in same)))
+    return grids
 
 
 def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
@@ -145,6 +187,9 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
     # Drop rows and columns that are empty everywhere (double rules, decorative frames).
     rows = [r for r in rows if any(r)]
     keep = [k for k in range(ncols) if any(r[k] for r in rows)]
+    # A column that is empty but for a paragraph of prose is a callout box drawn against the
+    # table's edge (sharing one of its rules), not a column of values: leave it to the flow.
+    keep = [k for k in keep if not _callout_column([r[k] for r in rows])]
     rows = [[r[k] for k in keep] for r in rows]
     if not rows or len(keep) < 2:
         return None  # a framed box or a card with dividers, not a table: its text stays in the flow
@@ -153,6 +198,16 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
         return None  # a page layout drawn with rules (a datasheet frame), mostly empty as a grid
     columns = [(xs[k], xs[k + 1]) for k in keep]
     return RuledTable(x0, top, x1, bottom, rows, inside, columns)
+
+
+def _callout_column(cells: list[str]) -> bool:
+    """Cells of one column that hold a single long paragraph among empty cells (three or more
+    rows): a box of running text, not the values of a table."""
+    filled = [c for c in cells if c.strip()]
+    if len(cells) < 3 or len(filled) != 1:
+        return False
+    words = filled[0].split()
+    return len(words) >= 12 and sum(1 for w in words if w[:1].islower()) >= 0.5 * len(words)
 
 
 def cell_text(chars: list[Char]) -> str:

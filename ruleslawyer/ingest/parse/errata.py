@@ -17,22 +17,14 @@ from typing import Iterable, Iterator
 
 from ...records import Erratum, Faq, Note, Record
 from ..document import HEADING, Document
-from .errata_entries import Header, is_instruction, parse_entry, parse_header, read_instruction
+from .errata_entries import Header, is_instruction, parse_entries, parse_header, read_instruction
+from .errata_headers import DASH_HEADER, dash_header, full_header, section_of, split_run_in_headers
 from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
 from .parsing import ParseContext
 
 _VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
-_NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
-_ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|"
-                             r"errata\s*(?:&|and)\s*amendments)$", re.I)
-_FAQ_HEADING = re.compile(r"^(?:faqs?|frequently asked questions|questions?\s*(?:&|and)\s*answers|q\s*&\s*a)$",
-                          re.I)
 _QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
 _ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
-# "Mortifiers – Abilities, Anguish of the Unredeemed": an unpaged entry header of index-card errata.
-_DASH_HEADER = re.compile(r"^(?P<title>[^\u2013\u2014]{2,80}?)\s+[\u2013\u2014-]\s+(?P<rest>.{2,160})$")
-# "Aegis Defence Line": a dashless one (a name, not a sentence and not quoted wording).
-_BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
 
 
 @dataclass
@@ -47,12 +39,13 @@ class _Entry:
     header: Header
     lines: list[EntryLine] = field(default_factory=list)
     header_line: EntryLine | None = None
+    group: str | None = None  # the heading the entry sits under (a faction, in index-card errata)
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = _split_run_in_headers([ln for ln in lines if ln.text or ln.is_table])
+    lines = split_run_in_headers([ln for ln in lines if ln.text or ln.is_table])
     if not is_faq_document(lines):
         return
     meta = _title_block(lines, ctx)
@@ -65,29 +58,6 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         # FAQ entries inside another document (a faction page): only what they used.
         ctx.claim(used)
     yield from records
-
-
-_INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
-
-
-def _split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
-    """Split "Page 93 – Deathleaper, … Skin Change the second sentence to read:" (a header and
-    its instruction joined into one block) into the header and the instruction."""
-    out: list[EntryLine] = []
-    for line in lines:
-        header = parse_header(line.text)
-        cut = None
-        if header and header.target:
-            for m in _INSTRUCTION_START.finditer(line.text):
-                if is_instruction(line.text[m.end():]) and parse_header(line.text[:m.start()]):
-                    cut = m
-                    break
-        if cut is None:
-            out.append(line)
-            continue
-        out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
-        out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
-    return out
 
 
 def _without_stray_endings(records: list[Record]) -> list[Record]:
@@ -117,7 +87,7 @@ def is_faq_document(lines: list[EntryLine]) -> bool:
 def _dash_entries(lines: list[EntryLine]) -> int:
     """How many bold "Unit – Section" lines sit directly above an instruction."""
     return sum(1 for n, line in enumerate(lines[:-1])
-               if line.bold and _DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
+               if line.bold and DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
 
 
 def _is_index_cards(lines: list[EntryLine]) -> bool:
@@ -146,13 +116,37 @@ def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
         document = chapter_title(ctx.doc)  # a book chapter's FAQ: the chapter is the document
     if document is None:
         for line in lines[:5]:
-            if is_heading_like(line):
+            if is_heading_like(line) and not section_of(line) and not _QUESTION.match(line.text):
                 document = line.text
                 break
+    if document is None:
+        # A text or Markdown FAQ with no title line: its file name says what it is
+        # ("Tyranids_FAQ_v1.2.txt").
+        document = re.sub(r"[_\s]+", " ", re.sub(r"\.[A-Za-z0-9]{1,5}$", "", ctx.doc.origin.name or "")).strip()
+    if version is None and document:
+        m = _SHORT_VERSION.search(document)
+        version = m.group("v") if m else None
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = title_case(document.strip(" :-"))
+        document = _without_faq_words(document)
+        document = title_case(document.strip(" :-")) or None
     return _Meta(document, version, ctx.edition)
+
+
+# "v1.2", "Version 1.2" in a title or file name.
+_SHORT_VERSION = re.compile(r"(?:\bversion\s*|\bv\.?\s*)(?P<v>\d+(?:\.\d+)+[a-z]?)\b", re.I)
+# What a title says about the document rather than naming it: "– Official FAQ", "FAQ & Errata".
+_FAQ_WORDS = re.compile(r"\s*(?:[-\u2013\u2014:|]\s*)?\b(?:official\s+)?(?:faqs?|errata|updates?|"
+                        r"frequently\s+asked\s+questions|designer'?s\s+commentary|rules?\s+commentary)"
+                        r"(?:\s*(?:&|and)\s*(?:faqs?|errata|updates?|commentary))*\b", re.I)
+
+
+def _without_faq_words(name: str) -> str:
+    """The name of the document an FAQ amends: "Codex: Necrons – Official FAQ" -> "Codex:
+    Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""
+    bare = _SHORT_VERSION.sub("", name)
+    bare = _FAQ_WORDS.sub("", bare).strip(" :-\u2013\u2014|,")
+    return bare if re.search(r"[A-Za-z]{2,}", bare) else name
 
 
 def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
@@ -163,6 +157,7 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
     instruction is an entry header even without a dash ("Aegis Defence Line").
     """
     section = "intro"
+    group: str | None = None  # the heading over the entries (index cards: the faction)
     note: tuple[EntryLine, list[EntryLine]] | None = None
     entry: _Entry | None = None
     question: list[EntryLine] = []
@@ -177,14 +172,17 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
             used.add(line.index)
             n += 1
             continue
-        heading_section = _section_of(line)
-        dash = None if header else _dash_header(lines, n, index_cards)
+        heading_section = section_of(line)
+        dash = None if header else dash_header(lines, n, index_cards)
+        if index_cards and line.kind == HEADING and not heading_section and n + 1 < len(lines) \
+                and dash_header(lines, n + 1, True):
+            group = title_case(text)  # a faction heading over the entries below it
         if heading_section or header or dash or _QUESTION.match(text):
             if note:
                 yield _note(note, meta, ctx)
                 note = None
             if entry:
-                yield _erratum(entry, meta, ctx)
+                yield from _errata(entry, meta, ctx)
                 entry = None
             if question and _QUESTION.match(text) or heading_section or header or dash:
                 if question:
@@ -199,7 +197,7 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
                 yield _faq(question, answer, meta, ctx)
                 question, answer, in_answer = [], [], False
             if ends_entry:
-                yield _erratum(entry, meta, ctx)
+                yield from _errata(entry, meta, ctx)
                 entry = None
         if heading_section:
             section = heading_section
@@ -208,9 +206,9 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
             continue
         if header or dash:
             start = n
-            header, n = _full_header(lines, n, header or dash)
+            header, n = full_header(lines, n, header or dash)
             used.update(x.index for x in lines[start:n])
-            entry = _Entry(header, header_line=line)
+            entry = _Entry(header, header_line=line, group=group if index_cards else None)
             section = "errata"
             continue
         if question or entry or section == "notes" or _QUESTION.match(text):
@@ -224,14 +222,14 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
         elif question:
             (answer if in_answer else question).append(line)
         elif entry and line.kind == HEADING and n + 1 < len(lines) and \
-                (parse_header(lines[n + 1].text) or _dash_header(lines, n + 1, index_cards)):
+                (parse_header(lines[n + 1].text) or dash_header(lines, n + 1, index_cards)):
             # A section heading (a faction name) between entries ends the entry above it.
-            yield _erratum(entry, meta, ctx)
+            yield from _errata(entry, meta, ctx)
             entry = None
         elif entry and _orphan_addition(entry, line):
             # An "Add the following sub-section:" after a complete entry of another kind: its
             # page header was lost (a PDF loader can take "Page 247" for a page number).
-            yield _erratum(entry, meta, ctx)
+            yield from _errata(entry, meta, ctx)
             entry = _Entry(Header("", None, None), [line], header_line=None)
         elif entry:
             entry.lines.append(line)
@@ -246,7 +244,7 @@ def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int]
     if note:
         yield _note(note, meta, ctx)
     if entry:
-        yield _erratum(entry, meta, ctx)
+        yield from _errata(entry, meta, ctx)
     if question:
         yield _faq(question, answer, meta, ctx)
 
@@ -260,76 +258,9 @@ def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
         return False
     first = read_instruction(entry.lines[0].text, entry.header)
     this = read_instruction(line.text, entry.header)
-    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule")
-
-
-def _section_of(line: EntryLine) -> str | None:
-    t = re.sub(r"\s+", " ", line.text.strip().strip(":")).strip()
-    if len(t) > 40:
-        return None
-    if _NOTES_HEADING.match(t):
-        return "notes"
-    if _ERRATA_HEADING.match(t):
-        return "errata"
-    if _FAQ_HEADING.match(t):
-        return "faq"
-    return None
-
-
-def _dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
-    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction,
-    perhaps wrapped onto a second bold line; with `bare`, also one without a dash ("Astra
-    Militarum Infantry Armoury Card, asterisk note")."""
-    line = lines[n]
-    if not line.bold or line.kind == HEADING:
-        return None
-    end = _wrapped_end(lines, n)
-    if end >= len(lines) or not is_instruction(lines[end].text):
-        return None
-    text = " ".join(x.text.strip() for x in lines[n:end])
-    m = _DASH_HEADER.match(text)
-    if m:
-        title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
-    elif bare and _BARE_HEADER.match(text) and not is_instruction(text):
-        title = text
-    else:
-        return None
-    parsed = parse_header(f"Page 0 - {title}")
-    return Header("", parsed.target if parsed else title, parsed.location if parsed else None)
-
-
-_WRAPS = (",", " and", " &", "–", "-")
-
-
-def _wrapped_end(lines: list[EntryLine], n: int) -> int:
-    """Where the bold header at `n` ends: after the bold lines it wraps onto ("… Ranged Weapons," /
-    "accelerator burst cannon"), at most two."""
-    end = n + 1
-    while end < len(lines) and end - n <= 2 and lines[end].bold and not is_instruction(lines[end].text) \
-            and lines[end - 1].text.rstrip().endswith(_WRAPS):
-        end += 1
-    return end
-
-
-def _full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header, int]:
-    """Join a header that wraps onto the next line ("… Heroic Deeds," / "Heroic Inspiration")."""
-    if not header.page:  # an unpaged header: _dash_header has read its wrapped lines already
-        return header, _wrapped_end(lines, n)
-    text = lines[n].text.strip()
-    n += 1
-    while n < len(lines) and header.target:
-        nxt = lines[n]
-        wraps = text.rstrip().endswith(_WRAPS) or (lines[n - 1].bold and nxt.bold)
-        if not wraps or is_instruction(nxt.text) or parse_header(nxt.text) or _section_of(nxt) \
-                or len(nxt.text) > 80:
-            break
-        text = f"{text.rstrip()} {nxt.text.strip()}"
-        reparsed = parse_header(text)
-        if reparsed is None:
-            break
-        header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred)
-        n += 1
-    return header, n
+    # One that names a place ("… section before 'Abilities':") is about this entry's target.
+    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule") \
+        and not this.location
 
 
 def _split_qa(text: str) -> tuple[str, str]:
@@ -377,17 +308,18 @@ def _note(note: tuple[EntryLine, list[EntryLine]], meta: _Meta, ctx: ParseContex
                 edition=meta.edition, highlight=_highlight([head, *body]))
 
 
-def _erratum(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Erratum:
-    fields = parse_entry(entry.header, entry.lines)
-    page = entry.header_line.page if entry.header_line else None
+def _errata(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Iterator[Erratum]:
+    """One Erratum per instruction under the entry's header."""
+    header_page = entry.header_line.page if entry.header_line else None
     all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
-    return Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
-                   target=entry.header.target, source=ctx.source(page), location=fields.location,
-                   operation=fields.operation, text=fields.text, edition=meta.edition,
-                   title=fields.title, bullets=tuple(fields.bullets),
-                   designers_note=fields.designers_note,
-                   highlight=highlight_of(entry.header_line.color if entry.header_line else None)
-                   or _highlight(all_lines))
+    highlight = highlight_of(entry.header_line.color if entry.header_line else None) or _highlight(all_lines)
+    for fields in parse_entries(entry.header, entry.lines):
+        yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
+                      target=entry.header.target, source=ctx.source(header_page or fields.page),
+                      location=fields.location, operation=fields.operation, text=fields.text,
+                      edition=meta.edition, title=fields.title, bullets=tuple(fields.bullets),
+                      designers_note=fields.designers_note, highlight=highlight, old_text=fields.old_text,
+                      faction_heading=entry.group)
 
 
 def _faq(question: list[EntryLine], answer: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Faq:

@@ -4,89 +4,23 @@
     Change this rule to read: 'While a unit …'    instruction -> operation replace, location null
     - Adds 1 to Leadership …                      after the closing quote: the bullet summary
 
-`parse_header(text)` reads the header; `parse_entry(header, lines)` reads the rest and returns
-the fields of an `Erratum` (operation, location, text, title, bullets, designer's note).
+`parse_header(text)` reads the header and `read_instruction` an instruction line (both in
+errata_grammar.py); `parse_entries(header, lines)` reads the rest and returns the fields of one
+`Erratum` per instruction (operation, location, text, title, bullets, designer's note).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from .errata_grammar import (Header, adds_the_following, is_instruction, parse_header, quote_then_place, quoted_list,
+                             read_instruction, split_inline, value_change)
 from .errata_text import (EntryLine, ends_quoted, join_broken, starts_quoted, strip_closing, strip_opening, title_case)
 
-# "Page 219 – Look Out, Sir", "*Pages 333-335 – …", "Page 363, Rare Rules", "Page 247",
-# "Pages 91 and 103 – Sanctus and Ranged Weapons list, …"
-_PAGE_REF = r"\d+(?:\s*(?:[-\u2013\u2014]|and|&|,)\s*\d+)*"
-HEADER = re.compile(
-    rf"^\s*(?P<star>\*)?\s*Pages?\s+(?P<page>{_PAGE_REF})\s*(?:(?:[-\u2013\u2014:]|,)\s*(?P<title>.*?))?\s*$",
-    re.I)
-_ORDINAL = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|"
-            r"penultimate|\d+(?:st|nd|rd|th))")
-# A comma part of a header that names a place inside the target, not a rule.
-_LOCATION_PART = re.compile(rf"^(?:the\s+)?{_ORDINAL}\s+(?:paragraph|sentence|bullet(?: point)?|line)s?$", re.I)
-_VERB = re.compile(r"^(?:change|add|delete|remove|replace|insert|substitute|amend|in the\b|the\b.*\bshould)",
-                   re.I)
+__all__ = ["EntryFields", "Header", "is_instruction", "parse_entries", "parse_entry", "parse_header",
+           "read_instruction"]
+
 _DESIGNERS_NOTE = re.compile(r"^designer'?s note\s*:\s*", re.I)
-
-# "Change the third sentence of the first paragraph to read:", "Change to read:",
-# "Change third sentence to read:", "Change the fourth bullet point of … to:"
-_CHANGE = re.compile(r"^(?:change|amend|replace)\s*(?P<what>.*?)\s*(?:to\s+read|to\s+say|with)\s*(?::|\.|$)",
-                     re.I)
-_CHANGE_TO = re.compile(r"^(?:change|amend)\s+(?:(?P<what>.+?)\s+)?to\s*:\s*", re.I)
-_ADD = re.compile(r"^(?:add|insert)\s+the\s+followings?(?P<unit>(?:\s+(?!to\b)[\w'-]+){0,3}?)"
-                  r"(?:\s+(?:to|at|after|before)\s+(?P<where>.+?))?\s*:", re.I)
-# Index-card errata: "Change to 'text'", "Add '[PISTOL]'.", "Add close combat weapon profile:",
-# "Add additional sub-bullet to read:".
-_CHANGE_TO_QUOTE = re.compile(r"^(?:change|amend)\s+to\s*(?=['\"\u201c])", re.I)
-_ADD_QUOTE = re.compile(r"^(?:add|insert)\s+(?=['\"\u201c])", re.I)
-_ADD_UNIT = re.compile(r"^(?:add|insert)\s+(?:an?\s+)?(?P<unit>[A-Za-z][\w\[\]' -]{0,50}?),?(?:\s+to\s+read)?\s*:\s*",
-                       re.I)
-_QUOTE_THEN_PLACE = re.compile(r"^['\"\u201c](?P<quoted>.+?)['\"\u201d]\s+to\s+(?P<where>the\s+(?:start|end|beginning)"
-                               r"\s+of\s+.+?)\.?$", re.I)
-_DELETE = re.compile(r"^(?:delete|remove)\s+(?P<what>.+?)\s*[.:]?$", re.I)
-_RENUMBER_VALUE = re.compile(r"^(?:add|subtract)\s+\w+\s+(?:to|from)\s+the\s+(?:numerical\s+)?values?\s+of\s+"
-                             r"(?P<what>.+?)(?:,\s*e\.g\..*)?\.?$", re.I)
-_CHANGE_MECH = re.compile(r"^change\s+(?P<what>.+?)\s+to\s+(?!read\b)(?:each\s+)?(?:be\s+)?.+$", re.I)
-_APPEND_UNITS = {"sentence", "sentences", "paragraph", "paragraphs", "words", "text", "line", "lines",
-                 "bullet", "bullets", "bullet point", "bullet points"}
-
-
-@dataclass(frozen=True)
-class Header:
-    """A parsed "Page N – Title" line."""
-
-    page: str
-    target: str | None
-    location: str | None
-    starred: bool = False
-
-
-def parse_header(text: str) -> Header | None:
-    """The page, target and location of an entry header, or None when `text` is not one."""
-    m = HEADER.match(text.replace("\u00a0", " "))
-    if not m:
-        return None
-    title = (m.group("title") or "").strip().rstrip(".").strip()
-    if title and _VERB.match(title):  # "Page 12: Change …" would be prose, not a header
-        return None
-    page = re.sub(r"\s*[\u2013\u2014-]\s*", "-", m.group("page").strip())
-    if not title:
-        return Header(page, None, None, bool(m.group("star")))
-    parts = [p.strip() for p in title.split(",")]
-    loc_parts: list[str] = []
-    while len(parts) > 1 and _LOCATION_PART.match(parts[-1]):
-        loc_parts.insert(0, parts.pop())
-    target = ", ".join(p for p in parts if p) or None
-    location = ", ".join(re.sub(r"^the\s+", "", p, flags=re.I) for p in loc_parts) or None
-    return Header(page, target, location, bool(m.group("star")))
-
-
-def is_instruction(text: str) -> bool:
-    """True for an editing instruction ("Change …", "Add the following …", "Delete …")."""
-    t = text.strip()
-    return bool(_CHANGE.match(t) or _CHANGE_TO.match(t) or _ADD.match(t) or _DELETE.match(t)
-                or _RENUMBER_VALUE.match(t) or _CHANGE_MECH.match(t) or _CHANGE_TO_QUOTE.match(t)
-                or _ADD_QUOTE.match(t) or _ADD_UNIT.match(t))
 
 
 @dataclass
@@ -99,93 +33,66 @@ class EntryFields:
     title: str | None = None
     bullets: list[str] = field(default_factory=list)
     designers_note: str | None = None
+    old_text: str | None = None  # the quoted wording a "Change '…' to '…'" replaces
+    page: int | None = None  # the page the instruction is printed on
 
 
-@dataclass
-class _Instruction:
-    operation: str
-    location: str | None
-    needs_body: bool
-    unit: str = ""
-    rest: str = ""  # text after the instruction's colon on the same line
+def parse_entries(header: Header, lines: list[EntryLine]) -> list[EntryFields]:
+    """Read the instructions under one header: one EntryFields per instruction.
+
+    A header can carry several instructions ("Change 2nd bullet to: '…'" then "Add the following
+    bullet: '…'"): each is an amendment of its own. An instruction inside quoted wording is
+    wording, and one that adds bullets to a rule's summary belongs to the instruction above it.
+    """
+    groups: list[list[EntryLine]] = []
+    open_quote = False
+    for line in lines:
+        t = line.text.strip()
+        if groups and not open_quote and is_instruction(t) and "summary" not in t.lower():
+            groups.append([line])
+        elif groups:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+        wording = split_inline(t)[1] if len(groups[-1]) == 1 else t
+        if not open_quote and starts_quoted(wording) and not ends_quoted(wording):
+            open_quote = True
+        elif open_quote and ends_quoted(t):
+            open_quote = False
+    fields = [parse_entry(header, group) for group in groups] if groups else [parse_entry(header, [])]
+    for f, group in zip(fields, groups):
+        f.page = group[0].page
+    return fields
 
 
-def _place(phrase: str | None) -> str | None:
-    """The location named by an instruction phrase: "the end of the third paragraph" ->
-    "end of the third paragraph"; "this rule" / "this box out" (the whole target) -> None."""
-    if not phrase:
-        return None
-    p = re.sub(r"\s+", " ", phrase.strip().rstrip(":,."))
-    p = re.sub(r"^the\s+", "", p, flags=re.I)
-    if not p or re.match(r"^(?:this|that|it)\b", p, re.I):
-        return None
-    return p
-
-
-def read_instruction(text: str, header: Header) -> _Instruction:
-    """Operation and location of an instruction line, and any wording after its colon."""
-    t = text.strip()
-    m = _ADD.match(t)
-    if m:
-        unit = re.sub(r"\s+", " ", (m.group("unit") or "").strip().lower())
-        where = m.group("where")
-        rest = t[m.end():].strip()
-        appends = bool(where) or unit in _APPEND_UNITS
-        location = _place(where) if where else header.location
-        return _Instruction("append" if appends else "add", location, True, unit, rest)
-    m = _CHANGE_TO_QUOTE.match(t)
-    if m:
-        return _Instruction("replace", header.location, True, "", t[m.end():].strip())
-    m = _ADD_QUOTE.match(t)
-    if m:
-        return _Instruction("append", header.location, True, "", t[m.end():].strip())
-    m = _CHANGE.match(t) or _CHANGE_TO.match(t)
-    if m:
-        rest = t[m.end():].strip()
-        what = m.group("what")
-        location = _place(what) if what and not re.match(r"^(?:this|it)\b", what.strip(), re.I) \
-            else header.location
-        return _Instruction("replace", location, True, "", rest)
-    m = _ADD_UNIT.match(t)
-    if m and not _RENUMBER_VALUE.match(t):
-        unit = re.sub(r"^(?:additional|new)\s+", "", m.group("unit").strip().lower())
-        last = unit.split()[-1] if unit.split() else ""
-        appends = last.replace("sub-", "") in _APPEND_UNITS or last.rstrip("s") in ("sentence", "bullet", "sub-bullet")
-        return _Instruction("append" if appends else "add", header.location, True, unit, t[m.end():].strip())
-    m = _DELETE.match(t)
-    if m:
-        return _Instruction("delete", _place(m.group("what")) or header.location, False)
-    m = _RENUMBER_VALUE.match(t)
-    if m:
-        return _Instruction("renumber", _place(m.group("what")), False)
-    m = _CHANGE_MECH.match(t)
-    if m:
-        return _Instruction("renumber", _place(m.group("what")), False)
-    return _Instruction("replace", header.location, True, "", "")
-
-
-def _split_inline(text: str) -> tuple[str, str]:
-    """Split "Change this rule to read: 'While a unit …" at the colon before the wording."""
-    m = re.search(r":\s*(?=['\u2018\"\u201c])", text)
-    if m:
-        return text[:m.start() + 1].strip(), text[m.end():].strip()
-    m = _CHANGE_TO_QUOTE.match(text) or _ADD_QUOTE.match(text)
-    if m:
-        return text[:m.end()].strip(), text[m.end():].strip()
-    return text, ""
+def _joined_instruction(lines: list[EntryLine]) -> list[EntryLine]:
+    """An instruction wrapped onto the next line ("Add '…' to the end of each of" / "these
+    sub-bullets.") read as one line."""
+    first = lines[0]
+    while len(lines) > 1 and not re.search(r"[.:;'\"\u201d]$", first.text.strip()) \
+            and lines[1].text[:1].islower() and not lines[1].is_table and not lines[1].is_bullet:
+        first = EntryLine(first.index, f"{first.text.rstrip()} {lines[1].text.strip()}", first.kind, first.bold,
+                          first.italic, first.color, first.page, first.rows, first.lead)
+        lines = [first] + lines[2:]
+    return lines
 
 
 def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
-    """Read the instruction and wording of one entry (the blocks after its header)."""
+    """Read one instruction and its wording (the blocks after its header)."""
     if not lines:
         return EntryFields("replace", header.location, "")
+    lines = _joined_instruction(lines) if is_instruction(lines[0].text) else lines
     first, rest_lines = lines[0], list(lines[1:])
-    instruction_text, inline = _split_inline(first.text)
+    value = value_change(first.text)
+    if value and not rest_lines:
+        # "Change AP to '-2'.": the value is the new wording, the thing named its place.
+        where, new, old = value
+        return EntryFields("replace", where or header.location, new, old_text=old)
+    instruction_text, inline = split_inline(first.text)
     instr = read_instruction(first.text if inline else instruction_text, header)
-    m = _QUOTE_THEN_PLACE.match(inline)
-    if m:  # "Add 'Once per phase,' to the start of this paragraph."
-        inline = m.group("quoted")
-        where = _place(m.group("where"))
+    placed = quote_then_place(inline)
+    if placed:  # "Add 'Once per phase,' to the start of this paragraph."
+        inline, where = placed
         # "to the start of this paragraph" under a header naming the paragraph ("4th paragraph")
         if where and header.location and re.search(r"\bthis paragraph$", where):
             where = re.sub(r"this paragraph$", f"the {header.location}", where)
@@ -212,8 +119,8 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
         if is_instruction(line.text) and main:
             # A second instruction under the same header: "Add this bullet point to the
             # … summary:" brings bullets; other wording joins the entry's text.
-            sub = read_instruction(_split_inline(line.text)[0], header)
-            tail = _split_inline(line.text)[1]
+            sub = read_instruction(split_inline(line.text)[0], header)
+            tail = split_inline(line.text)[1]
             group = ([EntryLine(line.index, tail, "paragraph")] if tail else [])
             i += 1
             while i < len(body) and not is_instruction(body[i].text) \
@@ -229,20 +136,28 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
         i += 1
 
     if not main and not instr.needs_body:
-        return EntryFields(instr.operation, instr.location, instruction_text.strip(),
+        # "Delete 'Retinue'." gives the deleted words; other deletions keep the instruction.
+        return EntryFields(instr.operation, instr.location, instr.rest or instruction_text.strip(),
                            designers_note=designers_note)
     if not main:
         # An instruction with nothing after it is a mechanical change: keep its words.
         return EntryFields("renumber" if instr.operation == "replace" else instr.operation,
                            instr.location, instruction_text.strip(), designers_note=designers_note)
 
-    title = None
-    if instr.operation == "add":
+    title = instr.title
+    operation = instr.operation
+    if operation == "add" and title is None:
         title, main = _take_title(main)
+        if title is None and not instr.unit and header.target and adds_the_following(first.text):
+            # "Add the following:" with untitled wording under a rule's header extends that rule.
+            operation = "append"
+    if operation == "add" and instr.title is None and title is None and len(main) == 1 and not instr.unit:
+        items = quoted_list(main[0].text)
+        if items:  # "Add 'Psyker' and 'Fly'.": the quoted items, listed.
+            return EntryFields(operation, instr.location, ", ".join(items), designers_note=designers_note)
     text_lines, bullets = _split_wording(main)
     text = "\n".join(join_broken(text_lines))
-    return EntryFields(instr.operation, instr.location, text, title, bullets + extra_bullets,
-                       designers_note)
+    return EntryFields(operation, instr.location, text, title, bullets + extra_bullets, designers_note)
 
 
 def _unquote(text: str) -> str:
@@ -254,7 +169,14 @@ def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
     glossary line ("Charge Distance: The result of …")."""
     first = lines[0]
     t = first.text.strip()
-    if starts_quoted(t) or first.is_table:
+    if first.is_table:
+        return None, lines
+    if starts_quoted(t):
+        # "'Tyranids Units" over the quoted section's paragraphs: a short line that opens the
+        # quote and ends with no stop is the added section's title.
+        inner = strip_opening(t)
+        if len(lines) > 1 and 0 < len(inner.split()) <= 8 and not ends_quoted(t) and not re.search(r"[.;:,!?]$", inner):
+            return title_case(inner), lines[1:]
         return None, lines
     lead = first.lead.strip()
     if lead and not lead.endswith(":") and len(lead.split()) <= 16 and t.startswith(lead):

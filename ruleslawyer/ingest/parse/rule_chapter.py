@@ -28,16 +28,15 @@ from typing import Sequence
 
 from ...names import title_case
 from ...records import Rule
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
+from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
+from .decision_lists import decision_lines, decision_span
 from .parsing import ParseContext
+from .rule_chapter_titles import FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, heading_above, other_part_pages
 from .rule_text import BRACKETED
 from .stratagem_lines import Line
 
-NUMBER_END = re.compile(r"^(?P<name>.*?\S)\s+(?P<num>\d{2}\.\d{2})$")
-NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
 _XREF = re.compile(r"\s\d{2}\.\d{2}$")
 _LABEL = re.compile(r'^(?:[-+]?\d*\s?[½¼¾]?\s?["”]|[A-Z]|\d{1,3}|[-+]?\d+ TO \w+ ROLL|>+|[►▶→]+)$')
-_FOOTER = re.compile(r"^\+\+.*\+\+$")
 _WORD = re.compile(r"[a-z]{3,}")
 _STOP = {"the", "and", "for", "that", "this", "with", "its", "are", "can", "any", "from", "unit", "model",
          "models", "units", "each", "one", "other", "not"}
@@ -67,20 +66,6 @@ class _Rule:
     heads: list[int]
     body: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # sidebars and diagram captions, after the body
-
-
-def chapter_title(doc: Document) -> str | None:
-    """The chapter title printed sideways (the largest sideways text of the first page that has
-    one), from the loader's `vertical_titles` meta."""
-    runs = []
-    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
-        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
-        if page.isdigit() and text:
-            runs.append((int(page), -float(size or 0), text))
-    if not runs:
-        return None
-    first = min(p for p, _, _ in runs)
-    return title_case(min(r for r in runs if r[0] == first)[2])
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
@@ -113,7 +98,14 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
     numbered = [x for x in numbered if x[0][0] not in cards]
-    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines)):
+    # The rules of one chapter share the chapter's number ("19.01", "19.02"); a heading with
+    # another chapter's number ("LEADER 24.22 / SUPPORT 24.34") is a box pointing there.
+    chapters = Counter(num.split(".")[0] for _, _, num in numbered)
+    if chapters and chapters.most_common(1)[0][1] >= 2:
+        own = chapters.most_common(1)[0][0]
+        numbered = [x for x in numbered if x[2].split(".")[0] == own]
+    # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
+    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title):
         chosen = numbered
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
@@ -219,7 +211,13 @@ def _line_text(line: Line, body_size: float) -> str:
     if line.kind == HEADING and _size(line) > body_size and t.upper() == t:
         return title_case(t)
     if line.kind == TABLE:
-        return "\n".join("\t".join(c for c in row) for row in line.block.rows)
+        rows = [list(r) for r in line.block.rows]
+        span = decision_span(rows)
+        if span is None:
+            return "\n".join("\t".join(c for c in row) for row in rows)
+        # A decision list: one "- condition: VERDICT" line per row; the chart printed inside
+        # it is a table record of its own.
+        return "\n".join(decision_lines(rows, span))
     return t
 
 
@@ -235,6 +233,8 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     rules = find_rule_heads(lines, section is not None and ctx.edition is not None and ctx.edition >= 11)
     if not rules:
         return None
+    if section is None:
+        section = heading_above(lines, min(k for r in rules for k in r.heads))
     sizes: Counter = Counter()
     for ln in lines:
         if ln.kind in (PARAGRAPH, LIST_ITEM) and _size(ln):
@@ -248,6 +248,9 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     rule_columns = {(r.page, r.column) for r in rules}
     first = min(head_at)
     first_page = lines[first].block.page
+    # Text in another column level with or below the first heading is a sidebar, not the intro.
+    first_top = _top(lines[first])
+    skipped = 0
     used: list[int] = []
     current: _Rule | None = None
     group: list[Line] = []
@@ -255,6 +258,10 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     skip_column: tuple | None = None
     illustration = False
     cards = {k for k in card_heads(lines)}
+    # A part under another sideways title with no rule of its own (worked examples, the next
+    # chapter's divider) illustrates or introduces; it is no rule's text.
+    apart = other_part_pages(ctx.doc, section) - set(pages_with_rules)
+    left_out: set[int] = set()
 
     def flush() -> None:
         nonlocal group
@@ -281,6 +288,13 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
             illustration = False
             used.append(i)
             continue
+        if page in apart:
+            flush()
+            if page not in left_out and line.text.strip():
+                left_out.add(page)
+                ctx.warn(f"page {page} is under another sideways title and holds no numbered rule: not read as rule text", page)
+            used.append(i)
+            continue
         if i in cards:
             flush()
             illustration = True  # a stratagem card drawn as an example: no rule text
@@ -296,15 +310,20 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         if i in in_head:
             used.append(i)
             continue
-        if i < first and page == first_page:
+        if i < first and page == first_page and (col == lines[first].block.column or _top(line) < first_top - 15):
             used.append(i)  # the chapter intro: not a rule of its own
             continue
         if skip_column == (page, col):
-            used.append(i)
-            continue
+            if line.kind == HEADING and skipped and not _nav_box(lines, i):
+                skip_column = None  # the next box down the column (a sidebar) is text again
+            else:
+                skipped += line.kind != HEADING
+                used.append(i)
+                continue
         if _nav_box(lines, i) or line.text.strip().casefold() == "see also":
             flush()
             skip_column = (page, col)
+            skipped = 0
             used.append(i)
             continue
         if _is_furniture(line, body_size):

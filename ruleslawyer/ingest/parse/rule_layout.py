@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Sequence
 
 from ...names import title_case
-from ..document import HEADING, PARAGRAPH
+from ..document import HEADING, LIST_ITEM, PARAGRAPH
 from .rule_text import ends_sentence
 from .stratagem_lines import Line
 
@@ -42,16 +42,26 @@ def recap_box(body: list[Line]) -> tuple[list[str], list[Line]]:
     prose = [s for b, s in zip(body, sizes) if s and len(b.text.split()) >= 8]
     if not prose:
         return [], body
-    text_size = prose[0]
+    # The text's size is the one most of the prose is set in (a larger flavour lead may open it).
+    weight: Counter = Counter()
+    for b, sz in zip(body, sizes):
+        if sz and len(b.text.split()) >= 8 and b.kind == PARAGRAPH:  # a recap's bullets are not the text
+            weight[sz] += len(b.text)
+    if not weight:
+        return [], body
+    text_size = weight.most_common(1)[0][0]
     end = len(body)
-    while end > 1 and body[end - 1].kind == PARAGRAPH and (sizes[end - 1] or 0) > text_size + 0.4:
+    while end > 1 and body[end - 1].kind in (PARAGRAPH, LIST_ITEM) and (sizes[end - 1] or 0) > text_size + 0.4:
         end -= 1
     if end == len(body) or end == 0:
         return [], body
     bullets: list[str] = []
     for b in body[end:]:
         t = b.text.strip()
-        if bullets and not ends_sentence(bullets[-1]):
+        # A bullet mark (drawn or printed) starts a bullet; otherwise a line that does not end
+        # a sentence runs on into the next.
+        if bullets and b.kind != LIST_ITEM and not ends_sentence(bullets[-1]) or (
+                bullets and b.kind == PARAGRAPH and any(x.kind == LIST_ITEM for x in body[end:])):
             bullets[-1] = f"{bullets[-1]} {t}"
         else:
             bullets.append(t)

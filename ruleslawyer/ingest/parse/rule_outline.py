@@ -28,7 +28,7 @@ from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, laid_out_entry
 from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
-from .stratagem_lines import Line, document_faction
+from .stratagem_lines import Line, document_faction, heading_path
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
 
@@ -365,7 +365,8 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
             # Only a lead-in whose list the page lost ("can be led by the following units:").
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
-                      section=b.section, text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
+                      section=b.section or heading_path(lines, b.line.index),  # HTML: the page's levels
+                      text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
                       faction=faction if ARMY_RULE.search(text) else None, summary=summary)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))
         if b.copy:

@@ -24,11 +24,11 @@ from ...names import title_case
 from .parsing import ParseContext
 from .rule_text import BRACKETED, ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, recap_box
-from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction
+from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction, heading_path
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 RUNIN_RE = re.compile(r"^(?P<label>[^:]{2,45}?)\s*:\s+(?P<rest>\S.*)$", re.S)
-_NOT_LABELS = {"example", "note", "notes", "designer's note", "when", "target", "effect", "restrictions",
+_NOT_LABELS = {"example", "for example", "note", "notes", "designer's note", "when", "target", "effect", "restrictions",
                "keywords", "faction keywords"}
 ARMY_RULE = re.compile(r"\bArmy Faction is\b", re.I)
 
@@ -40,7 +40,8 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     chapter = parse_chapter(lines, ctx)
     if chapter is not None:
-        return iter(dedupe([r for r in chapter if plausible_name(r.name)]))
+        # A printed rule number vouches for the name, even a datasheet word ("3. ABILITIES 02.03").
+        return iter(dedupe([r for r in chapter if r.number or plausible_name(r.name)]))
     if outline_markers(lines) >= 5:
         from .rule_outline import parse_outline
 
@@ -232,6 +233,8 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
         record = _popup_record(title, body, fluff_gap, ctx, faction)
         if record is not None and root is not None and j not in roots:
             record = replace(record, section=(root,))
+        elif record is not None:  # an HTML page's heading levels (h2 "Army Rules" > h3 rule)
+            record = replace(record, section=heading_path(lines, j))
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])

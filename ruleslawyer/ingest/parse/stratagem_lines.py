@@ -18,10 +18,12 @@ from .rule_text import is_caps, is_furniture, is_icon, text_of
 CP_RE = re.compile(r"^(?P<cp>\d+)\s*CP$", re.I)
 NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<cp>\d+)\s*CP$", re.I)
 CP_TYPE_RE = re.compile(r"^(?P<cp>\d+)\s*CP\s+(?P<type>.+)$", re.I)
+# A detachment's name may begin with a number: "1st Company Task Force – Battle Tactic".
+_GROUP_START = r"(?:[A-Za-z]|\d+(?:st|nd|rd|th)\s+[A-Za-z])"
 TYPE_RE = re.compile(
-    r"^(?P<group>[A-Za-z][\w'’ .&/-]*?)\s*(?:\s[–—-]\s|[–—])\s*"
+    rf"^(?P<group>{_GROUP_START}[\w'’ .&/-]*?)\s*(?:\s[–—-]\s|[–—])\s*"
     r"(?P<cat>[A-Za-z][A-Za-z'’]*(?: [A-Za-z][A-Za-z'’]*){0,2}?)?(?P<suffix>\s*Stratagem)?$")
-DET_RE = re.compile(r"^(?P<group>[A-Z][\w'’ &/-]{1,60}?)\s+Detachment$")
+DET_RE = re.compile(r"^(?P<group>(?:[A-Z]|\d+(?:st|nd|rd|th)\s+[A-Z])[\w'’ &/-]{1,60}?)\s+Detachment$")
 PTS_RE = re.compile(r"^(?P<pts>\d+)\s*pts?$", re.I)
 NAME_PTS_RE = re.compile(r"^(?P<name>.*?\S)\s*(?P<pts>\d+)\s*pts?$", re.I)
 BULLET_RE = re.compile(r"^(?:[•▪●·]\s*|[-–]\s+)")
@@ -63,7 +65,7 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
 
 
 # "CORE STRATAGEM": a rules-set name with no category (core rules books print it so).
-BARE_TYPE_RE = re.compile(r"^(?P<group>[A-Za-z][\w'’ ]{1,40}?)\s+STRATAGEM$", re.I)
+BARE_TYPE_RE = re.compile(rf"^(?P<group>{_GROUP_START}[\w'’ ]{{1,40}}?)\s+STRATAGEM$", re.I)
 # A section number after a name in a rules book: "COMMAND RE-ROLL 15.02".
 SECTION_NUMBER_RE = re.compile(r"\s+\d{1,2}\.\d{2}$")
 
@@ -72,7 +74,8 @@ def match_type(text: str):
     """(group, category, has "Stratagem" suffix) of a "Group – Category" line, else None."""
     m = BARE_TYPE_RE.match(text.strip())
     if m and not TYPE_RE.match(text.strip()):
-        return title_case(m.group("group").strip()), None, True
+        group = title_case(m.group("group").strip())
+        return re.sub(r"\b(\d+)(St|Nd|Rd|Th)\b", lambda o: o.group(1) + o.group(2).lower(), group), None, True
     m = TYPE_RE.match(text.strip())
     if not m:
         return None
@@ -105,6 +108,28 @@ def document_faction(doc: Document) -> str | None:
             if first and is_caps(first) and len(first) < 40:
                 return title_case(first)
     return None
+
+
+def heading_path(lines: list[Line], j: int) -> tuple[str, ...]:
+    """The headings above the heading at `j` in a page that marks heading levels (HTML h2 > h3),
+    outermost first, without the page's own title (level 1): "Army Rules" over "Reanimation
+    Protocols". Empty for a line that is no levelled heading, or one in a popup (a tooltip)."""
+    title = lines[j]
+    attrs = title.block.attrs or {}
+    # Only a loader that read the page's own heading elements says which section a block is
+    # in (`attrs["section"]`); a PDF's heading levels are guessed from font sizes.
+    if title.kind != HEADING or title.block.level < 2 or "section" not in attrs or attrs.get("tooltip_id") \
+            or attrs.get("region"):
+        return ()
+    path: list[str] = []
+    level = title.block.level
+    for line in reversed(lines[:j]):
+        if line.kind == HEADING and 2 <= line.block.level < level and line.text.strip():
+            path.insert(0, line.text.strip())
+            level = line.block.level
+            if level == 2:
+                break
+    return tuple(path)
 
 
 def faction_for(group: str | None, faction: str | None) -> str | None:

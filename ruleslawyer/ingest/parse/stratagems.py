@@ -29,8 +29,8 @@ class Header:
     """The name / cost / type lines that open a stratagem card or list entry."""
 
     name: str
-    cp: int
-    group: str
+    cp: int | None
+    group: str | None
     category: str | None
     suffix: bool
     start: int  # position in the line list
@@ -45,13 +45,24 @@ class Card:
     fluff: list[str] = field(default_factory=list)
     sections: list[tuple[str, list[str]]] = field(default_factory=list)
     used: list[int] = field(default_factory=list)  # line positions consumed
+    interleaved: bool = False  # a label came twice or out of order: two cards' lines mixed
+
+    def add_section(self, label: str, texts: list[str]) -> None:
+        """Open a labelled section; one that repeats or goes back in WHEN, TARGET, EFFECT,
+        RESTRICTIONS order means another card's lines are mixed in (columns interleaved)."""
+        if self.sections and _ORDER.index(label) <= _ORDER.index(self.sections[-1][0]):
+            self.interleaved = True
+        self.sections.append((label, texts))
+
+
+_ORDER = ("WHEN", "TARGET", "EFFECT", "RESTRICTIONS")
 
 
 def _name_ok(line: Line) -> bool:
     t = line.text.strip()
     return (line.usable and 0 < len(t) <= 80 and len(t.split()) <= 10 and not starts_with_label(t)
             and not t[0].islower() and sum(c.isalpha() for c in t) >= 3
-            and t[-1] not in ".:;," and not CP_RE.match(t))
+            and t[-1] not in ".:;," and not CP_RE.match(t) and not match_type(t))
 
 
 def match_header(lines: Sequence[Line], k: int) -> Header | None:
@@ -77,12 +88,37 @@ def match_header(lines: Sequence[Line], k: int) -> Header | None:
             t = match_type(lines[k + 2].text)
             if t:
                 return Header(a.text, int(m.group("cp")), *t, start=k, end=k + 3)
+        # Text dumps reorder the three header lines: "NAME" / "CORE STRATAGEM" / "1CP", or lose
+        # the cost to the other column ("NAME" / "CORE STRATAGEM"): a type line that says
+        # "Stratagem" is enough, the cost is unknown.
+        t = match_type(b.text)
+        if t and t[2]:
+            c = lines[k + 2] if k + 2 < n and lines[k + 2].usable else None
+            m = CP_RE.match(c.text) if c is not None else None
+            return Header(a.text, int(m.group("cp")) if m else None, *t, start=k, end=k + 3 if m else k + 2)
+        if m and SECTION_NUMBER_RE.search(a.text):
+            # "CRUSHING IMPACT 15.06" / "1CP": a numbered card whose type line went to the
+            # other column (the group is filled in from the document's other cards).
+            return Header(a.text, int(m.group("cp")), None, None, False, start=k, end=k + 2)
     return None
 
 
 def _label_ahead(lines: Sequence[Line], j: int, span: int) -> bool:
     for line in lines[j:j + span]:
         if not line.usable:
+            return False
+        if any(lab for lab, _ in split_labels(line.text)):
+            return True
+    return False
+
+
+def _flavour_then_label(lines: Sequence[Line], j: int, is_start) -> bool:
+    """Whether the prose lines from j run into a WHEN:/TARGET:/EFFECT: section before anything
+    else: a flavour paragraph a text dump printed one line per block (or two cards' flavour
+    paragraphs in a row)."""
+    for k in range(j, min(j + 12, len(lines))):
+        line = lines[k]
+        if not line.usable or line.kind != "paragraph" or is_start(k):
             return False
         if any(lab for lab, _ in split_labels(line.text)):
             return True
@@ -162,7 +198,7 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
         if pieces and pieces[0][0] is None:
             lead = pieces[0][1]
             if not card.sections:
-                if len(pieces) == 1 and not _label_ahead(lines, j + 1, 3):
+                if len(pieces) == 1 and not _label_ahead(lines, j + 1, 3) and not _flavour_then_label(lines, j, is_start):
                     break
                 card.fluff.append(lead)
             elif _continues(card, line, lines, j):
@@ -171,7 +207,7 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
                 break
             pieces = pieces[1:]
         for label, text in pieces:
-            card.sections.append((label, [text] if text else []))
+            card.add_section(label, [text] if text else [])
         card.used.append(j)
         j += 1
     return card
@@ -180,7 +216,12 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
 def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequence[Line]) -> Stratagem:
     h = card.header
     values: dict[str, str] = {}
-    for label, texts in card.sections:
+    if card.interleaved:
+        # Which WHEN/TARGET/EFFECT belongs to which card cannot be told from the text: the
+        # stratagem is kept by its name, cost and group, and the doubt is reported.
+        ctx.warn(f"stratagem {h.name!r}: its WHEN/TARGET/EFFECT lines are mixed with another card's (two "
+                 "columns read as one?); kept by name, cost and group only", lines[h.start].block.page)
+    for label, texts in ([] if card.interleaved else card.sections):
         key = _FIELDS[label]
         text = _joined(texts)
         values[key] = f"{values[key]}\n\n{text}" if key in values else text
@@ -193,7 +234,8 @@ def _stratagem(card: Card, faction: str | None, ctx: ParseContext, lines: Sequen
         faction=faction_for(h.group, faction), cp=h.cp, category=title_case(h.category) if h.category else None,
         group=h.group, when=values.get("when"), target=values.get("target"),
         effect=values.get("effect"), restrictions=values.get("restrictions"),
-        fluff=" ".join(card.fluff) or None, number=printed.group(1) if printed else None,
+        fluff=(" ".join(card.fluff) or None) if not card.interleaved else None,
+        number=printed.group(1) if printed else None,
     )
 
 
@@ -236,11 +278,16 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     lines = build_lines(doc, ctx)
     faction = document_faction(doc)
-    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None}
+    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None and h.group}
     popups = PopupParser(lines, ctx, faction, groups)
     popups.read_listings()
     is_start = lambda j: match_header(lines, j) is not None or popups.starts_popup(j)
-    yield from parse_stratagems(lines, ctx, faction, is_start)
+    stratagems = parse_stratagems(lines, ctx, faction, is_start)
+    if len(groups) == 1:  # a card whose type line was lost belongs to the document's one group
+        (only,) = groups
+        stratagems = [replace(r, group=only, faction=faction_for(only, faction)) if r.group is None else r
+                      for r in stratagems]
+    yield from stratagems
     # A popup printed twice (a page section and its tooltip copy) is one record.
     merged: dict[tuple, Record] = {}
     for record in popups.parse(is_start):

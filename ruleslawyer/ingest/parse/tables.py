@@ -25,10 +25,12 @@ from ...records import RefTable, TableRow
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
 from ...names import title_case
 from .parsing import ParseContext
+from .decision_lists import decision_span
 from .tables_glued import glued_grid_at, vocabulary
 
 _DICE = re.compile(r"(?:^|\s)\d\+(?:\s|$)|^[2-6]\+$|^\+$")
 _STEP = re.compile(r"^\s*\d+\s*[.)]\s*")
+_RULE_NUMBER = re.compile(r"\s+\d{2}\.\d{2}$")
 _LOOKBACK = 4
 # Roles a loader gives to rule popups whose tables the rule text also keeps.
 _INLINE_ROLES = {"tooltip", "popup", "rule-popup"}
@@ -47,6 +49,7 @@ class _Grid:
     indexes: list[int]  # blocks the grid came from
     has_header: bool = True  # list tables print no header row
     glued: bool = False  # cells that ran together in text: read, left in the text
+    ruled: bool = False  # drawn with rules: its cells are cells even when they hold sentences
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
@@ -69,7 +72,12 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
         if grid is None:
             i += 1
             continue
-        table, claim = _build(doc, ctx, grid)
+        span = decision_span(grid.rows) if blocks[grid.indexes[0]].kind == TABLE else None
+        if span is not None:
+            # A decision list (conditions and their verdicts) stays in the rule's text; only a
+            # chart printed inside it is a table, and the block is left for the text.
+            grid = _Grid(grid.rows[span[0]:span[1]], grid.indexes, glued=True) if span[1] - span[0] >= 3 else None
+        table, claim = _build(doc, ctx, grid) if grid is not None else (None, [])
         if table is not None:
             signature = (table.name.casefold(), tuple(r.label for r in table.rows))
             duplicate = any(_same_table(signature, s) for s in seen)
@@ -97,7 +105,7 @@ def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
-        return _Grid([list(r) for r in b.rows], [i]), i + 1
+        return _Grid([list(r) for r in b.rows], [i], ruled=(b.attrs or {}).get("ruled") == "yes"), i + 1
     if b.kind in (PARAGRAPH, HEADING) and "\t" in b.text:
         # Lines of tab-separated cells; an ALL-CAPS header line may have become a heading.
         n = b.text.count("\t")
@@ -229,7 +237,8 @@ def _name_above(doc: Document, ctx: ParseContext, first: int) -> tuple[str | Non
         n += 1
     name_index, name = headings[n]
     captions = [t for _, t in reversed(headings[:n])]
-    return _STEP.sub("", name), name_index, captions
+    # "2. WOUND ROLLS 05.02": the step number and the rule number are not the name.
+    return _RULE_NUMBER.sub("", _STEP.sub("", name)), name_index, captions
 
 
 def _is_axis_caption(text: str) -> bool:
@@ -266,19 +275,30 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     cells), a unit's characteristic profile (M, T, Sv, W ... headers: a datasheet part), or
     weapon/stat rows whose name column was lost (every row label a distance or a roll)."""
     cells = [c for r in data for c in r if c]
-    if grid.has_header and cells and (max(len(c) for c in cells) > 120 or
+    # A drawn grid with short row labels and column heads is a chart even when its cells hold
+    # whole sentences (a definition per row and column).
+    keyed = grid.ruled and all(len(r[0].split()) <= 4 for r in data) and all(len(h.split()) <= 6 for h in header) \
+        and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
+    if grid.has_header and cells and not keyed and (max(len(c) for c in cells) > 120 or
                                       sum(len(c) for c in cells) / len(cells) > 40):
         return False
-    if grid.has_header and all(_wordy(col) for col in zip(header, *data)):
+    if grid.has_header and not keyed and all(_wordy(col) for col in zip(header, *data)):
         return False  # every column holds sentence fragments: running text, not a chart
-    if len(data) <= 3 and _mostly_fragments(header + [c for r in data for c in r]):
-        return False  # two columns of prose side by side, cut into a small grid
+    if (len(data) <= 3 or not grid.ruled) and _mostly_fragments(header + [c for r in data for c in r]):
+        return False  # two columns of prose side by side, cut into a grid
     if len(data) == 1 and sum(1 for h in header[1:] if not h) * 2 > len(header) - 1:
         return False  # one row under a mostly blank header: labels scattered over a picture
     if any(_DOUBLED_WORD.search(c) for c in cells + header):
         return False  # "Melee Melee", "Pistol Pistol": text of several layers printed over each other
     if len({h.upper() for h in header} & _PROFILE_HEADS) >= 3:
         return False
+    every = [c for c in cells + header if c]
+    if every and not any(re.search(r"[A-Za-z]{3}|\d\+", c) for c in every) \
+            and any(re.search(r"[A-Za-z]", c) for c in every):
+        return False  # letter codes and numbers over a picture (BP, X5, 1.): a diagram's labels
+    if every and all(re.fullmatch(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?', c) for c in every) \
+            and any(c.endswith(('"', "\u201d")) for c in every):
+        return False  # distances marked on a diagram (1", 1 1/2", 9")
     labels = [r[0] for r in data]
     if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
         return False

@@ -1,0 +1,65 @@
+"""Run a search and print its hits: what `ruleslawyer search` does, without click.
+
+`fast.py` calls `run_search` straight from argv for a plain search, the click command
+(`search.py`) for everything else, so both print the same.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from .context import echo, style
+
+
+def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=None, limit: int = 10,
+               as_json: bool = False) -> int:
+    """Search the store of `app` (a context.AppContext) and print the hits; returns the exit
+    status (1 when nothing matched). Library errors are raised for the caller to report."""
+    from ..index.search import search_db
+    from .progress import index_progress
+
+    app.ensure_seeded()
+    if faction:  # a mistyped faction is an error with suggestions, not "no results"
+        from ..library.factions import check_faction
+
+        check_faction(app.db, faction)
+    with index_progress() as progress:
+        result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit,
+                           progress=progress, notice=notice)
+    if as_json:
+        echo(json.dumps({"query": result.query, "corrected": result.corrected,
+                         "hits": [h.to_json() for h in result.hits]}, ensure_ascii=False, indent=2))
+    else:
+        color = sys.stdout.isatty()
+        if result.corrected:
+            echo(f"Showing results for: {result.corrected}")
+        for hit in result.hits:
+            echo(f"{_label(hit, color)} {_highlight(hit.snippet, hit.highlights, color)}")
+    if not result.hits:
+        tips = "; ".join(result.suggestions) or "fewer or other words"
+        echo(f"No results for {result.query!r}. Try: {tips}", err=True)
+        return 1
+    return 0
+
+
+def notice(line: str) -> None:
+    """One line on stderr about index work (a damaged index rebuilt)."""
+    echo(f"Notice: {line}", err=True)
+
+
+def _label(hit, color: bool) -> str:
+    d = hit.data
+    where = " / ".join(p for p in (d.get("faction"), d.get("group") or d.get("document")) if p)
+    edition = f"{d['edition']}th ed." if d.get("edition") else ""
+    parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition]
+    return " ".join(p for p in parts if p) + " —"
+
+
+def _highlight(snippet: str, spans: list[tuple[int, int]], color: bool) -> str:
+    if not color:
+        return snippet
+    out, pos = [], 0
+    for start, end in spans:
+        out += [snippet[pos:start], style(snippet[start:end], fg="yellow", bold=True)]
+        pos = end
+    return "".join(out) + snippet[pos:]

@@ -1,0 +1,145 @@
+"""Entry headers of FAQ/errata documents as they reach the parser: the section headings
+("UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES"), unpaged index-card headers ("Mortifiers –
+Abilities, Anguish of the Unredeemed" in bold over an instruction, perhaps wrapped), paged headers
+wrapped onto a second line, and headers a loader ran into the block before or after them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ..document import HEADING
+from .errata_grammar import Header, is_instruction, parse_header
+from .errata_text import EntryLine
+
+_NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
+_ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|"
+                             r"errata\s*(?:&|and)\s*amendments)$", re.I)
+_FAQ_HEADING = re.compile(r"^(?:faqs?|frequently asked questions|questions?\s*(?:&|and)\s*answers|q\s*&\s*a)$",
+                          re.I)
+# "Mortifiers – Abilities, Anguish of the Unredeemed": an unpaged entry header of index-card errata.
+DASH_HEADER = re.compile(r"^(?P<title>[^\u2013\u2014]{2,80}?)\s+[\u2013\u2014-]\s+(?P<rest>.{2,160})$")
+# "Aegis Defence Line": a dashless one (a name, not a sentence and not quoted wording).
+_BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
+
+
+_INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
+
+
+def split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
+    """Split "Page 93 – Deathleaper, … Skin Change the second sentence to read:" (a header and
+    its instruction joined into one block) into the header and the instruction, and a header
+    run onto the end of the wording above it ("… (pg 78).' *Page 91 – Sanctus, …")."""
+    out: list[EntryLine] = []
+    for n, line in enumerate(lines):
+        tail = _trailing_header(line.text, lines[n + 1] if n + 1 < len(lines) else None)
+        if tail is not None:
+            # The break between the wording and the header was lost (a column or page turn): the
+            # header goes with the instruction after it, on that instruction's page.
+            out.append(dataclasses.replace(line, text=line.text[:tail].rstrip(), lead=""))
+            page = lines[n + 1].page if n + 1 < len(lines) and lines[n + 1].page is not None else line.page
+            line = dataclasses.replace(line, text=line.text[tail:].strip(), bold=True, lead="", kind="paragraph",
+                                       page=page)
+        header = parse_header(line.text)
+        cut = None
+        if header and header.target:
+            for m in _INSTRUCTION_START.finditer(line.text):
+                if is_instruction(line.text[m.end():]) and parse_header(line.text[:m.start()]):
+                    cut = m
+                    break
+        if cut is None:
+            out.append(line)
+            continue
+        out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
+        out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
+    return out
+
+
+# The end of quoted wording, then what may be the next entry's header run onto the same block.
+_WORDING_END = re.compile(r"[.!?]?['\u201d]\.?\s+(?=\S)")
+
+
+def _trailing_header(text: str, after: EntryLine | None) -> int | None:
+    """Where a header run onto the end of quoted wording starts, or None: a "Page N – Title"
+    (its instruction on the same block or the next), or an unpaged "Unit – Section" followed by
+    an instruction."""
+    for m in _WORDING_END.finditer(text):
+        tail = text[m.end():]
+        header = parse_header(tail)
+        if header and header.target:
+            return m.end()
+        if header is None and DASH_HEADER.match(tail) and after is not None and is_instruction(after.text) \
+                and not is_instruction(tail) and not re.search(r"[.:;!?]$", tail):
+            return m.end()
+    return None
+
+
+def section_of(line: EntryLine) -> str | None:
+    """"notes", "errata" or "faq" for a section heading of an FAQ document, else None."""
+    t = re.sub(r"\s+", " ", line.text.strip().strip(":")).strip()
+    if len(t) > 40:
+        return None
+    if _NOTES_HEADING.match(t):
+        return "notes"
+    if _ERRATA_HEADING.match(t):
+        return "errata"
+    if _FAQ_HEADING.match(t):
+        return "faq"
+    return None
+
+
+def dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
+    """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction,
+    perhaps wrapped onto a second bold line; with `bare`, also one without a dash ("Astra
+    Militarum Infantry Armoury Card, asterisk note")."""
+    line = lines[n]
+    if not line.bold or line.kind == HEADING:
+        return None
+    end = wrapped_end(lines, n)
+    if end >= len(lines) or not is_instruction(lines[end].text):
+        return None
+    text = " ".join(x.text.strip() for x in lines[n:end])
+    m = DASH_HEADER.match(text)
+    if m:
+        title = f"{m.group('title').strip()}, {m.group('rest').strip()}"
+    elif bare and _BARE_HEADER.match(text) and not is_instruction(text):
+        title = text
+    else:
+        return None
+    # The whole heading is the target: with no page reference, "Unit – Section, 2nd sentence" is
+    # one path into the card, and only the instruction names a place of its own (records.md).
+    return Header("", title.strip().rstrip("."), None)
+
+
+_WRAPS = (",", " and", " &", "–", "-")
+
+
+def wrapped_end(lines: list[EntryLine], n: int) -> int:
+    """Where the bold header at `n` ends: after the bold lines it wraps onto ("… Ranged Weapons," /
+    "accelerator burst cannon"), at most two."""
+    end = n + 1
+    while end < len(lines) and end - n <= 2 and lines[end].bold and not is_instruction(lines[end].text) \
+            and lines[end - 1].text.rstrip().endswith(_WRAPS):
+        end += 1
+    return end
+
+
+def full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header, int]:
+    """Join a header that wraps onto the next line ("… Heroic Deeds," / "Heroic Inspiration")."""
+    if not header.page:  # an unpaged header: _dash_header has read its wrapped lines already
+        return header, wrapped_end(lines, n)
+    text = lines[n].text.strip()
+    n += 1
+    while n < len(lines) and header.target:
+        nxt = lines[n]
+        wraps = text.rstrip().endswith(_WRAPS) or (lines[n - 1].bold and nxt.bold)
+        if not wraps or is_instruction(nxt.text) or parse_header(nxt.text) or section_of(nxt) \
+                or len(nxt.text) > 80:
+            break
+        text = f"{text.rstrip()} {nxt.text.strip()}"
+        reparsed = parse_header(text)
+        if reparsed is None:
+            break
+        header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred)
+        n += 1
+    return header, n

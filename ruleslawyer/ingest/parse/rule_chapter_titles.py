@@ -1,0 +1,73 @@
+"""Titles of a laid-out rules chapter: the sideways chapter title, the pages under another
+sideways title (a part of their own), and, without a sideways title, the heading above the
+first rule. Also the rule-number patterns of headings ("MOVING UNITS 03.01")."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ...names import title_case
+from ..document import HEADING, Document
+from .rule_text import BRACKETED
+from .stratagem_lines import Line
+
+NUMBER_END = re.compile(r"^(?P<name>.*?\S)\s+(?P<num>\d{2}\.\d{2})$")
+NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
+FOOTER = re.compile(r"^\+\+.*\+\+$")
+
+
+def chapter_title(doc: Document) -> str | None:
+    """The chapter title printed sideways (the largest sideways text of the first page that has
+    one), from the loader's `vertical_titles` meta."""
+    runs = []
+    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
+        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
+        if page.isdigit() and text:
+            runs.append((int(page), -float(size or 0), text))
+    if not runs:
+        return None
+    first = min(p for p, _, _ in runs)
+    return title_case(min(r for r in runs if r[0] == first)[2])
+
+
+def other_part_pages(doc: Document, title: str | None) -> set[int]:
+    """Pages under a sideways title other than the chapter's ("ATTACK SEQUENCE EXAMPLES"): a
+    part of its own, which runs until the chapter's title is printed again or the document ends."""
+    if not title:
+        return set()
+    marks: dict[int, str] = {}
+    for row in (doc.meta or {}).get("vertical_titles", "").splitlines():
+        page, size, text = (row.split("\t", 2) + ["", ""])[:3]
+        if page.isdigit() and text:
+            prev = marks.get(int(page))
+            # The largest run of a page is its title (a small "ADVANCED" tag beside it is not).
+            if prev is None or float(size or 0) > float(prev[0]):
+                marks[int(page)] = (size, text)
+    try:
+        last = int((doc.meta or {}).get("pages", "0"))
+    except ValueError:
+        last = 0
+    last = max([last] + list(marks))
+    out: set[int] = set()
+    current = title
+    for page in range(1, last + 1):
+        if page in marks:
+            current = title_case(re.sub(r"[\s\x00-\x1f]+", " ", marks[page][1]).strip())
+        if current.casefold() != title.casefold():
+            out.add(page)
+    return out
+
+
+def heading_above(lines: Sequence[Line], first: int) -> str | None:
+    """Without a sideways title, the chapter's title is the nearest unnumbered heading above its
+    first rule (a text or Markdown file's "WEAPON AND UNIT ABILITIES")."""
+    for k in range(first - 1, -1, -1):
+        ln = lines[k]
+        t = ln.text.strip()
+        if ln.kind != HEADING or ln.claimed or not t:
+            continue
+        if NUMBER_END.match(t) or NUMBER_START.match(t) or BRACKETED.match(t) or FOOTER.match(t):
+            continue
+        if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
+            return title_case(t) if t.upper() == t else t
+    return None
