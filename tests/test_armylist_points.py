@@ -266,3 +266,16 @@ def test_detachment_points_that_changed_are_said(tmp_path):
     said = [p.message for p in changed.problems if "Detachment Points" in p.message]
     assert said == ["the list's detachments cost 3 Detachment Points at the current points (Points v1.1), "
                     "not the 2 it says"]
+
+
+def test_a_faction_known_only_by_its_points_is_not_another_faction(tmp_path):
+    """A store with Munitorum Field Manual data knows a faction by its points alone; a list of a
+    faction sharing words with it ("Chaos Space Marines", "Space Marines") is not read as it."""
+    records = _records(_pts("Intercessor Squad", "1.1", [UnitCost("5", 80)]))
+    records[-1] = Points(name="Intercessor Squad", source=Source(file="sm.yaml"), edition=11,
+                         faction="Space Marines", version="1.1", costs=(UnitCost("5", 80),))
+    text = LIST.format(total=160, boss=80, units=_unit(80))
+    assert _check(tmp_path, text.replace("\nTesters\n", "\nSpace Marines\n"), records).factions == ["Space Marines"]
+    chaos = _check(tmp_path, text.replace("\nTesters\n", "\nChaos Space Marines\n"), records)
+    assert "Space Marines" not in chaos.factions
+    assert any(p.kind == "unknown faction" and "Chaos Space Marines" in p.message for p in chaos.problems)

@@ -231,7 +231,10 @@ def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[
         elif keyword:
             sub = keyword
         elif not faction and fold(text) not in ("xenos", "imperium", "chaos"):
-            close = difflib.get_close_matches(fold(text), list(cat.factions), n=1, cutoff=0.8)
+            # a misspelling, not another faction that shares words ("Chaos Space Marines" is not
+            # "Space Marines"): as many words as the faction named
+            close = [c for c in difflib.get_close_matches(fold(text), list(cat.factions), n=3, cutoff=0.8)
+                     if len(c.split()) == len(fold(text).split())][:1]
             if close:
                 factions.append(cat.factions[close[0]])
             else:
