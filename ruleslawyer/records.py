@@ -79,11 +79,13 @@ class Leader:
 @dataclass(frozen=True)
 class UnitCost:
     """Points for one unit size ("5" models); 11th edition prices repeated units in tiers
-    ("1st-2nd", "3rd+"), kept in `tier`."""
+    ("1st-2nd", "3rd+"), kept in `tier`. `description` is what the points list says the size
+    holds when it says more than a count ("1 Runtherd, 10 Gretchin")."""
 
     models: str
     points: int | None
     tier: str | None = None
+    description: str | None = None
 
 
 @dataclass(frozen=True)
@@ -333,6 +335,8 @@ def _plain(value: Any) -> Any:
             out = {"models": value.models, "points": value.points}
             if value.tier is not None:
                 out["tier"] = value.tier
+            if value.description is not None:  # optional too: older exports have none
+                out["description"] = value.description
             return out
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, (tuple, list)):

@@ -232,3 +232,67 @@ def test_invalid_yaml_is_one_line(tmp_path):
     with pytest.raises(LoadError) as info:
         list(detect(path).records())
     assert "testers.yaml" in str(info.value) and "\n" not in str(info.value)
+
+
+DESCRIBED = """name: Testers
+version: "1.1"
+units:
+  - name: Test Grots
+    pricing:
+      - range: "[1,)"
+        costs:
+          - { models: 10, points: 45, desc: 10 Grots }
+          - { models: 11, points: 45, desc: "1 Herder, 10 Grots" }
+          - { models: 1, points: 60, desc: Test Buggy, addon: true }
+"""
+
+
+def test_unit_size_descriptions_and_add_on_models(tmp_path):
+    """A size the points list describes keeps its description; an add-on model is a cost on top
+    of the unit (wargear), never a unit size of its own."""
+    from ruleslawyer.library.points import costs_text
+
+    path = tmp_path / "testers.yaml"
+    path.write_text(DESCRIBED, encoding="utf-8")
+    grots, = detect(path).records()
+    assert [(c.models, c.points, c.description) for c in grots.costs] == [("10", 45, "10 Grots"),
+                                                                         ("11", 45, "1 Herder, 10 Grots")]
+    assert [(w.name, w.points) for w in grots.wargear_costs] == [("Test Buggy", 60)]
+    assert costs_text(grots.costs) == "10 Grots: 45 pts; 1 Herder, 10 Grots: 45 pts"
+
+
+def test_unit_cost_description_exports_only_when_known():
+    """`description` is optional in the JSON shape: absent when unknown, and an older export
+    without it loads as before."""
+    from ruleslawyer.records import Points, Source, UnitCost, from_dict, to_dict
+
+    plain = Points(name="A", source=Source(file="a.yaml"), costs=(UnitCost("5", 50),))
+    described = Points(name="B", source=Source(file="a.yaml"), costs=(UnitCost("11", 45, None, "1 Herder, 10 Grots"),))
+    assert to_dict(plain)["costs"] == [{"models": "5", "points": 50}]
+    assert to_dict(described)["costs"] == [{"models": "11", "points": 45, "description": "1 Herder, 10 Grots"}]
+    assert from_dict(to_dict(described)) == described and from_dict(to_dict(plain)) == plain
+
+
+def test_real_gretchin_sizes_say_what_they_hold(shared):
+    import yaml
+
+    e11 = shared / "realdata" / "e11" / "mfm"
+    data = yaml.safe_load((e11 / "orks.yaml").read_text(encoding="utf-8"))
+    wanted = {(str(c["models"]), c["points"], c.get("desc")) for u in data["units"] if u["name"] == "Gretchin"
+              for p in u["pricing"] for c in p["costs"]}
+    grots = next(r for r in detect(e11).records() if r.name == "Gretchin" and r.version == "1.1")
+    assert {(c.models, c.points, c.description) for c in grots.costs} == wanted
+    assert any(d and "Runtherd" in d for _, _, d in wanted)
+
+
+def test_points_web_page_sizes_said_by_what_they_hold(tmp_path):
+    """On the points website a size may be given by what it holds ("1 Herder, 10 Grots"): a unit
+    size (the counts added up) with its description, not a wargear item."""
+    page = tmp_path / "mfm_testers.html"
+    page.write_text(PAGE.replace("<div>SUPPORT</div>", "<div>TEST GROTS</div><div>YOUR UNIT COSTS</div>"
+                                 "<div>10 Grots</div><div>45 pts</div><div>1 Herder, 10 Grots</div>"
+                                 "<div>50 pts</div><div>SUPPORT</div>"), encoding="utf-8")
+    grots = next(r for r in detect_page(page).records() if r.name == "Test Grots")
+    assert [(c.models, c.points, c.description) for c in grots.costs] == [("10", 45, "10 Grots"),
+                                                                         ("11", 50, "1 Herder, 10 Grots")]
+    assert grots.wargear_costs == ()

@@ -38,11 +38,21 @@ def check(app, file, as_json):
     resolved = sum(u.resolved for u in result.units)
     click.echo(f"{len(result.units)} units, {resolved} resolved; {result.points_total} points"
                + (f" (the list says {army.points_listed})" if army.points_listed is not None else ""))
-    for u in result.units:
+    prices = result.prices
+    current = result.points_current
+    if prices is not None and current is not None:
+        limit = army.points_limit
+        over = f", {current - limit} over the limit of {limit}" if limit is not None and current > limit else ""
+        unpriced = len(result.units) - prices.priced
+        click.echo(f"At the current points ({prices.label()}, {result.edition}th edition): {current} points{over}"
+                   + (f" ({unpriced} unit(s) not in the points list, at the list's points)" if unpriced else ""))
+    for i, u in enumerate(result.units):
         d = u.datasheet
         where = f" -> {d.name} ({d.faction}, {d.edition}th)" if d else " -> NOT FOUND"
         enh = f", enhancement {u.enhancement.name if u.enhancement else u.entry.enhancement}" if u.entry.enhancement else ""
-        click.echo(f"  {'ok' if d else '??'} {u.entry.name} ({u.entry.points} pts){where}{enh}")
+        now = prices.units[i].points if prices is not None else None
+        pts = f"{u.entry.points} pts" + (f", now {now}" if now is not None and now != u.entry.points else "")
+        click.echo(f"  {'ok' if d else '??'} {u.entry.name} ({pts}){where}{enh}")
     if result.problems:
         click.echo(f"{len(result.problems)} problem(s):")
         for p in result.problems:
@@ -91,6 +101,10 @@ def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
     units = sum(1 for r in chosen.records if r.kind == "datasheet")
     click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} stratagem/enhancement "
                f"card(s), {len(cards.pairs)} card(s) in all.")
-    missing = [u.entry.name for u in chosen.check.units if not u.resolved]
+    check = chosen.check
+    if check.prices is not None and check.points_current is not None and check.points_current != check.points_total:
+        click.echo(f"At the current points ({check.prices.label()}) the list costs {check.points_current} points, "
+                   f"not {check.points_total}; `ruleslawyer list check` says which units changed.")
+    missing = [u.entry.name for u in check.units if not u.resolved]
     if missing:
         click.echo("No datasheet found (no card): " + ", ".join(missing))

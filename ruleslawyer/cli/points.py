@@ -24,12 +24,13 @@ def _costs(record) -> str:
 @click.command()
 @click.argument("name", required=False)
 @click.option("--faction", help='Only this faction ("necrons", or its first letters).')
+@click.option("--edition", type=int, help="Only points of this edition, e.g. 11.")
 @click.option("--changes", is_flag=True, help="List what changed between two versions instead.")
 @click.option("--from", "old", metavar="V", help="With --changes: the older version (default: the one before --to).")
 @click.option("--to", "new", metavar="V", help="With --changes: the newer version (default: the newest).")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 @pass_app
-def points(app, name, faction, changes, old, new, as_json):
+def points(app, name, faction, edition, changes, old, new, as_json):
     """Show current points of units and detachments (from ingested Munitorum Field Manual data).
 
     Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes --faction necrons
@@ -39,9 +40,10 @@ def points(app, name, faction, changes, old, new, as_json):
 
     with app.store() as store:
         if changes:
-            old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction)
+            old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction,
+                                                         edition=edition)
         else:
-            found = find_points(store, name, faction=faction)
+            found = find_points(store, name, faction=faction, edition=edition)
     if changes:
         if name:
             found = [c for c in found if name.casefold() in c.name.casefold()]

@@ -15,12 +15,13 @@ from .main import pass_app
 @click.option("--category", help='Battle Tactic, Strategic Ploy, Epic Deed or Wargear.')
 @click.option("--phase", help='A word of the WHEN text ("shooting", "command").')
 @click.option("--cp", type=int, help="Exact command point cost.")
+@click.option("--edition", type=int, help="Only stratagems of this edition, e.g. 11.")
 @click.option("--json", "as_json", is_flag=True, help="Print the matching records as JSON lines.")
 @pass_app
-def stratagems(app, faction, group, category, phase, cp, as_json):
+def stratagems(app, faction, group, category, phase, cp, edition, as_json):
     """List stratagems: name, CP, category, group and when.
 
-    Example: ruleslawyer stratagems --faction necrons --category "battle tactic"
+    Example: ruleslawyer stratagems --faction necrons --category "battle tactic" --edition 10
     """
     from ..library.factions import check_faction
     from ..library.queries import find_stratagems
@@ -29,7 +30,8 @@ def stratagems(app, faction, group, category, phase, cp, as_json):
 
     with app.store() as store:
         check_faction(store, faction)
-        found = find_stratagems(store, faction=faction, group=group, category=category, phase=phase, cp=cp)
+        found = find_stratagems(store, faction=faction, group=group, category=category, phase=phase, cp=cp,
+                                edition=edition)
     if as_json:
         for record in found:
             click.echo(json.dumps(to_dict(record), ensure_ascii=False))

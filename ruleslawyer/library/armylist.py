@@ -7,7 +7,8 @@ profiles, enhancements and detachments to theirs; points added up again.
 The edition is the list's own (its 11th edition markers, its app version); a list that says
 nothing gets the edition most of its units resolve in. Factions come from the list's header,
 else from its units. Nothing is dropped: every unit is reported, resolved or not, and every
-doubt becomes a `Problem` naming the list line, with a suggestion where one helps.
+doubt becomes a `Problem` naming the list line, with a suggestion where one helps. The list is
+also priced at the newest points of its edition (armylist_points): `ListCheck.prices`.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from ..ingest.sources.armylists import ArmyList, ListItem, ListUnit, load_list
 from ..names import fold
 from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
 from .armylist_match import SUGGEST, Catalogue, close_weapons, name_forms, weapons_named
+from .armylist_points import ListPrices, majority_edition, price_list, price_notes
 
 
 @dataclass
@@ -106,10 +108,16 @@ class ListCheck:
     sub_faction: str | None
     edition: int | None
     problems: list[Problem]
+    prices: ListPrices | None = None  # the units at the newest points of the list's edition
 
     @property
     def points_total(self) -> int:
         return sum(u.entry.points or 0 for u in self.units)
+
+    @property
+    def points_current(self) -> int | None:
+        """The list's total at the current points (None when no points list of its edition prices it)."""
+        return self.prices.total([u.entry.points for u in self.units]) if self.prices else None
 
     @property
     def resolved_share(self) -> float:
@@ -123,7 +131,8 @@ class ListCheck:
             "factions": self.factions,
             "edition": self.edition,
             "edition_markers": self.army.edition_markers,
-            "units": [_unit_json(u) for u in self.units],
+            "units": [_unit_json(u, p) for u, p in zip(self.units, self.prices.units if self.prices else
+                                                        [None] * len(self.units))],
             "detachments": [{"name": d.name, "resolved": d.found, "rules": [r.name for r in d.rules],
                              "stratagems": [s.name for s in d.stratagems],
                              "enhancements": [e.name for e in d.enhancements]} for d in self.detachments],
@@ -135,13 +144,17 @@ class ListCheck:
             "points_limit": self.army.points_limit,
             "points_datasheets": sum(p for u in self.units if (p := u.datasheet_points()) is not None),
             "points_unpriced_units": sum(1 for u in self.units if u.datasheet_points() is None),
+            "points_current": self.points_current,
+            "points_current_versions": self.prices.versions if self.prices else [],
+            "points_current_priced_units": self.prices.priced if self.prices else 0,
+            "detachment_points_current": self.prices.detachment_points if self.prices else None,
             "problems": [p.to_json() for p in self.problems],
         }
 
 
-def _unit_json(u: ResolvedUnit) -> dict[str, Any]:
+def _unit_json(u: ResolvedUnit, price) -> dict[str, Any]:
     d = u.datasheet
-    return {
+    return {"points_current": price.to_json() if price is not None else None,
         "name": u.entry.name, "line": u.entry.line or None, "resolved": u.resolved,
         "datasheet": d.name if d else None, "faction": d.faction if d else None,
         "edition": d.edition if d else None, "match": u.match or None,
@@ -169,7 +182,7 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
     problems = [Problem(n.line, n.kind, n.message) for n in army.notes]
     factions, sub = _factions(army, cat, problems)
     candidates = {id(u): cat.datasheets.find(u.name) for u in army.units}
-    edition = army.edition or _majority_edition(army.units, candidates)
+    edition = army.edition or majority_edition(army.units, candidates)
     if not factions:
         counted = Counter(d.faction for recs, _ in candidates.values() for d in recs[:1] if d.faction)
         factions = [counted.most_common(1)[0][0]] if counted else []
@@ -184,16 +197,21 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
         total = sum(u.points or 0 for u in army.units)
         problems.append(Problem(None, "points", f"the units add up to {total} points; the list says "
                                 f"{army.points_listed}", suggestion="check for a unit left out or priced twice"))
-    _compare_prices(units, problems)
+    prices = price_list(units, detachments, records, edition, factions)
+    for kind, message, suggestion in price_notes(units, prices, army.points_listed, army.points_limit,
+                                                   army.detachment_points):
+        problems.append(Problem(None, kind, message, None, suggestion))
+    _compare_prices([u for u, p in zip(units, prices.units) if p.points is None], problems)
     for u in army.units:
         if u.points is None:
             problems.append(Problem(u.line or None, "points", f"line {u.line}: {u.name} has no points", u.name))
-    return ListCheck(army, units, detachments, factions, sub, edition, problems)
+    return ListCheck(army, units, detachments, factions, sub, edition, problems, prices)
 
 
 def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
     """One note when the store's datasheets price units differently from the list (another points
-    version, usually); each unit's own figure is in the JSON as `points_datasheet`."""
+    version, usually); each unit's own figure is in the JSON as `points_datasheet`. Only units no
+    points list prices come here: the others are compared with the current points."""
     differ = [(u, p) for u in units if u.entry.points is not None and (p := u.datasheet_points()) is not None
               and p != u.entry.points]
     if differ:
@@ -202,22 +220,6 @@ def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
                                 f"{len(differ)} unit(s) are priced differently by the store's datasheets "
                                 f"({shown}{', ...' if len(differ) > 4 else ''})", None,
                                 "the list or the store may use another points version"))
-
-
-def _majority_edition(units: list[ListUnit], candidates: dict) -> int | None:
-    """The edition of a list that does not say: the one most units resolve in, then the one whose
-    points match the list's prices most often (an 11th edition list priced for 11th edition), then
-    the newest."""
-    found, priced = Counter(), Counter()
-    for u in units:
-        recs, _ = candidates[id(u)]
-        for edition in {r.edition for r in recs if r.edition}:
-            found[edition] += 1
-        for edition in {r.edition for r in recs if r.edition and u.points is not None
-                        and any(c.points is not None and c.points <= u.points <= c.points + 60
-                                and (c.points == u.points or u.enhancement) for c in (r.points or ()))}:
-            priced[edition] += 1
-    return max(found, key=lambda e: (found[e], priced[e], e)) if found else None
 
 
 def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[list[str], str | None]:
@@ -229,7 +231,10 @@ def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[
         elif keyword:
             sub = keyword
         elif not faction and fold(text) not in ("xenos", "imperium", "chaos"):
-            close = difflib.get_close_matches(fold(text), list(cat.factions), n=1, cutoff=0.8)
+            # a misspelling, not another faction that shares words ("Chaos Space Marines" is not
+            # "Space Marines"): as many words as the faction named
+            close = [c for c in difflib.get_close_matches(fold(text), list(cat.factions), n=3, cutoff=0.8)
+                     if len(c.split()) == len(fold(text).split())][:1]
             if close:
                 factions.append(cat.factions[close[0]])
             else:

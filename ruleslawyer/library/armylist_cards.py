@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..records import Ability, Datasheet, Enhancement, Record, Stratagem
 from .armylist import ListCheck, ResolvedUnit, check_list
+from .armylist_points import UnitPrice, enhancement_pricer
 
 
 @dataclass
@@ -26,9 +27,10 @@ class ListCards:
     check: ListCheck
 
 
-def unit_card_record(u: ResolvedUnit) -> Datasheet | None:
-    """The unit's datasheet narrowed to its chosen weapons, its enhancement added as an ability,
-    and its list name in the title when that differs (None when the unit is unresolved)."""
+def unit_card_record(u: ResolvedUnit, price: UnitPrice | None = None) -> Datasheet | None:
+    """The unit's datasheet narrowed to its chosen weapons, its enhancement added as an ability
+    (at its current points when `price`, the unit at the current points, has them), and its
+    list name in the title when that differs (None when the unit is unresolved)."""
     d = u.datasheet
     if d is None:
         return None
@@ -36,20 +38,29 @@ def unit_card_record(u: ResolvedUnit) -> Datasheet | None:
     abilities = d.abilities
     if u.enhancement is not None:
         e = u.enhancement
-        pts = f" ({e.points} pts)" if e.points is not None else ""
+        now = price.enhancement if price is not None and price.enhancement is not None else e.points
+        pts = f" ({now} pts)" if now is not None else ""
         abilities = abilities + (Ability(f"Enhancement: {e.name}{pts}", e.text, "enhancement"),)
     elif u.entry.enhancement:
         abilities = abilities + (Ability(f"Enhancement: {u.entry.enhancement}",
                                          "(not found in the store; see the list check)", "enhancement"),)
+    if price is not None and price.points is not None and u.entry.points is not None and price.points != u.entry.points:
+        # the list was priced under other points: the card says what this unit costs now
+        tier = f", {price.tier} tier" if price.tier else ""
+        abilities = abilities + (Ability("Points now", f"{price.points} pts at Points v{price.record.version}{tier} "
+                                         f"(the list says {u.entry.points})" if price.record and price.record.version
+                                         else f"{price.points} pts (the list says {u.entry.points})", "list"),)
     if u.entry.warlord:
         abilities = abilities + (Ability("Warlord", "This model is your Warlord.", "list"),)
     return replace(d, weapons=weapons, abilities=abilities)
 
 
-def enhancement_card(e: Enhancement) -> Stratagem:
-    """An enhancement as a stratagem-shaped record, for the cards package."""
+def enhancement_card(e: Enhancement, points: int | None = None) -> Stratagem:
+    """An enhancement as a stratagem-shaped record, for the cards package; `points` (its cost in
+    the newest points list of its edition) over the points its own record prints."""
+    pts = points if points is not None else e.points
     return Stratagem(name=e.name, source=e.source, edition=e.edition, faction=e.faction, cp=None,
-                     category=f"Enhancement{f', {e.points} pts' if e.points is not None else ''}",
+                     category=f"Enhancement{f', {pts} pts' if pts is not None else ''}",
                      group=e.group, effect=e.text, restrictions=e.restriction, fluff=None)
 
 
@@ -61,11 +72,13 @@ def list_card_records(store, path: str | Path) -> ListCards:
     corpus = load_corpus(store).records
     check = check_list(load_list(path), corpus)
     out: list[Record] = []
-    for u in check.units:
-        card = unit_card_record(u)
+    prices = check.prices.units if check.prices is not None else [None] * len(check.units)
+    for u, price in zip(check.units, prices):
+        card = unit_card_record(u, price)
         if card is not None:
             out.append(card)
+    now = enhancement_pricer(corpus, check.edition)
     for det in check.detachments:
         out.extend(det.stratagems)
-        out.extend(enhancement_card(e) for e in det.enhancements)
+        out.extend(enhancement_card(e, now(e.name, e.group, e.faction)) for e in det.enhancements)
     return ListCards(out, corpus, check)

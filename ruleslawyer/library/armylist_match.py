@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..names import fold, name_key
-from ..records import Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
+from ..records import Datasheet, DetachmentRule, Enhancement, Points, Record, Stratagem, Weapon
 
 CLOSE = 0.86  # a close spelling accepted as the same name
 SUGGEST = 0.55  # names shown as suggestions
@@ -98,6 +98,9 @@ class Catalogue:
     def of(cls, records: Sequence[Record]) -> "Catalogue":
         sheets = [r for r in records if isinstance(r, Datasheet)]
         factions = {fold(d.faction): d.faction for d in sheets if d.faction}
+        for r in records:  # a faction with only points, detachments or enhancements stored is known too
+            if isinstance(r, (Points, DetachmentRule, Enhancement)) and r.faction:
+                factions.setdefault(fold(r.faction), r.faction)
         for f in list(factions.values()):  # a stored "Xenos - Orks" also answers to "Orks"
             factions.setdefault(fold(re.split(r"\s+-\s+", f)[-1]), f)
         subs: dict[str, str] = {}

@@ -11,13 +11,14 @@ an erratum changed says so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..names import fold
 from ..records import Ability, Enhancement, Record, Rule, Stratagem
 from .armylist import ListCheck, Problem, ResolvedUnit
 from .armylist_phases import PHASES, phase_of
+from .armylist_points import enhancement_pricer
 
 _PARAM = re.compile(r"^(?:\d+|\d*d\d+(?:\+\d+)?|x|\d+\+|x\+|\d+\")$")
 
@@ -155,13 +156,16 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             p = phase_of(rule.text)
             reminders[p].append(Reminder(p, ", ".join(_short(rule.used_by)), rule.name, _summary(rule.text)))
     detachment_rules, stratagems, enhancements = [], [], []
+    price_now = enhancement_pricer(records, check.edition)
     for det in check.detachments:
         for r in det.rules:
             detachment_rules.append(SheetRule(f"{det.name}: {r.name}", r.text, [det.name], bool(r.changes)))
             p = phase_of(r.text)
             reminders[p].append(Reminder(p, "Army (detachment)", r.name, _summary(r.text)))
         stratagems.extend(det.stratagems)
-        enhancements.extend(det.enhancements)
+        for e in det.enhancements:  # at its cost in the newest points list of the list's edition, where one prices it
+            now = price_now(e.name, e.group, e.faction)
+            enhancements.append(replace(e, points=now) if now is not None else e)
         for s in det.stratagems:
             p = phase_of(s.when or "") if s.when else "any"
             reminders[p].append(Reminder(p, f"Stratagem, {s.cp if s.cp is not None else '?'}CP", s.name,
@@ -173,6 +177,8 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             army.force_disposition or "", army.battle_size or "",
             f"{check.points_total} points" + (f" (list says {army.points_listed})"
                                               if army.points_listed not in (None, check.points_total) else "")]
+    if check.prices is not None and check.points_current not in (None, check.points_total):
+        bits.append(f"{check.points_current} points at the current points ({check.prices.label()})")
     return ListSheet(title=title, subtitle=" · ".join(b for b in bits if b), units=rows,
                      army_rules=list(army_rules.values()), detachment_rules=detachment_rules,
                      stratagems=stratagems, enhancements=enhancements, chosen_enhancements=chosen,

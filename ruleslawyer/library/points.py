@@ -67,8 +67,11 @@ def current_points(records: Sequence[Record], name: str | None = None, *, factio
         wanted = fold(faction)
         known = {fold(p.faction or "") for p in pool}
         if not any(k.startswith(wanted) for k in known):
-            raise NotFoundError(f"no points for faction {faction!r}", suggestions=sorted(
-                {p.faction for p in pool if p.faction})[:8])
+            from .factions import suggest_factions
+
+            names = sorted({p.faction for p in pool if p.faction})
+            raise NotFoundError(f"no points for faction {faction!r}",
+                                suggestions=suggest_factions(faction, names) or names[:8])
         pool = [p for p in pool if fold(p.faction or "").startswith(wanted)]
     if name:
         want = fold(name)
@@ -97,6 +100,10 @@ class PointsIndex:
     def __bool__(self) -> bool:
         return bool(self._by_name)
 
+    def entries(self, target_kind: str = "datasheet") -> list[Points]:
+        """Every current entry of one kind (a list's enhancement looked up in all its detachments)."""
+        return [p for (kind, _), found in self._by_name.items() if kind == target_kind for _, p in found]
+
     def of(self, name: str, faction: str | None = None, target_kind: str = "datasheet",
            edition: int | None = None) -> Points | None:
         """The current points record of the entry called `name` (of `faction` and `edition`, when
@@ -120,11 +127,14 @@ def points_of(records: Iterable[Record], name: str, faction: str | None = None,
 def costs_text(costs: Sequence) -> str:
     """Unit costs as one line, by tier where the list prices repeated units differently:
     "5 models: 75 pts; 10 models: 150 pts", or "1st-2nd: 5 models 75 pts, 10 models 150 pts;
-    3rd+: 5 models 85 pts, 10 models 160 pts"."""
+    3rd+: 5 models 85 pts, 10 models 160 pts". A size the points list describes is given as
+    described: "1 Runtherd, 10 Gretchin: 45 pts"."""
     def one(c, sep: str) -> str:
         pts = "?" if c.points is None else c.points
         plural = "" if str(c.models).strip() == "1" else "s"
         label = f"{c.models} model{plural}" if str(c.models).strip().isdigit() else str(c.models)
+        if getattr(c, "description", None):  # what the size holds ("1 Runtherd, 10 Gretchin") says more
+            label = c.description
         return f"{label}{sep} {pts} pts"
 
     tiers: dict[str | None, list] = {}
@@ -210,12 +220,25 @@ def points_changes(records: Sequence[Record], *, old: str | None = None, new: st
     return old, new, changes
 
 
-def find_points(store, name: str | None = None, *, faction: str | None = None) -> list[Points]:
-    """The current points in `store` matching `name` and `faction` (see current_points)."""
-    return current_points(list(store.records("points")), name, faction=faction)
+def _of_edition(records: list[Record], edition: int | None) -> list[Record]:
+    """The points records of `edition` (all when None); an edition no points record has is
+    NotFoundError naming the editions there are."""
+    if edition is None:
+        return records
+    known = sorted({r.edition for r in records if r.edition})
+    if edition not in known:
+        raise NotFoundError(f"no points of edition {edition}", suggestions=[str(e) for e in known],
+                            hint="leave out --edition for every edition")
+    return [r for r in records if r.edition == edition]
 
 
-def find_points_changes(store, *, old: str | None = None, new: str | None = None,
-                        faction: str | None = None) -> tuple[str, str, list[PointsChange]]:
-    """What changed in `store` between two points versions (see points_changes)."""
-    return points_changes(list(store.records("points")), old=old, new=new, faction=faction)
+def find_points(store, name: str | None = None, *, faction: str | None = None,
+                edition: int | None = None) -> list[Points]:
+    """The current points in `store` matching `name`, `faction` and `edition` (see current_points)."""
+    return current_points(_of_edition(list(store.records("points")), edition), name, faction=faction)
+
+
+def find_points_changes(store, *, old: str | None = None, new: str | None = None, faction: str | None = None,
+                        edition: int | None = None) -> tuple[str, str, list[PointsChange]]:
+    """What changed in `store` between two points versions (see points_changes), of one edition."""
+    return points_changes(_of_edition(list(store.records("points")), edition), old=old, new=new, faction=faction)

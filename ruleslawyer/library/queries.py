@@ -13,13 +13,13 @@ from ..records import Record, Stratagem
 
 def filter_stratagems(records: Iterable[Record], *, faction: str | None = None, group: str | None = None,
                       category: str | None = None, phase: str | None = None,
-                      cp: int | None = None) -> list[Stratagem]:
+                      cp: int | None = None, edition: int | None = None) -> list[Stratagem]:
     """Stratagems matching every given filter, sorted by faction, group and name.
 
     Matching ignores case and hyphens. `faction` is the record's faction ("none" or
     "universal" for the Core/Boarding Actions sets, which have none); `group` and `phase`
     match a part of the group name or of the WHEN text ("shooting" finds "Your Shooting
-    phase"); `category` and `cp` must be equal.
+    phase"); `category`, `cp` and `edition` must be equal.
     """
     out = []
     for r in records:
@@ -40,15 +40,28 @@ def filter_stratagems(records: Iterable[Record], *, faction: str | None = None, 
             continue
         if cp is not None and r.cp != cp:
             continue
+        if edition is not None and r.edition != edition:
+            continue
         out.append(r)
     return sorted(out, key=lambda r: (_folded(r.faction), _folded(r.group), _folded(r.name)))
 
 
 def find_stratagems(store, **filters) -> list[Stratagem]:
-    """The stratagems in `store` (errata applied) that match `filters` (see filter_stratagems)."""
+    """The stratagems in `store` (errata applied) that match `filters` (see filter_stratagems).
+
+    An `edition` no stored stratagem has is NotFoundError naming the editions there are (a
+    typo such as 110 is an error, not an empty table)."""
+    from ..errors import NotFoundError
     from .corpus import load_corpus
 
-    return filter_stratagems(load_corpus(store).records, **filters)
+    records = load_corpus(store).records
+    edition = filters.get("edition")
+    if edition is not None:
+        known = sorted({r.edition for r in records if r.kind == "stratagem" and r.edition})
+        if edition not in known:
+            raise NotFoundError(f"no stratagems of edition {edition}",
+                                suggestions=[str(e) for e in known], hint="leave out --edition for every edition")
+    return filter_stratagems(records, **filters)
 
 
 def _folded(s: str | None) -> str:

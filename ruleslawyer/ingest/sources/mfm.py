@@ -138,14 +138,20 @@ class MfmSource(StructuredSource):
                 continue
             where = f"{path.name}: {unit['name']}"
             costs = []
+            addons = []
             for price in _items(unit.get("pricing"), where, "pricing", self.warnings):
                 tier = tier_of(str(price.get("range") or ""))
                 for cost in _items(price.get("costs"), where, "costs", self.warnings):
-                    costs.append(UnitCost(models=str(cost.get("models", "")), tier=tier,
-                                          points=_points(cost.get("points"), where, self.warnings)))
+                    desc = str(cost.get("desc") or "").strip() or None
+                    points = _points(cost.get("points"), where, self.warnings)
+                    if cost.get("addon") is True and desc:  # a model added to the unit: paid on top, not a size
+                        addons.append(ItemCost(name=desc, points=points))
+                        continue
+                    costs.append(UnitCost(models=str(cost.get("models", "")), tier=tier, points=points,
+                                          description=desc))
             wargear = tuple(ItemCost(name=str(w.get("item") or w.get("name") or ""),
                                      points=_points(w.get("points"), where, self.warnings))
-                            for w in _items(unit.get("wargear"), where, "wargear", self.warnings))
+                            for w in _items(unit.get("wargear"), where, "wargear", self.warnings)) + tuple(addons)
             yield Entry(faction=faction, name=str(unit["name"]).strip(), kind="datasheet", version=version,
                         costs=tuple(costs), wargear=wargear, source=src)
         for det in _items(data.get("detachments"), path.name, "detachments", self.warnings):

@@ -126,8 +126,12 @@ class MfmPage(StructuredSource):
             price = _PTS.match(lines[i + 1]) if i + 1 < len(lines) else None
             if not price:
                 break
-            if _MODELS.match(line) and re.search(r"\bmodels?\b|^\d+\s+\w+$", line, re.I):
+            listed = re.fullmatch(r"\d+\s+[^\d,]+(?:,\s*\d+\s+[^\d,]+)*", line)  # "1 Runtherd, 10 Gretchin"
+            if _MODELS.match(line) and re.search(r"\bmodels?\b", line, re.I):
                 costs.append(UnitCost(models=_MODELS.match(line).group(1), points=int(price.group(2)), tier=tier))
+            elif listed:  # the size said by what it holds: the counts add up to the unit size
+                costs.append(UnitCost(models=str(sum(int(n) for n in re.findall(r"(\d+)\s+[^\d,]+", line))),
+                                      points=int(price.group(2)), tier=tier, description=line))
             else:
                 wargear.append(ItemCost(name=re.sub(r"^per\s+", "", line, flags=re.I), points=int(price.group(2))))
             i += 2

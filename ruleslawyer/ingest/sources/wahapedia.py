@@ -233,7 +233,8 @@ class WahapediaExport(StructuredSource):
                 keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") != "true"),
                 profiles=profiles, invulnerable_save=invuln,
                 weapons=tuple(self._weapon_10(w) for w in by_sheet["Datasheets_wargear.csv"].get(sid, [])),
-                abilities=tuple(self._ability_10(a, abilities) for a in by_sheet["Datasheets_abilities.csv"].get(sid, [])),
+                abilities=tuple(a for a in (self._ability_10(a, abilities, sid) for a in
+                                            by_sheet["Datasheets_abilities.csv"].get(sid, [])) if a is not None),
                 wargear_options=tuple(t for t in (fragment_text(o.get("description"))
                                                   for o in by_sheet["Datasheets_options.csv"].get(sid, [])) if t),
                 composition=tuple(t for t in composition if t),
@@ -248,12 +249,15 @@ class WahapediaExport(StructuredSource):
                       AP=w.get("AP") or None, D=w.get("D") or None,
                       abilities=weapon_keywords(w.get("description")))
 
-    @staticmethod
-    def _ability_10(a: dict[str, str], shared: dict[str, dict[str, str]]) -> Ability:
+    def _ability_10(self, a: dict[str, str], shared: dict[str, dict[str, str]], sid: str) -> Ability | None:
         category = re.sub(r"\s*\(.*\)", "", a.get("type", "")).strip().lower() or None
         category = {"datasheet": "unit"}.get(category, category)
         ref = shared.get(a.get("ability_id", ""))
-        name = fragment_text(a.get("name")) or (ref["name"] if ref else "")
+        name = fragment_text(a.get("name")) or (fragment_text(ref.get("name")) if ref else "")
+        if not name.strip():  # a row naming an ability id Abilities.csv lacks: no nameless ability
+            self.warnings.append(f"Datasheets_abilities.csv: datasheet {sid}: ability id "
+                                 f"{a.get('ability_id', '')!r} is not in Abilities.csv; left out")
+            return None
         text = fragment_text(a.get("description")) or (shared_rule_text(ref) if ref else "")
         if a.get("parameter"):
             name = f"{name} {a['parameter']}"

@@ -56,8 +56,10 @@ def unit_costs(rows: list[dict[str, str]], where: str,
         if in_wargear or cost.startswith("+"):  # "+30" for an added model or item: on top of the unit
             wargear.append(ItemCost(name=re.sub(r"^\s*per\s+", "", label, flags=re.I), points=points))
         else:
-            m = re.match(r"\s*(\d+)", label)
-            costs.append(UnitCost(models=m.group(1) if m else label, points=points, tier=tier))
+            counts = re.findall(r"(\d+)\s+[^\d,]+", label)  # "1 Runtherd, 10 Gretchin": 11 models, said so
+            plain = re.fullmatch(r"\s*\d+\s+models?\s*", label, re.I)
+            costs.append(UnitCost(models=str(sum(map(int, counts))) if counts else label, points=points, tier=tier,
+                                  description=None if plain or not counts else label))
     return tuple(costs) or None, tuple(wargear)
 
 
