@@ -67,13 +67,13 @@ def seeds() -> dict[str, list[bytes]]:
     return {"pdf": pdf, "html": html, "text": text}
 
 
-def mutate(rnd: random.Random, own: list[bytes], others: list[bytes]) -> bytes:
+def mutate(rnd: random.Random, own: list[bytes], others: list[bytes], limit: int = MAX_INPUT) -> bytes:
     """One damaged input: a window of a seed, then one or two of flip / truncate / splice / insert / repeat."""
     base = rnd.choice(own)
-    if len(base) > MAX_INPUT and rnd.random() < 0.5:
-        start = rnd.randrange(len(base) - MAX_INPUT)
-        base = base[:64] + base[start:start + MAX_INPUT]  # keep the header: sniffing sees the format
-    data = bytearray(base[:MAX_INPUT * 2])
+    if len(base) > limit and rnd.random() < 0.5:
+        start = rnd.randrange(len(base) - limit)
+        base = base[:64] + base[start:start + limit]  # keep the header: sniffing sees the format
+    data = bytearray(base[:limit * 2])
     for _ in range(rnd.randint(1, 2)):
         op = rnd.randrange(5)
         if op == 0 and data:  # flip bytes
@@ -94,7 +94,7 @@ def mutate(rnd: random.Random, own: list[bytes], others: list[bytes]) -> bytes:
             a = rnd.randrange(len(data))
             run = data[a:a + rnd.randint(1, 256)]
             data[a:a] = run * rnd.randint(2, 8)
-    return bytes(data[:MAX_INPUT * 2])
+    return bytes(data[:limit * 2])
 
 
 def snapshot(store: Store) -> tuple:

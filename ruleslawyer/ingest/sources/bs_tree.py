@@ -189,6 +189,8 @@ def read_tree(path: Path) -> ET.Element:
         return ET.fromstring(data)  # expat honours the BOM and the encoding declaration
     except ET.ParseError as exc:
         raise LoadError(path, f"not well-formed XML: {exc}") from None
+    except (LookupError, ValueError) as exc:  # an encoding declaration expat does not know ("UTF-4", "UTF-16" in a UTF-8 file)
+        raise LoadError(path, f"not readable XML: {exc}") from None
 
 
 def local(tag: str) -> str:

