@@ -70,9 +70,11 @@ def conflicts(app, kind, faction, as_json):
 
     Example: ruleslawyer conflicts --kind datasheet --faction necrons
     """
+    from ..library.factions import check_faction
     from ..library.files import find_conflicts
 
     with app.store() as store:
+        check_faction(store, faction)
         found = find_conflicts(store, kind=kind, faction=faction)
     if as_json:
         click.echo(json.dumps([c.to_json() for c in found], ensure_ascii=False, indent=2))
