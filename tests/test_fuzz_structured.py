@@ -44,19 +44,19 @@ ROWS = 4  # rows kept of the tables not keyed by datasheet
 
 
 # ------------------------------------------------------------------ seeds
-def export_subset(folder: Path, out: Path) -> Path:
+def export_subset(folder: Path, out: Path, sheets: int = SHEETS) -> Path:
     """A small real export: its first datasheets with their rows in every table, a few rows of
     the other tables, written back in the export's own form (`a|b|c|` rows, one header)."""
     out.mkdir(parents=True)
-    sheets = read_table(folder / "Datasheets.csv")[:SHEETS]
-    keep = {r["id"] for r in sheets}
+    kept = read_table(folder / "Datasheets.csv")[:sheets]
+    keep = {r["id"] for r in kept}
     for csv in sorted(folder.glob("*.csv")):
         header = (csv.read_bytes().decode("utf-8-sig").split("\n", 1)[0]).rstrip("\r|").split("|")
         rows = read_table(csv)
         if csv.name == "Datasheets.csv":
-            rows = sheets
+            rows = kept
         elif "datasheet_id" in header:
-            rows = [r for r in rows if r.get("datasheet_id") in keep][:ROWS * 4]
+            rows = [r for r in rows if r.get("datasheet_id") in keep][:ROWS * 4 * sheets // SHEETS]
         elif csv.name == "Datasheets_leader.csv":
             rows = [r for r in rows if r.get("leader_id") in keep or r.get("attached_id") in keep][:ROWS]
         elif csv.name not in ("Factions.csv", "Last_update.csv"):

@@ -60,6 +60,11 @@ def _split(line: str) -> list[str]:
     return fields
 
 
+def _whole_row(line: str, width: int) -> bool:
+    """A line that is a complete row on its own: at least `width` fields and the closing `|`."""
+    return line.endswith("|") and len(_split(line)) >= width
+
+
 def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] | None = None) -> list[dict[str, str]]:
     """Rows of a Wahapedia CSV as dicts keyed by header name (all values strings).
 
@@ -80,8 +85,11 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
     text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
     rows: list[dict[str, str]] = []
     pending = ""
-    for line in lines[1:]:
-        line = pending + line if pending else line
+    start = 0  # the line (1 = the header) where the pending row began
+    for number, raw_line in enumerate(lines[1:], 2):
+        if not pending:
+            start = number
+        line = pending + raw_line if pending else raw_line
         if not line.strip():
             pending = ""
             continue
@@ -92,6 +100,14 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
         if len(fields) < width or (terminated and not line.endswith("|")):
             pending = line + "\n"  # a newline inside a text cell: read on
             continue
+        if len(fields) > width and terminated and pending.endswith("|\n") and _whole_row(raw_line, width):
+            # A row that ended with too few fields (a damaged row, not a text cell running on): it
+            # would swallow the row after it. Said and left out; the row after it is read on its own.
+            short = len(_split(pending))
+            if warnings is not None:
+                warnings.append(f"{path.name}: line {start}: a row of {short} fields where the header has {width}; "
+                                "left out")
+            fields = _split(raw_line)
         pending = ""
         if len(fields) > width:  # an unquoted `|` inside the text column
             extra = len(fields) - width

@@ -1,0 +1,108 @@
+"""Never silent about lost content: a damaged Wahapedia export is refused or ingested with a warning.
+
+Each damage of issue 20 is made to a small subset of the real 10th edition export (a few
+datasheets with all their rows): a column gone, a table cut short or missing, a row with fields
+missing, factions unknown. The export is then either refused with one line naming the file and
+what is wrong (and the store is unchanged), or ingested with a warning naming the file; and the
+rows read are counted against the records stored.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.ingest.pipeline import ingest_paths
+from ruleslawyer.ingest.sources.wahapedia_csv import read_table
+from ruleslawyer.store import Store
+from tests.test_fuzz_structured import export_subset
+
+
+@pytest.fixture(scope="module")
+def subset(shared, tmp_path_factory) -> Path:
+    return export_subset(shared / "realdata" / "wahadumper__wahadumper", tmp_path_factory.mktemp("x") / "export",
+                         sheets=12)
+
+
+@pytest.fixture
+def export(subset, tmp_path) -> Path:
+    copy = tmp_path / "export"
+    shutil.copytree(subset, copy)
+    return copy
+
+
+def ingest(folder: Path, tmp_path: Path):
+    with Store(tmp_path / "s.sqlite") as store:
+        report = ingest_paths(store, [folder])
+        counts = store.counts_by_kind()
+    (result,) = report.results
+    return result, counts
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_bytes().decode("utf-8-sig").split("\r\n")
+
+
+def test_the_subset_stores_every_row_it_reads(export, tmp_path):
+    """Rows read against records stored: each stratagem and enhancement row is one record."""
+    result, counts = ingest(export, tmp_path)
+    assert result.status == "ingested", result.error
+    assert counts["stratagem"] == len(read_table(export / "Stratagems.csv"))
+    assert counts["enhancement"] == len(read_table(export / "Enhancements.csv"))
+    assert counts["datasheet"] == len(read_table(export / "Datasheets.csv"))
+    assert not [w for w in result.warnings if "missing" in w or "truncated" in w or "fields" in w]
+
+
+def test_stratagems_without_their_description_column_are_refused(export, tmp_path):
+    rows = lines(export / "Stratagems.csv")
+    rows[0] = rows[0].replace("|description|", "|descr|")
+    (export / "Stratagems.csv").write_text("\r\n".join(rows), encoding="utf-8")
+    result, counts = ingest(export, tmp_path)
+    assert result.status == "failed" and "\n" not in result.error
+    assert "Stratagems.csv" in result.error and "'description'" in result.error
+    assert not counts
+
+
+def test_models_cut_to_100_bytes_is_a_warning(export, tmp_path):
+    path = export / "Datasheets_models.csv"
+    path.write_bytes(path.read_bytes()[:100])
+    result, _ = ingest(export, tmp_path)
+    assert result.status == "ingested"
+    assert any(w.startswith("Datasheets_models.csv:") for w in result.warnings), result.warnings
+
+
+def test_abilities_cut_mid_file_is_a_warning(export, tmp_path):
+    path = export / "Datasheets_abilities.csv"
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2])
+    result, _ = ingest(export, tmp_path)
+    assert any(w.startswith("Datasheets_abilities.csv:") and "truncated" in w for w in result.warnings), result.warnings
+
+
+def test_a_missing_table_is_a_warning(export, tmp_path):
+    (export / "Datasheets_abilities.csv").unlink()
+    result, _ = ingest(export, tmp_path)
+    assert result.status == "ingested"
+    assert any(w.startswith("Datasheets_abilities.csv is missing") for w in result.warnings), result.warnings
+
+
+def test_a_row_with_fields_missing_does_not_swallow_the_next(export, tmp_path):
+    """A short row used to be read on into the next row, which was lost without a word."""
+    path = export / "Stratagems.csv"
+    rows = lines(path)
+    count = len(read_table(path))
+    fields = rows[2].split("|")
+    rows[2] = "|".join(fields[:3] + fields[6:])
+    path.write_text("\r\n".join(rows), encoding="utf-8")
+    result, counts = ingest(export, tmp_path)
+    assert counts["stratagem"] == count - 1  # only the damaged row is gone
+    assert any(w.startswith("Stratagems.csv: line 3:") for w in result.warnings), result.warnings
+
+
+def test_rows_naming_unknown_factions_are_a_warning(export, tmp_path):
+    path = export / "Factions.csv"
+    path.write_text(lines(path)[0] + "\r\n", encoding="utf-8")
+    result, counts = ingest(export, tmp_path)
+    assert result.status == "ingested"
+    assert any(w.startswith("Factions.csv:") and "factions it does not have" in w for w in result.warnings)
