@@ -118,6 +118,22 @@ def test_utf16_html_is_sniffed_as_html(codec):
     assert formats.sniff_format(data, "page.txt") == "html"
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "cp1252", "utf-8-sig"])
+def test_text_in_any_common_encoding_is_read(codec, tmp_path):
+    """UTF-16 with or without its byte-order mark, Windows-1252, UTF-8 with a BOM: the same records."""
+    text = (CORPUS / "core-rules-summary.md").read_text("utf-8").replace("\u2019", "'")
+    plain = tmp_path / "plain" / "rules.md"
+    plain.parent.mkdir()
+    plain.write_text(text, encoding="utf-8")
+    other = tmp_path / "other" / "rules.md"
+    other.parent.mkdir()
+    other.write_bytes(text.encode(codec))
+    code, errors, out = _ingest(tmp_path / "plain", plain)
+    code2, errors2, out2 = _ingest(tmp_path / "other", other)
+    assert code == code2 == 0, errors2
+    assert out.splitlines()[-1] == out2.splitlines()[-1] and "rule" in out2  # the same counts by kind
+
+
 def test_a_page_whose_first_tag_comes_late_is_html():
     data = b"<?xml version='1.0'?>\n<!-- " + b"x" * 10000 + b" -->\n\n<html><body><p>Rule</p></body></html>"
     assert formats.sniff_format(data, "page.txt") == "html"
