@@ -91,6 +91,21 @@ def test_file_names_are_shown_escaped_and_odd_bytes_ingest(tmp_path):
     assert again == (0, 3)  # the odd names are keyed stably: unchanged the second time
 
 
+def test_warnings_and_file_listings_show_names_escaped(tmp_path):
+    """A file read with a warning (nothing recognised) is named escaped in the warning line and in `files`."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/new\nline \x1b[31mred.txt", "wb") as f:
+        f.write(b"just some words\n")
+    db = str(tmp_path / "s.sqlite")
+    result = CliRunner().invoke(cli, ["--db", db, "ingest", "--no-index", str(folder)])
+    warning = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+    assert warning == ["Warning: new\\nline \\x1b[31mred.txt: no records found: nothing in this file was "
+                       "recognised as rules"], result.stderr
+    listing = CliRunner().invoke(cli, ["--db", db, "files", "--warnings"]).stdout
+    assert "\x1b" not in listing and len(listing.splitlines()) == 2, listing
+
+
 def ingest_paths_count(tmp_path: Path, folder: Path) -> tuple[int, int]:
     from ruleslawyer.store import Store
 
