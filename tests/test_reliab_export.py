@@ -106,3 +106,24 @@ def test_rows_naming_unknown_factions_are_a_warning(export, tmp_path):
     result, counts = ingest(export, tmp_path)
     assert result.status == "ingested"
     assert any(w.startswith("Factions.csv:") and "factions it does not have" in w for w in result.warnings)
+
+
+def test_catalogue_units_without_a_profile_are_counted(tmp_path):
+    """Unit entries read against datasheets stored: one that gives none is named in a warning."""
+    import json
+
+    from tests.test_sources_battlescribe import CATALOGUE, SYSTEM
+
+    data = json.loads(json.dumps(CATALOGUE))
+    unit = json.loads(json.dumps(data["catalogue"]["sharedSelectionEntries"][0]))
+    data["catalogue"]["sharedSelectionEntries"][0]["profiles"][0]["typeName"] = "Unit"
+    unit.update(id="u-2", name="Broken Squad", profiles=[p for p in unit["profiles"] if p["typeName"] != "Unit"])
+    data["catalogue"]["sharedSelectionEntries"].append(unit)
+    (tmp_path / "System.json").write_text(json.dumps(SYSTEM), encoding="utf-8")
+    cat = tmp_path / "Testers.json"
+    cat.write_text(json.dumps(data), encoding="utf-8")
+    with Store(tmp_path / "s.sqlite") as store:
+        (result,) = ingest_paths(store, [cat]).results
+    assert result.kinds.get("datasheet") == 1
+    assert any("1 of 2 unit entries have no Unit profile" in w and "Broken Squad" in w for w in result.warnings), \
+        result.warnings

@@ -93,13 +93,14 @@ class BattleScribeSource(StructuredSource):
         self.edition = edition
         version = root.get("revision")
         reader = UnitReader(index=index, file_name=self.path.name, format=self.format, faction=faction, edition=edition)
-        read = made = 0
+        read, skipped = 0, []
         if local(root.tag) == "catalogue":
             for entry in self._unit_entries(root, index):
                 read += 1
                 sheet = reader.datasheet(entry, self.warnings)
-                if sheet is not None:
-                    made += 1
+                if sheet is None:
+                    skipped.append(plain(entry.get("name", "")).strip() or entry.get("id", "?"))
+                else:
                     yield self._versioned(sheet, version)
             army = ArmyReader(reader, root, roots)
             for record in army.records(self.warnings):
@@ -111,8 +112,12 @@ class BattleScribeSource(StructuredSource):
             if text:
                 yield self._versioned(Rule(name=plain(rule.get("name", "")).strip(), source=reader.source(rule),
                                            edition=edition, faction=faction, text=text), version)
-        if read and not made:
+        # Counts checked: every unit entry read gives a datasheet (in BSData's catalogues, all do).
+        if read and len(skipped) == read:
             self.warnings.append(f"{self.path.name}: {read} unit entries but none has a Unit profile; no datasheets")
+        elif skipped:
+            self.warnings.append(f"{self.path.name}: {len(skipped)} of {read} unit entries have no Unit profile; "
+                                 f"left out: {', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}")
 
     @staticmethod
     def _versioned(record: Record, version: str | None) -> Record:
