@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from .errors import StoreError
 from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
-from .storefile import (REPAIR_HINT, READ_ONLY_HINT, damaged_row_line, is_read_only_error, open_checks,
+from .storefile import (REPAIR_HINT, READ_ONLY_HINT, damaged_row_line, wrong_scalar, is_read_only_error, open_checks,
                         read_only_error, report_damage, schema_damage, connect)
 from .records import Record, from_dict, record_name, to_dict
 
@@ -274,7 +274,11 @@ class Store:
     def _decode(self, row: tuple) -> Record | None:
         """The record of one stored row, or None (reported) when the row is damaged."""
         try:
-            return from_dict(json.loads(row[4]))
+            record = from_dict(json.loads(row[4]))
+            wrong = wrong_scalar(record)
+            if wrong:
+                raise TypeError(wrong)
+            return record
         except Exception as exc:  # any failure to decode is damage in the file, not a bug here
             line = damaged_row_line(self.path, row, exc)
             self.damaged.append(line)

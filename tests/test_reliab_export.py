@@ -116,7 +116,6 @@ def test_catalogue_units_without_a_profile_are_counted(tmp_path):
 
     data = json.loads(json.dumps(CATALOGUE))
     unit = json.loads(json.dumps(data["catalogue"]["sharedSelectionEntries"][0]))
-    data["catalogue"]["sharedSelectionEntries"][0]["profiles"][0]["typeName"] = "Unit"
     unit.update(id="u-2", name="Broken Squad", profiles=[p for p in unit["profiles"] if p["typeName"] != "Unit"])
     data["catalogue"]["sharedSelectionEntries"].append(unit)
     (tmp_path / "System.json").write_text(json.dumps(SYSTEM), encoding="utf-8")
