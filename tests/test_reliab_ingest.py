@@ -43,6 +43,20 @@ def test_fifo_device_and_socket_are_skipped_with_one_line_each(tmp_path):
     assert out.strip().startswith("1 files read")
 
 
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_an_army_list_that_is_not_a_regular_file_is_one_line(special, tmp_path):
+    """`list check` read a FIFO or /dev/zero until it hung or ran out of memory."""
+    path = tmp_path / "list.txt"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(special)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), "list", "check", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and "not a regular file" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_the_size_limit_counts_what_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(formats, "MAX_FILE_BYTES", 1000)
     big = tmp_path / "big.txt"
