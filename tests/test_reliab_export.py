@@ -126,3 +126,14 @@ def test_catalogue_units_without_a_profile_are_counted(tmp_path):
     assert result.kinds.get("datasheet") == 1
     assert any("1 of 2 unit entries have no Unit profile" in w and "Broken Squad" in w for w in result.warnings), \
         result.warnings
+
+
+def test_a_catalogue_without_its_game_system_says_so(tmp_path):
+    from tests.test_sources_battlescribe import write_pair
+
+    cat = write_pair(tmp_path, "xml")
+    (tmp_path / "System.gst").unlink()
+    with Store(tmp_path / "s.sqlite") as store:
+        (result,) = ingest_paths(store, [cat]).results
+    assert result.status == "ingested"
+    assert any("game system (id sys-1) is not in the folder" in w for w in result.warnings), result.warnings

@@ -78,14 +78,19 @@ class BattleScribeSource(StructuredSource):
     def records(self) -> Iterator[Record]:
         """A catalogue's datasheets, detachment rules, enhancements and shared rules; or a game system's rules."""
         root = read_tree(self.path)
-        systems, libraries = [], []
+        systems, libraries, unreadable = [], [], False
         for extra in self.files[1:]:
             try:
                 tree = read_tree(extra)
             except LoadError as exc:  # judged on its own: the catalogue is still read
                 self.warnings.append(f"{exc}; links into that file are left unresolved")
+                unreadable = True
                 continue
             (systems if local(tree.tag) == "gameSystem" else libraries).append(tree)
+        wanted = root.get("gameSystemId")
+        if local(root.tag) == "catalogue" and wanted and not systems and not unreadable:
+            self.warnings.append(f"its game system (id {wanted}) is not in the folder; links into it (shared "
+                                 "rules, profiles) are left unresolved")
         roots = [root, *systems, *libraries]  # libraries only resolve links; their units are their own
         index = Index(roots)
         faction = faction_name(root)
