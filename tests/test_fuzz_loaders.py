@@ -118,6 +118,7 @@ def test_loaders_survive_damaged_inputs(monkeypatch):
         with Store(tmp / "fuzz.sqlite") as store:
             store.conn.execute("PRAGMA synchronous=OFF")  # a scratch store: no fsync per file
             for fmt, own in all_seeds.items():
+                began = time.process_time()
                 suffix = {"pdf": ".pdf", "html": ".html", "text": ".txt"}[fmt]
                 for n in range(PER_LOADER):
                     data = mutate(rnd, own, pool)
@@ -133,6 +134,7 @@ def test_loaders_survive_damaged_inputs(monkeypatch):
                         assert "\n" not in result.error
                         assert snapshot(store) == before, (fmt, n, "a refused file changed the store")
                     assert time.process_time() - start < BUDGET_SECONDS, f"over budget at {fmt} input {n}"
+                print(fmt, counts[fmt], f"{time.process_time() - began:.1f}s CPU")
     for fmt, c in counts.items():
         assert c["ingested"] + c["failed"] >= PER_LOADER
         # Both outcomes occur: the mutations neither all break the format nor all leave it alone.

@@ -119,9 +119,24 @@ def mfm_subset(mfm: Path, factions: tuple[str, ...]) -> dict[str, bytes]:
     names = [yaml_name(mfm / f"{f}.yaml") for f in factions]
     log = [line for line in (mfm / "DATA-CHANGELOG.md").read_text(encoding="utf-8").split("\n")
            if not line.startswith("- ") or any(f"**{n}**" in line for n in names)]
-    files = {f"{f}.yaml": (mfm / f"{f}.yaml").read_bytes() for f in factions}
-    return {"meta.yaml": "\n".join(meta).encode() + b"\n", **files,
-            "DATA-CHANGELOG.md": "\n".join(log).encode("utf-8")}
+    text = "\n".join(log)
+    files = {f"{f}.yaml": yaml_items(mfm / f"{f}.yaml", lambda name: name in text).encode("utf-8") for f in factions}
+    return {"meta.yaml": "\n".join(meta).encode() + b"\n", **files, "DATA-CHANGELOG.md": text.encode("utf-8")}
+
+
+def yaml_items(path: Path, wanted, first: int = 2) -> str:
+    """A faction file with the first items of each top-level list and the items `wanted(name)`
+    picks (those the changelog mentions), its lines as they are."""
+    out, seen, keep = [], 0, True
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if not line.startswith(" "):
+            seen, keep = 0, True
+        elif line.startswith("  - "):
+            seen += 1
+            keep = seen <= first or wanted(line.split("name:", 1)[-1].strip())
+        if keep:
+            out.append(line)
+    return "\n".join(out)
 
 
 def yaml_name(path: Path) -> str:
@@ -222,7 +237,7 @@ class MfmLoader(Loader):
     def __init__(self, shared, work):
         super().__init__(shared, work)
         self.folder = mfm_subset(shared / "realdata" / "e11" / "mfm", ("adeptus-custodes",))
-        self.pages = window_page((shared / "realdata" / "e11" / "html" / "mfm_necrons.html").read_bytes(), 6000)
+        self.pages = window_page((shared / "realdata" / "e11" / "html" / "mfm_necrons.html").read_bytes(), 3000)
         self.files = self.folder
         self.write_all()
 

@@ -137,3 +137,18 @@ def test_a_catalogue_without_its_game_system_says_so(tmp_path):
         (result,) = ingest_paths(store, [cat]).results
     assert result.status == "ingested"
     assert any("game system (id sys-1) is not in the folder" in w for w in result.warnings), result.warnings
+
+
+def test_mfm_meta_that_is_not_a_mapping_is_a_warning(shared, tmp_path):
+    """A damaged meta.yaml that still parses (here to a string) was an internal error."""
+    from tests.test_fuzz_structured import mfm_subset
+
+    folder = tmp_path / "mfm"
+    folder.mkdir()
+    for name, data in mfm_subset(shared / "realdata" / "e11" / "mfm", ("adeptus-custodes",)).items():
+        (folder / name).write_bytes(data)
+    (folder / "meta.yaml").write_bytes(b"'\n" + (folder / "meta.yaml").read_bytes() + b"'\n")  # one quoted string
+    with Store(tmp_path / "s.sqlite") as store:
+        results = ingest_paths(store, [folder]).results
+    assert all("internal error" not in (r.error or "") for r in results), results
+    assert any("meta.yaml: not a mapping" in w for r in results for w in r.warnings), results

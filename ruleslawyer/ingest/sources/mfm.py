@@ -107,6 +107,9 @@ class MfmSource(StructuredSource):
         faction_files = [f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and not _is_meta(f)]
         for meta in (f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and _is_meta(f)):
             data = _yaml(meta) or {}
+            if not isinstance(data, dict):  # a damaged meta.yaml that still parses (to text, a list)
+                self.warnings.append(f"{meta.name}: not a mapping of version and factions; its version is left out")
+                continue
             version, date = str(data.get("version") or "") or None, str(data.get("lastUpdated") or "") or None
         current: dict[tuple, Entry] = {}
         for path in faction_files:
