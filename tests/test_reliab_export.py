@@ -152,3 +152,13 @@ def test_mfm_meta_that_is_not_a_mapping_is_a_warning(shared, tmp_path):
         results = ingest_paths(store, [folder]).results
     assert all("internal error" not in (r.error or "") for r in results), results
     assert any("meta.yaml: not a mapping" in w for r in results for w in r.warnings), results
+
+
+@pytest.mark.parametrize("damage", ["missing", "folder"])
+def test_an_export_without_its_models_table_is_refused_not_walked(damage, export, tmp_path):
+    """Without Datasheets_models.csv the folder was not recognised and its CSVs were skipped: 0 read, exit 0."""
+    (export / "Datasheets_models.csv").unlink()
+    if damage == "folder":
+        (export / "Datasheets_models.csv").mkdir()
+    result, counts = ingest(export, tmp_path)
+    assert result.status == "failed" and "Datasheets_models.csv" in result.error and not counts

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
+from ...errors import LoadError
 from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, Weapon)
 from ..load.fragments import fragment_lines, fragment_text
 from ...names import fold, title_case
@@ -30,6 +31,10 @@ STATS_9 = ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
 def detect(path: Path) -> "WahapediaExport | None":
     """A WahapediaExport when `path` is a folder holding the export's file set."""
     if not path.is_dir() or not all((path / name).is_file() for name in REQUIRED):
+        if path.is_dir() and all((path / name).is_file() for name in REQUIRED[:2]):
+            # The export's two main tables without the third: an incomplete copy, not another format.
+            missing = next(name for name in REQUIRED if not (path / name).is_file())
+            raise LoadError(path / missing, "missing or not a file, and the Wahapedia export beside it needs it")
         return None
     files = tuple(sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv"))
     header = read_header(path / "Datasheets_models.csv")
