@@ -162,3 +162,14 @@ def test_an_export_without_its_models_table_is_refused_not_walked(damage, export
         (export / "Datasheets_models.csv").mkdir()
     result, counts = ingest(export, tmp_path)
     assert result.status == "failed" and "Datasheets_models.csv" in result.error and not counts
+
+
+def test_the_size_limit_applies_to_structured_files(export, tmp_path, monkeypatch):
+    """Export tables and catalogues are read through the same reader as documents: regular files, size-limited."""
+    from ruleslawyer.ingest import formats
+
+    monkeypatch.setattr(formats, "MAX_FILE_BYTES", 1000)
+    big = max(export.glob("*.csv"), key=lambda p: p.stat().st_size)
+    assert big.stat().st_size > 1000
+    result, counts = ingest(export, tmp_path)
+    assert result.status == "failed" and big.name in result.error and "too large" in result.error

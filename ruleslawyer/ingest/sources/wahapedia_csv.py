@@ -40,10 +40,9 @@ def decode(path: Path, data: bytes, warnings: list[str] | None = None) -> str:
 
 
 def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    from ..formats import read_file
+
+    return read_file(path)  # a regular file only, within the size limit; LoadError otherwise
 
 
 def read_header(path: Path) -> list[str]:
