@@ -154,7 +154,7 @@ def read_file(path: str | Path, limit: int | None = None) -> bytes:
                 raise LoadError(p, f"{kind}, not a regular file; skipped")
             data = f.read(limit + 1)
         if len(data) > limit:
-            raise LoadError(p, f"too large (over {limit // (1024 * 1024)} MB; the limit is {limit // (1024 * 1024)} MB)")
+            raise LoadError(p, f"too large (over {_amount(limit)}; the limit is {_amount(limit)})")
         return data
     except LoadError:
         raise
@@ -168,6 +168,11 @@ def read_file(path: str | Path, limit: int | None = None) -> bytes:
         raise LoadError(p, f"cannot read: {exc.strerror or exc}") from None
     except (ValueError, RuntimeError) as exc:  # a NUL in the name, a symlink loop
         raise LoadError(p, f"cannot read: {exc}") from None
+
+
+def _amount(size: int) -> str:
+    """A byte count as people say it: "200 MB", or "900 bytes" when under a megabyte."""
+    return f"{size // (1024 * 1024)} MB" if size >= 1024 * 1024 else f"{size} bytes"
 
 
 def _not_regular(mode: int) -> str | None:
