@@ -16,6 +16,7 @@ from typing import Callable
 from .errors import StoreError
 
 REPAIR_HINT = "run `ruleslawyer check` to see what is damaged, `ruleslawyer check --repair` to fix it"
+RESTORE_HINT = "restore it from a backup, or move it aside and ingest your documents into a new store"
 READ_ONLY_HINT = "check the permissions of the file and its folder, or pick another store with --db"
 _REQUIRED_COLUMNS = {
     "files": {"path", "name", "sha256", "format", "size", "ingested_at", "warnings", "reader"},

@@ -130,6 +130,17 @@ def test_a_garbled_store_file_is_one_line(tmp_path):
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
+def test_a_file_that_is_not_sqlite_is_not_sent_to_check(tmp_path):
+    """`check --repair` cannot mend a file that is not SQLite at all: the hint says restore it instead."""
+    db = tmp_path / "s.sqlite"
+    db.write_bytes(bytes(range(256)) * 16)
+    for args in (["export"], ["check"]):
+        result = _invoke("--db", str(db), *args)
+        assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+        assert "not a database" in result.stderr and "restore it from a backup" in result.stderr
+        assert "check --repair" not in result.stderr
+
+
 def test_an_empty_store_file_is_reported_not_filled(tmp_path):
     db = tmp_path / "empty.sqlite"
     db.write_bytes(b"")
