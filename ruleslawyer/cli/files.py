@@ -75,7 +75,7 @@ def conflicts(app, kind, faction, as_json):
     from ..library.files import find_conflicts
 
     with app.store() as store:
-        check_faction(store, faction)
+        check_faction(store, faction)  # a mistyped faction is an error with suggestions, not "no conflicts"
         found = find_conflicts(store, kind=kind, faction=faction)
     if as_json:
         click.echo(json.dumps([c.to_json() for c in found], ensure_ascii=False, indent=2))
