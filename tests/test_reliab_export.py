@@ -136,7 +136,23 @@ def test_a_catalogue_without_its_game_system_says_so(tmp_path):
     with Store(tmp_path / "s.sqlite") as store:
         (result,) = ingest_paths(store, [cat]).results
     assert result.status == "ingested"
-    assert any("game system (id sys-1) is not in the folder" in w for w in result.warnings), result.warnings
+    (line,) = [w for w in result.warnings if "game system (id sys-1) is not in the folder" in w]
+    # Only the links that point outside the catalogue are named (the fixture's two category links
+    # point at entries it leaves out; Support and Take and Hold are in its game system).
+    assert line.endswith("left unresolved: 4 links (4 names: Faction: Testers, Infantry, Support, Take and Hold)"), line
+
+
+def test_a_broken_game_system_names_only_the_links_that_need_it(tmp_path):
+    from tests.test_sources_battlescribe import SYS_NS, write_pair
+
+    cat = write_pair(tmp_path, "xml")
+    (tmp_path / "System.gst").write_text(f'<gameSystem xmlns="{SYS_NS}" name="x"><broken', encoding="utf-8")
+    with Store(tmp_path / "s.sqlite") as store:
+        by_name = {Path(r.path).name: r for r in ingest_paths(store, [tmp_path]).results}
+    assert by_name["Testers.cat"].status == "ingested" and by_name["System.gst"].status == "failed"
+    (line,) = [w for w in by_name["Testers.cat"].warnings if "System.gst" in w]
+    assert line.endswith("links into that file are left unresolved: 4 links (4 names: Faction: Testers, Infantry, "
+                         "Support, Take and Hold)"), line
 
 
 def test_mfm_meta_that_is_not_a_mapping_is_a_warning(shared, tmp_path):
