@@ -17,8 +17,8 @@ from typing import Iterable, Iterator
 
 from .errors import StoreError
 from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
-from .storefile import (REPAIR_HINT, READ_ONLY_HINT, damaged_row_line, is_read_only_error, open_checks,
-                        read_only_error, report_damage, schema_damage, connect)
+from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_line, is_read_only_error,
+                        open_checks, read_only_error, report_damage, schema_damage, connect, wrong_scalar)
 from .records import Record, from_dict, record_name, to_dict
 
 SCHEMA_VERSION = 3
@@ -116,7 +116,9 @@ class Store:
         except sqlite3.DatabaseError as exc:
             if is_read_only_error(exc):
                 raise read_only_error(self.path) from None
-            raise StoreError(f"{self.path}: cannot open the store: {exc}", hint=REPAIR_HINT) from None
+            # Not SQLite at all (or its header destroyed): `check --repair` cannot mend that.
+            hint = RESTORE_HINT if "not a database" in str(exc) else REPAIR_HINT
+            raise StoreError(f"{self.path}: cannot open the store: {exc}", hint=hint) from None
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot create the store: {exc.strerror or exc}") from None
 
@@ -274,7 +276,11 @@ class Store:
     def _decode(self, row: tuple) -> Record | None:
         """The record of one stored row, or None (reported) when the row is damaged."""
         try:
-            return from_dict(json.loads(row[4]))
+            record = from_dict(json.loads(row[4]))
+            wrong = wrong_scalar(record)
+            if wrong:
+                raise TypeError(wrong)
+            return record
         except Exception as exc:  # any failure to decode is damage in the file, not a bug here
             line = damaged_row_line(self.path, row, exc)
             self.damaged.append(line)

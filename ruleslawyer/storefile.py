@@ -16,6 +16,7 @@ from typing import Callable
 from .errors import StoreError
 
 REPAIR_HINT = "run `ruleslawyer check` to see what is damaged, `ruleslawyer check --repair` to fix it"
+RESTORE_HINT = "restore it from a backup, or move it aside and ingest your documents into a new store"
 READ_ONLY_HINT = "check the permissions of the file and its folder, or pick another store with --db"
 _REQUIRED_COLUMNS = {
     "files": {"path", "name", "sha256", "format", "size", "ingested_at", "warnings", "reader"},
@@ -155,3 +156,31 @@ def schema_damage(conn: sqlite3.Connection) -> str | None:
     except sqlite3.DatabaseError as exc:
         return str(exc)
     return None
+
+
+_SCALARS = {"str": (str,), "int": (int,), "float": (float, int), "bool": (bool,), "None": (type(None),)}
+_checks_by_type: dict[type, list[tuple[str, tuple[type, ...]]]] = {}
+
+
+def wrong_scalar(record) -> str | None:
+    """What is wrong with a decoded record's plain fields (a name that is a number, an edition
+    that is text), or None. Such a row decodes but would break sorting and grouping far from
+    here, so it counts as damage. Only fields annotated with plain types are looked at."""
+    tp = type(record)
+    checks = _checks_by_type.get(tp)
+    if checks is None:
+        import dataclasses
+
+        checks = []
+        for f in dataclasses.fields(tp):
+            parts = [p.strip() for p in str(f.type).split("|")]
+            if parts and all(p in _SCALARS for p in parts):
+                checks.append((f.name, tuple(t for p in parts for t in _SCALARS[p])))
+        _checks_by_type[tp] = checks
+    values = record.__dict__
+    for name, types in checks:
+        value = values.get(name)
+        if not isinstance(value, types):
+            return f"{name} is {type(value).__name__} {str(value)[:40]!r}"
+    return None
+

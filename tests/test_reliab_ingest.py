@@ -43,6 +43,20 @@ def test_fifo_device_and_socket_are_skipped_with_one_line_each(tmp_path):
     assert out.strip().startswith("1 files read")
 
 
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_an_army_list_that_is_not_a_regular_file_is_one_line(special, tmp_path):
+    """`list check` read a FIFO or /dev/zero until it hung or ran out of memory."""
+    path = tmp_path / "list.txt"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(special)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), "list", "check", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and "not a regular file" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_the_size_limit_counts_what_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(formats, "MAX_FILE_BYTES", 1000)
     big = tmp_path / "big.txt"
@@ -91,6 +105,21 @@ def test_file_names_are_shown_escaped_and_odd_bytes_ingest(tmp_path):
     assert again == (0, 3)  # the odd names are keyed stably: unchanged the second time
 
 
+def test_warnings_and_file_listings_show_names_escaped(tmp_path):
+    """A file read with a warning (nothing recognised) is named escaped in the warning line and in `files`."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/new\nline \x1b[31mred.txt", "wb") as f:
+        f.write(b"just some words\n")
+    db = str(tmp_path / "s.sqlite")
+    result = CliRunner().invoke(cli, ["--db", db, "ingest", "--no-index", str(folder)])
+    warning = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+    assert warning == ["Warning: new\\nline \\x1b[31mred.txt: no records found: nothing in this file was "
+                       "recognised as rules"], result.stderr
+    listing = CliRunner().invoke(cli, ["--db", db, "files", "--warnings"]).stdout
+    assert "\x1b" not in listing and len(listing.splitlines()) == 2, listing
+
+
 def ingest_paths_count(tmp_path: Path, folder: Path) -> tuple[int, int]:
     from ruleslawyer.store import Store
 
@@ -116,6 +145,22 @@ def test_html_named_pdf_is_read_as_html(tmp_path):
 def test_utf16_html_is_sniffed_as_html(codec):
     data = (CORPUS / "necrons-royal-warden.html").read_text("utf-8").encode(codec)
     assert formats.sniff_format(data, "page.txt") == "html"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "cp1252", "utf-8-sig"])
+def test_text_in_any_common_encoding_is_read(codec, tmp_path):
+    """UTF-16 with or without its byte-order mark, Windows-1252, UTF-8 with a BOM: the same records."""
+    text = (CORPUS / "core-rules-summary.md").read_text("utf-8").replace("\u2019", "'")
+    plain = tmp_path / "plain" / "rules.md"
+    plain.parent.mkdir()
+    plain.write_text(text, encoding="utf-8")
+    other = tmp_path / "other" / "rules.md"
+    other.parent.mkdir()
+    other.write_bytes(text.encode(codec))
+    code, errors, out = _ingest(tmp_path / "plain", plain)
+    code2, errors2, out2 = _ingest(tmp_path / "other", other)
+    assert code == code2 == 0, errors2
+    assert out.splitlines()[-1] == out2.splitlines()[-1] and "rule" in out2  # the same counts by kind
 
 
 def test_a_page_whose_first_tag_comes_late_is_html():

@@ -69,6 +69,25 @@ def test_damaged_rows_are_skipped_with_one_line_each_and_the_rest_works(tmp_path
     assert "Traceback" not in export.stderr + show.stderr
 
 
+def test_rows_whose_values_have_the_wrong_type_are_damage_too(tmp_path):
+    """A row that decodes but holds text for a number (or a number for a name) broke the site
+    build with a TypeError far from the store; it is skipped with one line like other damage."""
+    db = _seeded(tmp_path)
+    rows = _rows(db)
+    strat = next(r for r in rows if r[1] == "stratagem")
+    sheet = next(r for r in rows if r[1] == "datasheet")
+    _damage(db, f"UPDATE records SET data = json_set(data, '$.edition', 'x') WHERE id = {strat[0]}",
+            f"UPDATE records SET data = json_set(data, '$.name', 5) WHERE id = {sheet[0]}")
+    site = _invoke("--db", str(db), "site", "build", str(tmp_path / "site"))
+    assert site.exit_code == 0, site.output
+    warnings = site.stderr.splitlines()
+    assert len(warnings) == 2 and "edition is str 'x'" in warnings[1] and "name is int '5'" in warnings[0], warnings
+    export = _invoke("--db", str(db), "export")
+    assert export.exit_code == 0 and len(export.stdout.splitlines()) == len(rows) - 2
+    found = _invoke("--db", str(db), "check")
+    assert found.exit_code == 1 and len(found.stderr.splitlines()) == 2, found.stderr
+
+
 def test_check_finds_and_repairs_damaged_rows(tmp_path):
     db = _seeded(tmp_path)
     rows = _rows(db)
@@ -109,6 +128,17 @@ def test_a_garbled_store_file_is_one_line(tmp_path):
     db.write_bytes(bytes(data))
     result = _invoke("--db", str(db), "export")
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_a_file_that_is_not_sqlite_is_not_sent_to_check(tmp_path):
+    """`check --repair` cannot mend a file that is not SQLite at all: the hint says restore it instead."""
+    db = tmp_path / "s.sqlite"
+    db.write_bytes(bytes(range(256)) * 16)
+    for args in (["export"], ["check"]):
+        result = _invoke("--db", str(db), *args)
+        assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+        assert "not a database" in result.stderr and "restore it from a backup" in result.stderr
+        assert "check --repair" not in result.stderr
 
 
 def test_an_empty_store_file_is_reported_not_filled(tmp_path):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..printable import printable
 from .main import pass_app
 
 
@@ -34,13 +35,13 @@ def files(app, show_warnings, as_json):
         return
     for r in rows:
         when = r.date if r.dated else f"{r.date} (ingested)"
-        parts = [f"{r.name:<40}", f"{r.format:<14}", f"{when:<23}", f"v{r.version}" if r.version else "-",
+        parts = [f"{printable(r.name):<40}", f"{r.format:<14}", f"{when:<23}", f"v{r.version}" if r.version else "-",
                  f"prefer {r.preference:+d}" if r.preference else "", f"{r.records} records",
                  f"{len(r.warnings)} warnings" if r.warnings else ""]
         click.echo("  ".join(p for p in parts if p).rstrip())
         if show_warnings:
             for w in r.warnings:
-                click.echo(f"    warning: {w}")
+                click.echo(printable(f"    warning: {w}"))
 
 
 @click.command()
@@ -56,7 +57,7 @@ def remove(app, names):
     with app.store() as store:
         removed = remove_files(store, names)
     for path in removed:
-        click.echo(f"Removed {Path(path).name} and its records")
+        click.echo(printable(f"Removed {Path(path).name} and its records"))
 
 
 @click.command()

@@ -35,10 +35,12 @@ def points(app, name, faction, edition, changes, old, new, as_json):
 
     Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes --faction necrons
     """
+    from ..library.factions import check_faction
     from ..library.points import find_points, find_points_changes
     from ..records import to_dict
 
     with app.store() as store:
+        check_faction(store, faction)
         if changes:
             old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction,
                                                          edition=edition)

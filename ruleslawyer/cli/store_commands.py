@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..printable import printable
 from .main import pass_app
 
 WARNINGS_SHOWN = 5  # more than this are counted, and listed with -v or `ruleslawyer files --warnings`
@@ -45,7 +46,7 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
         click.echo(f"Removed the example corpus ({removed} files): the store now holds your own documents.")
     shown = report.warnings if verbose else report.warnings[:WARNINGS_SHOWN]
     for path, warning in shown:
-        click.echo(f"Warning: {Path(path).name}: {warning}", err=True)
+        click.echo(printable(f"Warning: {Path(path).name}: {warning}"), err=True)  # names may hold newlines, escapes
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
     if report.factions and not quiet:
         click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
@@ -116,6 +117,6 @@ def stats(app, as_json):
     click.echo(f"Store: {where}")
     click.echo(f"{len(files)} files, {sum(kinds.values())} records")
     for f in files:
-        click.echo(f"  {f.name:<40} {f.format:<5} {f.record_count:>6} records")
+        click.echo(f"  {printable(f.name):<40} {f.format:<5} {f.record_count:>6} records")
     click.echo("By kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
     click.echo("By faction: " + ", ".join(f"{k} {n}" for k, n in factions.items()))

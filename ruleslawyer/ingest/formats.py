@@ -73,14 +73,23 @@ def sniff_text(data: bytes, limit: int = 65536) -> str:
     for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if sample.startswith(bom):
             return sample[len(bom):].decode(codec, "replace")
-    probe = sample[:1024]
+    codec = utf16_without_bom(sample)
+    return sample.decode(codec or "latin-1", "replace")
+
+
+def utf16_without_bom(data: bytes) -> str | None:
+    """"utf-16-le"/"utf-16-be" when the bytes look like UTF-16 with no byte-order mark (a NUL
+    beside nearly every ASCII character), else None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    probe = data[:1024]
     if len(probe) >= 8:
         even, odd = probe[0::2], probe[1::2]
         if odd.count(0) > len(odd) * 0.8 and even.count(0) < len(even) * 0.2:
-            return sample.decode("utf-16-le", "replace")
+            return "utf-16-le"
         if even.count(0) > len(even) * 0.8 and odd.count(0) < len(odd) * 0.2:
-            return sample.decode("utf-16-be", "replace")
-    return sample.decode("latin-1")
+            return "utf-16-be"
+    return None
 
 
 def _starts_as_html(text: str) -> bool:
@@ -111,6 +120,9 @@ def load_bytes(data: bytes, path: str | Path, fmt: str | None = None, *, sha256:
     fmt = fmt or sniff_format(data, path)
     loader = lazy.load(LOADERS[fmt])
     origin = origin_for(path, data, fmt, sha256)
+    codec = utf16_without_bom(data) if fmt == TEXT else None
+    if codec:  # text saved as UTF-16 with no mark: the text loader is given it with one (as UTF-8)
+        data = b"\xef\xbb\xbf" + data.decode(codec, "replace").encode("utf-8")
     try:
         return loader(data, origin)
     except LoadError:
@@ -142,7 +154,7 @@ def read_file(path: str | Path, limit: int | None = None) -> bytes:
                 raise LoadError(p, f"{kind}, not a regular file; skipped")
             data = f.read(limit + 1)
         if len(data) > limit:
-            raise LoadError(p, f"too large (over {limit // (1024 * 1024)} MB; the limit is {limit // (1024 * 1024)} MB)")
+            raise LoadError(p, f"too large (over {_amount(limit)}; the limit is {_amount(limit)})")
         return data
     except LoadError:
         raise
@@ -156,6 +168,11 @@ def read_file(path: str | Path, limit: int | None = None) -> bytes:
         raise LoadError(p, f"cannot read: {exc.strerror or exc}") from None
     except (ValueError, RuntimeError) as exc:  # a NUL in the name, a symlink loop
         raise LoadError(p, f"cannot read: {exc}") from None
+
+
+def _amount(size: int) -> str:
+    """A byte count as people say it: "200 MB", or "900 bytes" when under a megabyte."""
+    return f"{size // (1024 * 1024)} MB" if size >= 1024 * 1024 else f"{size} bytes"
 
 
 def _not_regular(mode: int) -> str | None:

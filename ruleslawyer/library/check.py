@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..records import KINDS, from_dict
+from ..storefile import wrong_scalar
 from ..store import Store
 
 
@@ -95,10 +96,10 @@ def _row_problem(kind: str, data: str) -> str | None:
     if value.get("kind") != kind:
         return f"its data says kind {value.get('kind')!r}, the row {kind!r}"
     try:
-        from_dict(value)
+        wrong = wrong_scalar(from_dict(value))
     except Exception as exc:  # any failure to rebuild the record is damage in the row
         return f"does not decode ({type(exc).__name__}: {exc})"
-    return None
+    return f"does not decode ({wrong})" if wrong else None
 
 
 def _repair(store: Store, report: CheckReport, damaged_files: set[str]) -> None:

@@ -72,34 +72,50 @@ def edition_of(root: ET.Element, systems: list[ET.Element]) -> int | None:
     return None
 
 
+def _unresolved(root: ET.Element, index) -> str:
+    """One line naming the links of `root` that point at nothing it can see: only these need
+    the file that is missing or broken (with its game system beside it, BSData's have none)."""
+    links = [el for el in root.iter() if local(el.tag) in ("infoLink", "entryLink", "categoryLink")
+             and index.get(el.get("targetId")) is None]
+    names = list(dict.fromkeys(plain(el.get("name", "")).strip() or el.get("targetId", "?") for el in links))
+    return (f"{len(links)} links ({len(names)} names: {', '.join(names[:6])}{', ...' if len(names) > 6 else ''})"
+            if links else "none (every link resolved)")
+
+
 class BattleScribeSource(StructuredSource):
     """One catalogue (with its game system) or one game system file."""
 
     def records(self) -> Iterator[Record]:
         """A catalogue's datasheets, detachment rules, enhancements and shared rules; or a game system's rules."""
         root = read_tree(self.path)
-        systems, libraries = [], []
+        systems, libraries, lost = [], [], []
         for extra in self.files[1:]:
             try:
                 tree = read_tree(extra)
             except LoadError as exc:  # judged on its own: the catalogue is still read
-                self.warnings.append(f"{exc}; links into that file are left unresolved")
+                lost.append(f"{exc}; links into that file are left unresolved")
                 continue
             (systems if local(tree.tag) == "gameSystem" else libraries).append(tree)
+        wanted = root.get("gameSystemId")
+        if local(root.tag) == "catalogue" and wanted and not systems and not lost:
+            lost.append(f"its game system (id {wanted}) is not in the folder; links into it are left unresolved")
         roots = [root, *systems, *libraries]  # libraries only resolve links; their units are their own
         index = Index(roots)
+        if lost:  # one line: what is missing, and which links needed it
+            self.warnings.append(f"{'; '.join(lost)}: {_unresolved(root, index)}")
         faction = faction_name(root)
         edition = edition_of(root, systems)
         self.edition = edition
         version = root.get("revision")
         reader = UnitReader(index=index, file_name=self.path.name, format=self.format, faction=faction, edition=edition)
-        read = made = 0
+        read, skipped = 0, []
         if local(root.tag) == "catalogue":
             for entry in self._unit_entries(root, index):
                 read += 1
                 sheet = reader.datasheet(entry, self.warnings)
-                if sheet is not None:
-                    made += 1
+                if sheet is None:
+                    skipped.append(plain(entry.get("name", "")).strip() or entry.get("id", "?"))
+                else:
                     yield self._versioned(sheet, version)
             army = ArmyReader(reader, root, roots)
             for record in army.records(self.warnings):
@@ -111,8 +127,12 @@ class BattleScribeSource(StructuredSource):
             if text:
                 yield self._versioned(Rule(name=plain(rule.get("name", "")).strip(), source=reader.source(rule),
                                            edition=edition, faction=faction, text=text), version)
-        if read and not made:
+        # Counts checked: every unit entry read gives a datasheet (in BSData's catalogues, all do).
+        if read and len(skipped) == read:
             self.warnings.append(f"{self.path.name}: {read} unit entries but none has a Unit profile; no datasheets")
+        elif skipped:
+            self.warnings.append(f"{self.path.name}: {len(skipped)} of {read} unit entries have no Unit profile; "
+                                 f"left out: {', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}")
 
     @staticmethod
     def _versioned(record: Record, version: str | None) -> Record:

@@ -170,10 +170,9 @@ def _element(tag: str, data: dict) -> ET.Element:
 
 def read_tree(path: Path) -> ET.Element:
     """The root element of a BattleScribe file, XML or JSON; LoadError when it cannot be read."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    from ..formats import read_file
+
+    data = read_file(path)  # a regular file only, within the size limit; LoadError otherwise
     text = decode_head(data)
     if _JSON_ROOT.match(text):
         try:
@@ -189,6 +188,8 @@ def read_tree(path: Path) -> ET.Element:
         return ET.fromstring(data)  # expat honours the BOM and the encoding declaration
     except ET.ParseError as exc:
         raise LoadError(path, f"not well-formed XML: {exc}") from None
+    except (LookupError, ValueError) as exc:  # an encoding declaration expat does not know ("UTF-4", "UTF-16" in a UTF-8 file)
+        raise LoadError(path, f"not readable XML: {exc}") from None
 
 
 def local(tag: str) -> str:

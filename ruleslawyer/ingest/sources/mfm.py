@@ -34,7 +34,8 @@ def _yaml(path: Path):
         raise LoadError(path, "reading points YAML needs PyYAML", hint="pip install pyyaml") from None
     try:
         with open(path, encoding="utf-8-sig") as fh:
-            return yaml.safe_load(fh)
+            # libyaml's loader when PyYAML was built with it: the same result, six times faster
+            return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise LoadError(path, f"not valid YAML: {str(exc).splitlines()[0]}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -106,6 +107,9 @@ class MfmSource(StructuredSource):
         faction_files = [f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and not _is_meta(f)]
         for meta in (f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and _is_meta(f)):
             data = _yaml(meta) or {}
+            if not isinstance(data, dict):  # a damaged meta.yaml that still parses (to text, a list)
+                self.warnings.append(f"{meta.name}: not a mapping of version and factions; its version is left out")
+                continue
             version, date = str(data.get("version") or "") or None, str(data.get("lastUpdated") or "") or None
         current: dict[tuple, Entry] = {}
         for path in faction_files:

@@ -39,7 +39,13 @@ class StructuredSource:
 
     @property
     def size(self) -> int:
-        return sum(f.stat().st_size for f in self.files)
+        total = 0
+        for f in self.files:
+            try:
+                total += f.stat().st_size
+            except OSError:  # gone or unreadable since it was found: records() has said so
+                pass
+        return total
 
     def sha256(self) -> str:
         digest = hashlib.sha256()

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
+from ...errors import LoadError
 from ...records import (Ability, Datasheet, DetachmentRule, Enhancement, Leader, Profile, Record, Rule, Source, Stratagem, Weapon)
 from ..load.fragments import fragment_lines, fragment_text
 from ...names import fold, title_case
@@ -30,6 +31,10 @@ STATS_9 = ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv")
 def detect(path: Path) -> "WahapediaExport | None":
     """A WahapediaExport when `path` is a folder holding the export's file set."""
     if not path.is_dir() or not all((path / name).is_file() for name in REQUIRED):
+        if path.is_dir() and all((path / name).is_file() for name in REQUIRED[:2]):
+            # The export's two main tables without the third: an incomplete copy, not another format.
+            missing = next(name for name in REQUIRED if not (path / name).is_file())
+            raise LoadError(path / missing, "missing or not a file, and the Wahapedia export beside it needs it")
         return None
     files = tuple(sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv"))
     header = read_header(path / "Datasheets_models.csv")
@@ -114,6 +119,7 @@ class WahapediaExport(StructuredSource):
 
     _date: str | None = None
     _publications: dict | None = None
+    _unknown_factions: dict[str, int]
 
     def _source(self, file: str, row_id: str, source_id: str | None = None) -> Source:
         date, version = (self._publications or {}).get(source_id or "", (None, None))
@@ -130,16 +136,42 @@ class WahapediaExport(StructuredSource):
                  "Datasheets_models_cost.csv": ("datasheet_id", "description", "cost"),
                  "Datasheets_leader.csv": ("leader_id", "attached_id")}
 
+    # Tables every export of an edition has: one that is missing leaves its part of every record
+    # out, so it is said (a table only some exports have, like Source.csv, is read if there).
+    _EXPECTED = {9: ("Datasheets_wargear.csv", "Wargear_list.csv", "Stratagems.csv"),
+                 10: ("Datasheets_abilities.csv", "Datasheets_keywords.csv", "Datasheets_wargear.csv",
+                      "Datasheets_models_cost.csv", "Stratagems.csv", "Enhancements.csv", "Detachment_abilities.csv",
+                      "Abilities.csv")}
+
     def _table(self, name: str) -> list[dict[str, str]]:
         path = self.path / name
         required = self._REQUIRED.get(name, ())
         if name == "Datasheets_models.csv":
             required = ("datasheet_id", *(STATS_9 if self.edition == 9 else STATS_10))
-        return read_table(path, required, self.warnings) if path.is_file() else []
+        if path.is_file():
+            return read_table(path, required, self.warnings)
+        if name in self._EXPECTED.get(min(self.edition or 10, 10), ()):
+            self.warnings.append(f"{name} is missing from the export; what it holds is left out")
+        return []
+
+    def _faction(self, factions: dict[str, str], row: dict[str, str]) -> str | None:
+        """The faction a row names; an id Factions.csv does not have is counted, and said once at the end."""
+        fid = row.get("faction_id", "")
+        if fid and fid not in factions:
+            self._unknown_factions[fid] = self._unknown_factions.get(fid, 0) + 1
+        return factions.get(fid)
 
     def records(self) -> Iterator[Record]:
         """Datasheets, stratagems, enhancements, detachment rules and shared abilities of the export."""
         factions = {r["id"]: r["name"] for r in self._table("Factions.csv")}
+        self._unknown_factions = {}
+        yield from self._records(factions)
+        if self._unknown_factions:
+            ids = sorted(self._unknown_factions, key=lambda f: -self._unknown_factions[f])
+            self.warnings.append(f"Factions.csv: {sum(self._unknown_factions.values())} rows name factions it does not "
+                                 f"have ({', '.join(ids[:8])}{', ...' if len(ids) > 8 else ''}); stored without a faction")
+
+    def _records(self, factions: dict[str, str]) -> Iterator[Record]:
         self._date = next((iso_date(r.get("last_update")) for r in self._table("Last_update.csv")), None)
         self._publications = publications(self._table("Source.csv"))
         if self.edition == 9:
@@ -154,7 +186,7 @@ class WahapediaExport(StructuredSource):
         for row in self._table("Enhancements.csv"):
             restriction, text = split_restriction(fragment_text(row.get("description")))
             yield Enhancement(name=row["name"], source=self._source("Enhancements.csv", row["id"]), edition=ed,
-                              faction=factions.get(row.get("faction_id", "")),
+                              faction=self._faction(factions, row),
                               points=self._checked_int("Enhancements.csv", row, "cost"),
                               group=row.get("detachment") or None, restriction=restriction, text=text,
                               fluff=fragment_text(row.get("legend")) or None, upgrade=flag(row.get("upgrade")),
@@ -167,13 +199,13 @@ class WahapediaExport(StructuredSource):
             points, disposition = detachments.get(row.get("detachment_id", "")) or detachments.get(
                 fold(row.get("detachment", "")), (None, None))
             yield DetachmentRule(name=row["name"], source=self._source("Detachment_abilities.csv", row["id"]),
-                                 edition=ed, faction=factions.get(row.get("faction_id", "")),
+                                 edition=ed, faction=self._faction(factions, row),
                                  group=row.get("detachment") or None, text=fragment_text(row.get("description")),
                                  fluff=fragment_text(row.get("legend")) or None, detachment_points=points,
                                  force_disposition=disposition)
         for row in ability_rows:
             yield Rule(name=row["name"], source=self._source("Abilities.csv", row["id"]), edition=ed,
-                       faction=factions.get(row.get("faction_id", "")), text=shared_rule_text(row),
+                       faction=self._faction(factions, row), text=shared_rule_text(row),
                        fluff=fragment_text(row.get("legend")) or None, number=rule_number(row.get("description")))
 
     def _checked_int(self, table: str, row: dict[str, str], column: str) -> int | None:
@@ -198,15 +230,22 @@ class WahapediaExport(StructuredSource):
         for row in self._table("Datasheets_leader.csv"):
             if row.get("attached_id") in names:
                 leads[row["leader_id"]].append(names[row["attached_id"]])
-        missing = [r["id"] for r in sheets if not by_sheet["Datasheets_models.csv"].get(r["id"])]
-        if sheets and missing and len(missing) * 10 > len(sheets):
-            self.warnings.append(f"Datasheets_models.csv: {len(missing)} of {len(sheets)} datasheets have no "
-                                 "characteristics rows (a truncated or incomplete file?)")
-        for table, groups in by_sheet.items():  # rows read but not stored: their datasheet is not there
-            orphans = sum(len(rows) for sid, rows in groups.items() if sid not in names)
-            if orphans:
-                self.warnings.append(f"{table}: {orphans} rows name datasheets that Datasheets.csv does not have; "
-                                     "left out")
+        # A table cut short at a row's end reads cleanly: what gives it away is the datasheets it
+        # has nothing for (in a whole export, 0-4 of 1,676 for each of these tables).
+        for table, what in (("Datasheets_models.csv", "characteristics"), ("Datasheets_abilities.csv", "abilities"),
+                            ("Datasheets_keywords.csv", "keywords"), ("Datasheets_wargear.csv", "weapons"),
+                            ("Datasheets_models_cost.csv", "points"), ("Datasheets_unit_composition.csv", "composition")):
+            missing = [r["id"] for r in sheets if not by_sheet[table].get(r["id"])]
+            if not (self.path / table).is_file() or not (len(missing) * 10 > len(sheets)):
+                continue
+            if table == "Datasheets_models.csv" or len(missing) >= 3:
+                self.warnings.append(f"{table}: {len(missing)} of {len(sheets)} datasheets have no {what} rows "
+                                     "(a truncated or incomplete file?)")
+        orphans = {table: sum(len(rows) for sid, rows in groups.items() if sid not in names)
+                   for table, groups in by_sheet.items()}  # rows read but not stored: their datasheet is not there
+        if any(orphans.values()):
+            self.warnings.append("rows that name datasheets Datasheets.csv does not have, left out: " + ", ".join(
+                f"{table} {n}" for table, n in orphans.items() if n))
         for row in sheets:
             sid = row["id"]
             models = by_sheet["Datasheets_models.csv"].get(sid, [])
@@ -227,7 +266,7 @@ class WahapediaExport(StructuredSource):
             yield Datasheet(
                 name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid, row.get("source_id")),
                 edition=self.edition,
-                faction=factions.get(row.get("faction_id", "")), role=row.get("role") or None, base=base,
+                faction=self._faction(factions, row), role=row.get("role") or None, base=base,
                 points=points, wargear_costs=wargear_costs,
                 faction_keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") == "true"),
                 keywords=_unique(k["keyword"].upper() for k in kw if k.get("is_faction_keyword") != "true"),
@@ -272,7 +311,7 @@ class WahapediaExport(StructuredSource):
             number = rule_number(row.get("description")) or rule_number(row.get("name"))
             yield Stratagem(name=title_case(fragment_text(without_number(row["name"]))),
                             source=self._source("Stratagems.csv", row["id"]), edition=self.edition,
-                            faction=factions.get(row.get("faction_id", "")),
+                            faction=self._faction(factions, row),
                             cp=self._checked_int("Stratagems.csv", row, "cp_cost"), number=number,
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
 
@@ -300,7 +339,7 @@ class WahapediaExport(StructuredSource):
             damaged = "\n".join("\t".join(c for c in (b.get(f"Col{i}", "") for i in range(1, 6)) if c) for b in brackets)
             yield Datasheet(
                 name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid), edition=9,
-                faction=factions.get(row.get("faction_id", "")), role=row.get("role") or None,
+                faction=self._faction(factions, row), role=row.get("role") or None,
                 power=_int(row.get("power_points", "")),
                 base=next((m["base_size"] for m in models.get(sid, []) if m.get("base_size")), None),
                 profiles=tuple(Profile(name=fragment_text(m.get("name")), models=m.get("models_per_unit") or None,
@@ -314,7 +353,7 @@ class WahapediaExport(StructuredSource):
         for row in self._table("Stratagems.csv"):
             kind = row.get("type", "")
             yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
-                            faction=factions.get(row.get("faction_id", "")), cp=_int(row.get("cp_cost", "")),
+                            faction=self._faction(factions, row), cp=_int(row.get("cp_cost", "")),
                             group=_dash(kind).split(" - ")[0].strip() if " - " in _dash(kind) else
                             re.sub(r"\s*Stratagem$", "", kind).strip() or None,
                             category=re.sub(r"\s*Stratagem$", "", _dash(kind).split(" - ")[-1]).strip()

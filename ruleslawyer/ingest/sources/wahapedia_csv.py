@@ -40,10 +40,9 @@ def decode(path: Path, data: bytes, warnings: list[str] | None = None) -> str:
 
 
 def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    from ..formats import read_file
+
+    return read_file(path)  # a regular file only, within the size limit; LoadError otherwise
 
 
 def read_header(path: Path) -> list[str]:
@@ -58,6 +57,11 @@ def _split(line: str) -> list[str]:
     if fields and fields[-1] == "":  # every row ends with a `|`
         fields.pop()
     return fields
+
+
+def _whole_row(line: str, width: int) -> bool:
+    """A line that is a complete row on its own: at least `width` fields and the closing `|`."""
+    return line.endswith("|") and len(_split(line)) >= width
 
 
 def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] | None = None) -> list[dict[str, str]]:
@@ -80,8 +84,11 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
     text_col = next((i for i, h in enumerate(header) if h == "description"), width - 1)
     rows: list[dict[str, str]] = []
     pending = ""
-    for line in lines[1:]:
-        line = pending + line if pending else line
+    start = 0  # the line (1 = the header) where the pending row began
+    for number, raw_line in enumerate(lines[1:], 2):
+        if not pending:
+            start = number
+        line = pending + raw_line if pending else raw_line
         if not line.strip():
             pending = ""
             continue
@@ -92,6 +99,14 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
         if len(fields) < width or (terminated and not line.endswith("|")):
             pending = line + "\n"  # a newline inside a text cell: read on
             continue
+        if len(fields) > width and terminated and pending.endswith("|\n") and _whole_row(raw_line, width):
+            # A row that ended with too few fields (a damaged row, not a text cell running on): it
+            # would swallow the row after it. Said and left out; the row after it is read on its own.
+            short = len(_split(pending))
+            if warnings is not None:
+                warnings.append(f"{path.name}: line {start}: a row of {short} fields where the header has {width}; "
+                                "left out")
+            fields = _split(raw_line)
         pending = ""
         if len(fields) > width:  # an unquoted `|` inside the text column
             extra = len(fields) - width

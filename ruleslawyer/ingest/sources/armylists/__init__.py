@@ -16,6 +16,8 @@ from .model import ArmyList, ListItem, ListNote, ListUnit
 from .newrecruit import looks_like_newrecruit, parse_newrecruit
 from .roster import RosterError, looks_like_roster, parse_roster
 
+MAX_LIST_BYTES = 64 * 1024 * 1024  # a list export is a few KB; a roster a few hundred
+
 __all__ = ["ArmyList", "ListItem", "ListNote", "ListUnit", "load_list", "parse_list"]
 
 
@@ -58,9 +60,9 @@ def _app_markers(text: str) -> bool:
 
 def load_list(path: str | Path) -> ArmyList:
     """Read the file at `path` and parse it (see `parse_list`)."""
+    from ...formats import read_file
+
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise LoadError(p, f"cannot read the list ({exc.strerror or exc})") from None
+    # Only a regular file, and at most a few MB: a FIFO or /dev/zero named by mistake would hang.
+    data = read_file(p, limit=MAX_LIST_BYTES)
     return parse_list(data, name=str(p))

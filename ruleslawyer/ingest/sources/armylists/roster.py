@@ -11,10 +11,12 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from xml.etree import ElementTree
 
 from .model import ArmyList, ListItem, ListUnit
 
+MAX_ROSTER_BYTES = 64 * 1024 * 1024  # a roster is a few hundred KB
 _CONFIG_NAMES = ("detachment", "battle size", "show/hide", "game type", "configuration")
 
 
@@ -27,11 +29,21 @@ def roster_xml(data: bytes) -> bytes:
     if data[:2] == b"PK":
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as z:
-                members = [m for m in z.namelist() if m.lower().endswith(".ros")] or z.namelist()
+                members = [m for m in z.infolist() if m.filename.lower().endswith(".ros")] or z.infolist()
                 if not members:
                     raise RosterError("the .rosz archive is empty")
-                return z.read(members[0])
-        except zipfile.BadZipFile as exc:
+                if members[0].file_size > MAX_ROSTER_BYTES:  # a zip bomb, or not a roster
+                    raise RosterError(f"the roster in the .rosz archive is {members[0].file_size} bytes; "
+                                      f"the limit is {MAX_ROSTER_BYTES // (1024 * 1024)} MB")
+                with z.open(members[0]) as fh:
+                    xml = fh.read(MAX_ROSTER_BYTES + 1)  # the size in the directory may lie
+                if len(xml) > MAX_ROSTER_BYTES:
+                    raise RosterError(f"the roster in the .rosz archive is over {MAX_ROSTER_BYTES // (1024 * 1024)} MB")
+                return xml
+        except RosterError:
+            raise
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError, OSError) as exc:
+            # damaged data, an unsupported compression method, an encrypted member
             raise RosterError(f"not a readable .rosz archive ({exc})") from None
     return data
 
@@ -87,7 +99,7 @@ def parse_roster(data: bytes) -> ArmyList:
     xml = roster_xml(data)
     try:
         root = ElementTree.fromstring(xml)
-    except ElementTree.ParseError as exc:
+    except (ElementTree.ParseError, LookupError, ValueError) as exc:  # LookupError: an unknown declared encoding
         raise RosterError(f"not a readable roster ({exc})") from None
     if _local(root.tag) != "roster":
         raise RosterError(f"the XML root is <{_local(root.tag)}>, not <roster>")
