@@ -135,10 +135,15 @@ def is_chrome(el, in_content: bool) -> bool:
     return any(_chrome_name(n) for n in _names(el))
 
 
+def is_popup_box(el) -> bool:
+    """A box that pops over the page: a `<dialog>`, or a class/id saying popup, modal..."""
+    return el.tag == "dialog" or any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el))
+
+
 def is_ad_popup(el) -> bool:
     """A popup box (class/id says popup, modal, dialog...) whose text is an ad or
     subscription prompt ("Disable Ads", "Boosty subscribers...")."""
-    if el.tag != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
+    if not is_popup_box(el):
         return False
     text = " ".join(s.strip() for s in el.itertext() if s.strip())
     return len(text) < 3000 and bool(AD_TEXT.search(text))

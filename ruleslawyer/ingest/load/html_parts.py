@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from . import html_classes as hc
 from .html_tree import Element, descendants, elements, has_descendant, text_of
@@ -20,6 +21,7 @@ class Page:
     css_italic: frozenset[str] = frozenset()
     counters: dict | None = None
     warnings: list | None = None
+    tree: Any = None  # the html_stream.Stream the page is parsed by
 
     def warn(self, message: str) -> None:
         """Note something the page could not give (kept once per message)."""

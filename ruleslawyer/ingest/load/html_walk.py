@@ -36,7 +36,7 @@ from typing import NamedTuple
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
 from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
-from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, has_text, next_element, text_of
+from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
 
@@ -124,13 +124,14 @@ class Walker:
     def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
-        for child in children(el):
+        tree = self.page.tree
+        for child in tree.children(el):
             if not isinstance(child, str):
                 if hc.is_hidden_inline(child) and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
                     # lone hidden span is hidden for good.
-                    nxt = next_element(child)
+                    nxt = tree.next_element(child)
                     is_run = prev_hidden is not None or (nxt is not None and hc.is_hidden_inline(nxt))
                     if is_run and not shown_variant:
                         shown_variant = True
@@ -160,7 +161,8 @@ class Walker:
         if name == "br":
             self.flush()
             return
-        if name in hc.BLOCK_TAGS and hc.is_ad_popup(el) or name == "dialog" and hc.is_ad_popup(el):
+        if (name in hc.BLOCK_TAGS or name == "dialog") and hc.is_popup_box(el) \
+                and hc.is_ad_popup(self.page.tree.complete(el)):
             return
         if self.is_tooltip(el):
             yield self._tooltip(el, ctx, depth)
@@ -168,7 +170,7 @@ class Walker:
         if hc.is_hidden_inline(el):
             return
         block = name in hc.BLOCK_TAGS
-        if name in ("ul", "ol", "dl", "menu") and not has_text(el):
+        if name in ("ul", "ol", "dl", "menu") and not self.page.tree.has_text(el):
             return  # a list with no items does not break the running line (a rule box does)
         ctx = self.enter(el, ctx)
         if ctx.in_cell and not block and is_weapon_keyword(el):
@@ -248,7 +250,7 @@ class Walker:
 
     def _tooltip(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """Read a popup into its own blocks and queue them after the running paragraph."""
-        text = text_of(el, " ", strip=True)
+        text = text_of(self.page.tree.complete(el), " ", strip=True)
         if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)):
             return
         tip_id = el.get("id") or self.page.next_id("tooltip")
@@ -261,7 +263,7 @@ class Walker:
 
     # -- tables --------------------------------------------------------------------------
     def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
-        rows = own_rows(el)
+        rows = own_rows(self.page.tree.complete(el))
         if is_layout_table(el, rows):
             if not hc.container_of(el) and any(is_points_list(d) for d in elements_with_tags(el, _LISTS)):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
@@ -306,6 +308,7 @@ class Walker:
         toks = {t for c in classes for t in hc.tokens(c)}
         if not toks & {"profile", "stats", "stat", "characteristics", "chars", "statline"}:
             return False
+        self.page.tree.complete(el)
         cells = [c for c in elements(el) if text_of(c, strip=True)]
         if len(cells) < 3:
             return False
@@ -326,6 +329,7 @@ class Walker:
         classes = (el.get("class") or "").split()
         if not classes or not any("invul" in t for c in classes for t in hc.tokens(c)):
             return False
+        self.page.tree.complete(el)
         parts = [clean(s) for s in el.itertext() if s.strip()]
         parts = [p for p in parts if p]
         if not parts or len(" ".join(parts)) > 120:
@@ -340,6 +344,7 @@ class Walker:
 
     def _points_list(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
+        self.page.tree.complete(el)
         for li in (e for e in elements(el) if e.tag == "li"):
             kids = [k for k in children(li) if not (isinstance(k, str) and not k.strip())]
             if not kids:
