@@ -82,9 +82,27 @@ def tokens(name: str) -> tuple[str, ...]:
     return tuple(t.lower() for t in _TOKEN.findall(latin_letters(name)))
 
 
-def class_names(el) -> list[str]:
+def class_names(el) -> tuple[str, ...]:
     """The element's classes, folded to Latin letters and lower-cased."""
-    return [_folded_lower(c) for c in (el.get("class") or "").split()]
+    return _class_names(el.get("class") or "")
+
+
+@lru_cache(maxsize=8192)
+def _class_names(attr: str) -> tuple[str, ...]:
+    return tuple(_folded_lower(c) for c in attr.split())
+
+
+@lru_cache(maxsize=8192)
+def block_class(attr: str) -> str:
+    """The class attribute of a block as kept in its attrs: classes joined by one space,
+    Cyrillic look-alikes folded (one shared string per distinct attribute)."""
+    return latin_letters(" ".join(attr.split()))
+
+
+@lru_cache(maxsize=8192)
+def class_tokens(attr: str) -> frozenset[str]:
+    """Every token of every class in a class attribute."""
+    return frozenset(t for c in attr.split() for t in tokens(c))
 
 
 @lru_cache(maxsize=8192)

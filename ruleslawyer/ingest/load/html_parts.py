@@ -22,6 +22,13 @@ class Page:
     counters: dict | None = None
     warnings: list | None = None
     tree: Any = None  # the html_stream.Stream the page is parsed by
+    attrs_seen: dict | None = None
+
+    def shared_attrs(self, attrs: dict[str, str]) -> dict[str, str]:
+        """One dict per distinct block attrs (same items in the same order)."""
+        if self.attrs_seen is None:
+            self.attrs_seen = {}
+        return self.attrs_seen.setdefault(tuple(attrs.items()), attrs)
 
     def warn(self, message: str) -> None:
         """Note something the page could not give (kept once per message)."""

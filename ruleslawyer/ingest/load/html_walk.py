@@ -39,6 +39,7 @@ from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
+_STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
@@ -97,20 +98,21 @@ class Walker:
                     kind, level = HEADING, ctx.heading
                 else:
                     kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
-                self.emit(Block(kind, spans=tuple(spans), level=level, role=_role(ctx),
-                                attrs=_attrs(ctx)))
+                self.emit(_attrs(ctx), kind, spans=tuple(spans), level=level, role=_role(ctx))
         if self is self.root and self.pending:
             self.blocks.extend(self.pending)
             self.pending.clear()
 
-    def emit(self, block: Block) -> None:
+    def emit(self, attrs: dict[str, str], kind: str, **fields) -> None:
+        """Add a block. Blocks with equal attrs share one dict (most blocks of a section carry
+        the same few), which keeps a big page's blocks small."""
         root = self.root
-        if block.role != "tooltip" and not block.attrs.get("tooltip_id"):
-            if block.kind == HEADING and block.level <= 2:
-                root.section = block.text
+        if fields.get("role") != "tooltip" and not attrs.get("tooltip_id"):
+            if kind == HEADING and fields.get("level", 0) <= 2:
+                root.section = "".join(s.text for s in fields.get("spans", ()))
             if root.section:
-                block.attrs["section"] = root.section
-        self.blocks.append(block)
+                attrs["section"] = root.section
+        self.blocks.append(Block(kind, attrs=self.page.shared_attrs(attrs), **fields))
 
     # -- the walk ------------------------------------------------------------------------
     def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
@@ -182,7 +184,7 @@ class Walker:
             return
         if block:
             self.flush()
-            ctx = ctx._replace(cls=hc.latin_letters(" ".join((el.get("class") or "").split())) or ctx.cls)
+            ctx = ctx._replace(cls=hc.block_class(el.get("class") or "") or ctx.cls)
         if name == "table":
             yield self._table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
@@ -285,7 +287,8 @@ class Walker:
                     text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
-                if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
+                # (a cell without text does not count: tested last, as it is the dearest)
+                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c, strip=True) for c in cells):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
@@ -298,17 +301,15 @@ class Walker:
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
-        self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
+        self.emit(attrs, TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
-        classes = (el.get("class") or "").split()
-        if not classes:
+        attr = el.get("class")
+        if not attr or hc.class_tokens(attr).isdisjoint(_STAT_TOKENS):
             return False
-        toks = {t for c in classes for t in hc.tokens(c)}
-        if not toks & {"profile", "stats", "stat", "characteristics", "chars", "statline"}:
-            return False
-        self.page.tree.complete(el)
+        if len(self.page.tree.complete(el)) < 3:
+            return False  # fewer than three child elements, let alone three boxes with text
         cells = [c for c in elements(el) if text_of(c, strip=True)]
         if len(cells) < 3:
             return False
@@ -320,8 +321,7 @@ class Walker:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
             values.append(clean(text_of(value_els[0], " ")))
-        self.emit(Block(TABLE, rows=(tuple(names), tuple(values)), role="stat-grid",
-                        attrs=_attrs(ctx)))
+        self.emit(_attrs(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
         return True
 
     def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
@@ -338,8 +338,7 @@ class Walker:
         attrs = _attrs(ctx)
         if value:
             attrs["value"] = value
-        self.emit(Block(PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save",
-                        attrs=attrs))
+        self.emit(attrs, PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save")
         return True
 
     def _points_list(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
