@@ -20,6 +20,7 @@ _PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _STYLE = re.compile(r"(\*\*\*|\*\*|\*|__)")
 _EMPHASIS = re.compile(r"[*_]")
 _ASCII_LOWER = re.compile(r"[a-z]")
+_TWO_LETTERS = re.compile(r"[A-Za-z][^A-Za-z]*[A-Za-z]")
 _LABELLED = re.compile(r":\s*\S")
 
 
@@ -85,12 +86,16 @@ def parse_spans(line: str) -> tuple[Span, ...]:
 
 def is_caps_heading(line: str) -> bool:
     """A short line with letters, none of them lower case, and no "LABEL: text" shape."""
-    s = _EMPHASIS.sub("", line).strip()
+    s = (_EMPHASIS.sub("", line) if "*" in line or "_" in line else line).strip()
     if len(s) > 80 or _ASCII_LOWER.search(s):  # the cheap refusals first: most lines are prose
         return False
-    letters = [c for c in s if c.isalpha()]
-    if len(letters) < 2 or any(c.islower() for c in letters):
-        return False
+    if s.isascii():  # no lower-case letter left: only count the letters
+        if not _TWO_LETTERS.search(s):
+            return False
+    else:
+        letters = [c for c in s if c.isalpha()]
+        if len(letters) < 2 or any(c.islower() for c in letters):
+            return False
     if _LABELLED.search(s):  # "KEYWORDS: INFANTRY" is a labelled line, not a heading
         return False
     return True
