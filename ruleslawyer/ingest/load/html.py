@@ -9,6 +9,7 @@ texts kept as role "tooltip" blocks). See `html_walk` for the roles and attrs em
 from __future__ import annotations
 
 import codecs
+import gc
 import re
 from typing import Iterator
 
@@ -151,18 +152,27 @@ def load_html(data: bytes, origin: DocumentOrigin, chunk_chars: int = CHUNK_CHAR
     if _TOOLTIP_ATTR.search(text):  # popups a trigger points at, wherever they sit in the page
         tooltip_ids = frozenset(t.lstrip("#") for t in attribute_values(_chunks(text, chunk_chars), _TOOLTIP)
                                 if t.startswith("#"))
-    for unlimited in (False, True):
-        stream = Stream(_chunks(text, chunk_chars), unlimited=unlimited)
-        walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic, tree=stream))
-        try:
-            walker.walk_children(stream.walk_root(), Ctx(), 0)
-            walker.flush()
-            stream.finish()
-            break
-        except Restart:  # nested deeper than libxml2 builds, or unparsable: the parser target reads it
-            continue
-        except RecursionError:  # a library below us recursing; the walk itself does not
-            raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
+    # The walk makes a few objects per element and keeps most of them (spans, blocks), which
+    # Python's cycle collector would scan over and over as the page grows; it makes no
+    # cycles worth collecting, so the collector rests until the walk is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for unlimited in (False, True):
+            stream = Stream(_chunks(text, chunk_chars), unlimited=unlimited)
+            walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic, tree=stream))
+            try:
+                walker.walk_children(stream.walk_root(), Ctx(), 0)
+                walker.flush()
+                stream.finish()
+                break
+            except Restart:  # nested deeper than libxml2 builds, or unparsable: the parser target reads it
+                continue
+            except RecursionError:  # a library below us recursing; the walk itself does not
+                raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
+    finally:
+        if collecting:
+            gc.enable()
     title = text_of(stream.title, " ", strip=True) if stream.title is not None else None
     blocks = tuple(walker.blocks)
     if not any(b.text.strip() for b in blocks):
