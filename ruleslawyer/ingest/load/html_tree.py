@@ -84,6 +84,9 @@ def strings(el: Element) -> Iterator[str]:
 
 def text_of(el: Element, sep: str = "", strip: bool = False) -> str:
     """All text inside `el`, pieces joined by `sep` (stripped, blanks dropped, with `strip`)."""
+    if not len(el):  # text alone (most cells and spans): its one piece
+        text = el.text or ""
+        return text.strip() if strip else text
     if strip:
         return sep.join(s.strip() for s in el.itertext() if s.strip())
     return sep.join(el.itertext())
