@@ -163,7 +163,7 @@ class Stream:
         if not self.unlimited:
             for _event, el in self.parser.read_events():
                 self.started(el)
-            if not self.done and self.root is not None:
+            if self.root is not None:  # at the end too: a short page may be read in one go
                 self._open_chain()
         if self.done:
             # Let go of the open elements deepest first: lxml frees a proxy by walking up to
