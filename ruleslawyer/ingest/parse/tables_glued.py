@@ -68,8 +68,8 @@ def glued_grid_at(doc: Document, i: int, is_claimed, words: Counter
         return None
     text = head.text.strip()
     # Cheap refusals first (most blocks are prose with lower-case ASCII letters).
-    if len(text) > 90 or "\t" in text or _ASCII_LOWER.search(text) or any(c.islower() for c in text) \
-            or not _TWO_CAPS.search(text):
+    if len(text) > 90 or "\t" in text or _ASCII_LOWER.search(text) \
+            or (not text.isascii() and any(c.islower() for c in text)) or not _TWO_CAPS.search(text):
         return None
     header = split_glued_header(text, words)
     if header is None:
