@@ -1,12 +1,13 @@
 """HTML scaling (issue 20): ingest time and peak memory of generated pages of growing size.
 
-    .venv/bin/python bench/html_scaling.py [--sizes 1,4,16,60] [--deep 20000]
+    .venv/bin/python bench/html_scaling.py [--load-only] [--sizes 1,4,16,60] [--deep 20000]
 
 Each size (MB) is a page of semantic HTML written by `page(mb)`: sections of rules text
 (headings, paragraphs with bold and links, lists), reference tables and datasheet blocks
 (stat grids, weapon tables, keyword footers) with distinct names, the mix a long wiki or
 faction page has. Each size is ingested into a fresh store in a child process (so peak RSS
-is that ingest's own), timed, and its peak resident memory read from the child's rusage.
+is that ingest's own), timed (wall and CPU seconds), and its peak resident memory read from
+the child's rusage; the load average and a yardstick are printed before and after.
 `--deep N` also times a page nested N elements deep. Results go to bench/RESULTS.md by hand.
 """
 from __future__ import annotations
@@ -66,21 +67,22 @@ def _child(path: str, load_only: bool) -> None:
     if load_only:
         from ruleslawyer.ingest.formats import load_file
 
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         doc = load_file(path)
         seconds, status, records, error = time.perf_counter() - t, "loaded", len(doc.blocks), None
+        cpu = time.process_time() - c
     else:
         from ruleslawyer.ingest.pipeline import ingest_paths
         from ruleslawyer.store import Store
 
         with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "s.sqlite") as store:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             result = ingest_paths(store, [path]).results[0]
-            seconds = time.perf_counter() - t
+            seconds, cpu = time.perf_counter() - t, time.process_time() - c
         status, records, error = result.status, result.records, result.error
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, "status": status, "records": records,
-                      "error": error}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "status": status,
+                      "records": records, "error": error}))
 
 
 def measure(data: bytes, name: str, load_only: bool = False) -> dict:
@@ -107,18 +109,22 @@ def main() -> None:
     if args.child:
         _child(args.child, args.load_only)
         return
+    from ingest import machine_line  # bench/ingest.py: load average and yardstick
+
     what = "blocks" if args.load_only else "records"
-    print(f"{'page':>12} {'MB':>6} {'seconds':>8} {'s/MB':>6} {'peak MB':>8} {what:>8}  status")
+    print(machine_line(), flush=True)
+    print(f"{'page':>12} {'MB':>6} {'seconds':>8} {'CPU s':>7} {'CPU s/MB':>8} {'peak MB':>8} {what:>8}  status")
     for mb in (float(s) for s in args.sizes.split(",")):
         data = page(mb)
         r = measure(data, f"big_{mb:g}mb.html", args.load_only)
         size = len(data) / 1024 / 1024
-        print(f"{'sections':>12} {size:6.1f} {r['seconds']:8.1f} {r['seconds'] / size:6.2f} {r['peak_mb']:8.0f} "
-              f"{r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
+        print(f"{'sections':>12} {size:6.1f} {r['seconds']:8.1f} {r['cpu']:7.1f} {r['cpu'] / size:8.2f} "
+              f"{r['peak_mb']:8.0f} {r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
     if args.deep:
         r = measure(deep_page(args.deep), "deep.html", args.load_only)
-        print(f"{'deep ' + str(args.deep):>12} {'':>6} {r['seconds']:8.1f} {'':>6} {r['peak_mb']:8.0f} "
-              f"{r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
+        print(f"{'deep ' + str(args.deep):>12} {'':>6} {r['seconds']:8.1f} {r['cpu']:7.1f} {'':>8} "
+              f"{r['peak_mb']:8.0f} {r['records']:8d}  {r['status']} {r['error'] or ''}", flush=True)
+    print(machine_line())
 
 
 if __name__ == "__main__":

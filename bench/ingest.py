@@ -14,9 +14,10 @@ unchanged ingest that must skip the export.
 
     .venv/bin/python bench/ingest.py --export ../shared/realdata/wahadumper__wahadumper
 
-With --scaling it writes synthetic text, Markdown and PDF inputs at a small size and at 4x
-that size, ingests each alone in a fresh process (so peak RSS is that input's own), and prints
-time, peak RSS and the 4x/1x time ratio side by side (issue 20: the ratio must stay <= 5).
+With --scaling it writes synthetic text, Markdown, HTML (bench/html_scaling.py's page) and PDF
+inputs at a small size and at 4x that size, ingests each alone in a fresh process (so peak RSS
+is that input's own), and prints wall and CPU time, peak RSS and the 4x/1x ratios side by side
+(issue 20: the ratio must stay <= 5), with the load average and a yardstick before and after.
 --big-text MB and --big-pdf PAGES add the absolute checks (a 20 MB text file under 60 s; a
 600-page PDF under 600 MB peak RSS).
 
@@ -162,7 +163,8 @@ def make_pdf(n_pages: int, lines_per_page: int = 45) -> bytes:
 
 
 def ingest_one(path: Path) -> int:
-    """Ingest one file into a fresh store; print wall seconds, peak RSS MB and records (one line)."""
+    """Ingest one file into a fresh store; print wall seconds, peak RSS MB, records and CPU
+    seconds (one line)."""
     import resource
     import tempfile
 
@@ -170,25 +172,49 @@ def ingest_one(path: Path) -> int:
     from ruleslawyer.store import Store
 
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         report = ingest_paths(store, [path])
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     if report.failed:
         print(report.failed[0].error, file=sys.stderr)
         return 1
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{wall:.3f} {rss:.1f} {sum(report.kinds.values())}")
+    print(f"{wall:.3f} {rss:.1f} {sum(report.kinds.values())} {cpu:.3f}")
     return 0
 
 
-def _measure(path: Path) -> tuple[float, float, int]:
+def _measure(path: Path) -> tuple[float, float, int, float]:
+    """Ingest `path` alone in a fresh process: wall s, peak RSS MB, records, CPU s."""
     import subprocess
 
     out = subprocess.run([sys.executable, __file__, "--one", str(path)], capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"{path}: {out.stderr.strip()}")
-    wall, rss, n = out.stdout.split()
-    return float(wall), float(rss), int(n)
+    wall, rss, n, cpu = out.stdout.split()
+    return float(wall), float(rss), int(n), float(cpu)
+
+
+def machine_line() -> str:
+    """The load average and a yardstick (`sum(range(10**8))` in a child: wall and CPU seconds),
+    printed beside timings taken on a shared machine so runs can be compared."""
+    import os
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "sum(range(10**8))"], check=True)
+    wall = time.perf_counter() - t0
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"load average {load}; yardstick sum(range(10**8)): {wall:.2f} s wall, {cpu:.2f} s CPU"
+
+
+def _html_page(mb: float) -> bytes:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from html_scaling import page
+
+    return page(mb)
 
 
 def scaling_bench(big_text: float | None, big_pdf: int | None) -> int:
@@ -197,9 +223,11 @@ def scaling_bench(big_text: float | None, big_pdf: int | None) -> int:
 
     cases = [("text", ".txt", lambda n: make_text(n).encode(), 5000),
              ("markdown", ".md", lambda n: make_markdown(n).encode(), 5000),
+             ("html", ".html", lambda n: _html_page(n / 1000), 500),
              ("pdf", ".pdf", make_pdf, 40)]
+    print(machine_line(), flush=True)
     print(f"{'format':9} {'size 1x':>9} {'size 4x':>9} {'1x s':>7} {'4x s':>7} {'ratio':>6} "
-          f"{'1x RSS MB':>9} {'4x RSS MB':>9} {'records 1x/4x':>14}")
+          f"{'1x CPU':>7} {'4x CPU':>7} {'ratio':>6} {'1x RSS MB':>9} {'4x RSS MB':>9} {'records 1x/4x':>14}")
     worst = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for name, suffix, make, n in cases:
@@ -208,25 +236,26 @@ def scaling_bench(big_text: float | None, big_pdf: int | None) -> int:
                 path = Path(tmp) / f"{name}_{mult}x{suffix}"
                 path.write_bytes(make(n * mult))
                 rows.append((path.stat().st_size, *_measure(path)))
-            (s1, t1, r1, n1), (s4, t4, r4, n4) = rows
-            worst = max(worst, t4 / t1)
+            (s1, t1, r1, n1, c1), (s4, t4, r4, n4, c4) = rows
+            worst = max(worst, c4 / c1)
             print(f"{name:9} {s1 / 2**20:8.2f}M {s4 / 2**20:8.2f}M {t1:7.2f} {t4:7.2f} {t4 / t1:6.2f} "
-                  f"{r1:9.0f} {r4:9.0f} {n1:>6}/{n4:<7}")
+                  f"{c1:7.2f} {c4:7.2f} {c4 / c1:6.2f} {r1:9.0f} {r4:9.0f} {n1:>6}/{n4:<7}", flush=True)
         if big_text:
             path = Path(tmp) / "big.txt"
-            n = 1
             path.write_bytes(make_text(1000).encode())
             per = path.stat().st_size / 1000
             path.write_bytes(make_text(int(big_text * 2**20 / per)).encode())
-            t, r, n = _measure(path)
-            print(f"text {path.stat().st_size / 2**20:.1f} MB: {t:.1f} s, peak RSS {r:.0f} MB, {n} records "
-                  f"(target < 60 s)")
+            t, r, n, c = _measure(path)
+            print(f"text {path.stat().st_size / 2**20:.1f} MB: {t:.1f} s wall, {c:.1f} s CPU, peak RSS {r:.0f} MB, "
+                  f"{n} records (target < 60 s)", flush=True)
         if big_pdf:
             path = Path(tmp) / "big.pdf"
             path.write_bytes(make_pdf(big_pdf))
-            t, r, n = _measure(path)
-            print(f"pdf {big_pdf} pages: {t:.1f} s, peak RSS {r:.0f} MB, {n} records (target < 600 MB)")
-    print(f"worst 4x/1x time ratio: {worst:.2f} (target <= 5)")
+            t, r, n, c = _measure(path)
+            print(f"pdf {big_pdf} pages: {t:.1f} s wall, {c:.1f} s CPU, peak RSS {r:.0f} MB, {n} records "
+                  f"(target < 600 MB)", flush=True)
+    print(machine_line())
+    print(f"worst 4x/1x CPU-time ratio: {worst:.2f} (target <= 5)")
     return 0
 
 

@@ -394,3 +394,64 @@ def test_encoded_and_entity_heavy_pages_ingest_records(tmp_store, tmp_path, enco
     (result,) = ingest_paths(tmp_store, [path]).results
     assert result.status == "ingested", result.error
     assert result.kinds.get("rule", 0) >= 300
+
+
+# -- parsed while walked (issue 20: memory bounded by the largest element, not the page) ----
+def _page_of_sections(n: int) -> bytes:
+    section = ("<section><h2>Rules {i}</h2><p>Each time a <b>model</b> in unit {i} attacks, "
+               "<a href='#r{i}'>re-roll</a> it.</p><ul><li>Item {i}</li></ul><table><tr><th>Roll</th>"
+               "<th>Result</th></tr><tr><td>1-3</td><td>Nothing {i}</td></tr></table>"
+               "<div class='profile'><div class='stat'><span class='name'>M</span><span class='value'>6\"</span>"
+               "</div><div class='stat'><span class='name'>T</span><span class='value'>4</span></div>"
+               "<div class='stat'><span class='name'>W</span><span class='value'>2</span></div></div></section>")
+    return ("<html><head><title>Sections</title></head><body><main>"
+            + "".join(section.format(i=i) for i in range(n)) + "</main></body></html>").encode()
+
+
+def _blocks(doc):
+    return [(b.kind, b.text, b.level, b.role, dict(b.attrs)) for b in doc.blocks], doc.title, dict(doc.meta)
+
+
+@pytest.mark.parametrize("chunk", [7, 301, 4096])
+def test_the_blocks_do_not_depend_on_how_the_page_is_fed_to_the_parser(shared, chunk):
+    from ruleslawyer.ingest.document import DocumentOrigin
+    from ruleslawyer.ingest.load.html import load_html
+
+    pages = [_page_of_sections(40), seed_path(shared, "001", ".html").read_bytes()]
+    kasrkin = shared / REALDATA / "astra-militarum_Kasrkin.html"
+    if kasrkin.exists():
+        pages.append(kasrkin.read_bytes())
+    for data in pages:
+        origin = DocumentOrigin("p.html", "p.html", "html", "0")
+        whole = load_html(data, origin, chunk_chars=len(data) + 1)
+        fed = load_html(data, origin, chunk_chars=chunk)
+        assert _blocks(fed) == _blocks(whole)
+        assert len(whole.blocks) > 20
+
+
+def test_the_walk_lets_go_of_each_part_of_the_page_once_read():
+    """The tree never holds more than a few chunks' worth of the page: the elements alive in
+    it stay far below the page's element count while a long page is walked."""
+    from ruleslawyer.ingest.load.html import _chunks
+    from ruleslawyer.ingest.load.html_stream import Stream
+    from ruleslawyer.ingest.load.html_walk import Ctx, Page, Walker
+
+    data = _page_of_sections(2000)
+    text = data.decode()
+    stream = Stream(_chunks(text, 2048))
+    sizes = []
+    pump = stream.pump
+
+    def counting_pump():
+        more = pump()
+        if stream.root is not None:
+            sizes.append(sum(1 for _ in stream.root.iter()))
+        return more
+
+    stream.pump = counting_pump
+    walker = Walker(Page(tooltip_ids=frozenset(), tree=stream))
+    walker.walk_children(stream.walk_root(), Ctx(), 0)
+    walker.flush()
+    page_elements = text.count("<") // 2
+    assert sum(b.kind == TABLE for b in walker.blocks) == 4000  # every table and stat grid read
+    assert max(sizes) < page_elements / 50, (max(sizes), page_elements)

@@ -2,14 +2,16 @@
 
 The bytes are decoded by byte-order mark, then UTF-16 recognised by its NUL bytes, then
 `<meta charset>`, then UTF-8, then Windows-1252 (as browsers do), and refused with a one-line reason when they are empty, binary, or not in
-the encoding the page declares. lxml parses the text (see `html_tree`); `html_walk` turns the
-tree into blocks in document order (scripts, styles, ads and navigation dropped; hidden popup
+the encoding the page declares. lxml parses the text a chunk at a time as the walk needs it
+(see `html_stream`); `html_walk` turns the tree into blocks in document order (scripts, styles, ads and navigation dropped; hidden popup
 texts kept as role "tooltip" blocks). See `html_walk` for the roles and attrs emitted.
 """
 from __future__ import annotations
 
 import codecs
+import gc
 import re
+from typing import Iterator
 
 from ...errors import LoadError
 from ..document import HEADING, Document, DocumentOrigin
@@ -26,6 +28,9 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
 _SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!<script\b).)*?</script\s*>", re.I | re.S)
 _STYLE = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.I | re.S)
 _TAG = re.compile(r"<[A-Za-z!/][^<>]*>")
+_TOOLTIP = "data-tooltip-content"
+_TOOLTIP_ATTR = re.compile(_TOOLTIP, re.I)
+CHUNK_CHARS = 1 << 16  # characters of the page parsed at a time
 
 
 _HTML_MARK = re.compile(r"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<div[\s>]|<table[\s>]|<p[\s>]", re.I)
@@ -118,34 +123,57 @@ def _check_text(text: str, path: str) -> str:
     return text
 
 
-def load_html(data: bytes, origin: DocumentOrigin) -> Document:
-    """Turn HTML bytes into a Document (see the module doc of `html_walk` for roles and attrs)."""
+def _chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[bytes]:
+    """The page as UTF-8 chunks for the parser, scripts cut out (as `_SCRIPT.sub("", text)`
+    would, without a second copy of the page)."""
+    pos = 0
+    for m in [*_SCRIPT.finditer(text), None]:
+        end = m.start() if m else len(text)
+        for i in range(pos, end, size):
+            yield text[i:min(i + size, end)].encode("utf-8", "surrogatepass")
+        if m:
+            pos = m.end()
+
+
+def load_html(data: bytes, origin: DocumentOrigin, chunk_chars: int = CHUNK_CHARS) -> Document:
+    """Turn HTML bytes into a Document (see the module doc of `html_walk` for roles and attrs).
+
+    The page is parsed while it is walked (see `html_stream`), `chunk_chars` characters at a time.
+    """
     from . import html_classes as hc
-    from .html_tree import attribute_values, parse_html, text_of
+    from .html_stream import Restart, Stream, attribute_values
+    from .html_tree import text_of
     from .html_walk import Ctx, Page, Walker
 
     path = origin.path
     text = decode_html(data, path)
-    css = _STYLE.findall(text)
-    text = _SCRIPT.sub("", text)
-    try:
-        utf8 = text.encode("utf-8", "surrogatepass")
-        del text  # a big page should not be in memory three times over
-        tree = parse_html(utf8)
-        del utf8
-        title_el = tree.find(".//title")
-        title = text_of(title_el, " ", strip=True) if title_el is not None else None
-        tooltip_ids = frozenset(t.lstrip("#") for t in attribute_values(tree, "data-tooltip-content")
+    bold, italic = hc.css_styled_classes(_STYLE.findall(text))
+    tooltip_ids: frozenset[str] = frozenset()
+    if _TOOLTIP_ATTR.search(text):  # popups a trigger points at, wherever they sit in the page
+        tooltip_ids = frozenset(t.lstrip("#") for t in attribute_values(_chunks(text, chunk_chars), _TOOLTIP)
                                 if t.startswith("#"))
-        bold, italic = hc.css_styled_classes(css)
-        walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic))
-        root = tree.find("body")
-        root = tree.find(".//body") if root is None else root
-        root = tree if root is None else root
-        walker.walk_children(root, Ctx(), 0)
-        walker.flush()
-    except RecursionError:  # a library below us recursing; the walk itself does not
-        raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
+    # The walk makes a few objects per element and keeps most of them (spans, blocks), which
+    # Python's cycle collector would scan over and over as the page grows; it makes no
+    # cycles worth collecting, so the collector rests until the walk is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for unlimited in (False, True):
+            stream = Stream(_chunks(text, chunk_chars), unlimited=unlimited)
+            walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic, tree=stream))
+            try:
+                walker.walk_children(stream.walk_root(), Ctx(), 0)
+                walker.flush()
+                stream.finish()
+                break
+            except Restart:  # nested deeper than libxml2 builds, or unparsable: the parser target reads it
+                continue
+            except RecursionError:  # a library below us recursing; the walk itself does not
+                raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
+    finally:
+        if collecting:
+            gc.enable()
+    title = text_of(stream.title, " ", strip=True) if stream.title is not None else None
     blocks = tuple(walker.blocks)
     if not any(b.text.strip() for b in blocks):
         raise LoadError(path, "no readable text in the page (only markup, scripts or ads)")

@@ -82,20 +82,32 @@ def tokens(name: str) -> tuple[str, ...]:
     return tuple(t.lower() for t in _TOKEN.findall(latin_letters(name)))
 
 
-def class_names(el) -> list[str]:
+def class_names(el) -> tuple[str, ...]:
     """The element's classes, folded to Latin letters and lower-cased."""
-    return [_folded_lower(c) for c in (el.get("class") or "").split()]
+    return _class_names(el.get("class") or "")
+
+
+@lru_cache(maxsize=8192)
+def _class_names(attr: str) -> tuple[str, ...]:
+    return tuple(_folded_lower(c) for c in attr.split())
+
+
+@lru_cache(maxsize=8192)
+def block_class(attr: str) -> str:
+    """The class attribute of a block as kept in its attrs: classes joined by one space,
+    Cyrillic look-alikes folded (one shared string per distinct attribute)."""
+    return latin_letters(" ".join(attr.split()))
+
+
+@lru_cache(maxsize=8192)
+def class_tokens(attr: str) -> frozenset[str]:
+    """Every token of every class in a class attribute."""
+    return frozenset(t for c in attr.split() for t in tokens(c))
 
 
 @lru_cache(maxsize=8192)
 def _folded_lower(name: str) -> str:
     return latin_letters(name).lower()
-
-
-def _names(el) -> list[str]:
-    names = (el.get("class") or "").split()
-    el_id = el.get("id")
-    return [*names, el_id] if el_id else names
 
 
 @lru_cache(maxsize=8192)
@@ -112,9 +124,29 @@ def _chrome_name(name: str) -> bool:
                                or (len(toks) <= 2 and _CHROME_TOKENS.intersection(toks)))
 
 
+def _any_name(test, el) -> bool:
+    """Whether `test` holds for one of the element's class names or its id (the answer for
+    a whole class attribute is cached: a page repeats a few of them thousands of times)."""
+    attr = el.get("class")
+    if attr and _any_class(test, attr):
+        return True
+    el_id = el.get("id")
+    return bool(el_id) and test(el_id)
+
+
+@lru_cache(maxsize=8192)
+def _any_class(test, attr: str) -> bool:
+    return any(test(n) for n in attr.split())
+
+
+@lru_cache(maxsize=8192)
+def _popup_name(name: str) -> bool:
+    return bool(_POPUP_TOKENS.intersection(tokens(name)))
+
+
 def is_ad(el) -> bool:
     """True for an advert box: an ad-related class or id token (whole tokens only)."""
-    return any(_ad_name(n) for n in _names(el))
+    return _any_name(_ad_name, el)
 
 
 def is_chrome(el, in_content: bool) -> bool:
@@ -132,13 +164,18 @@ def is_chrome(el, in_content: bool) -> bool:
     role = el.get("role")
     if role and role.lower() in _CHROME_ROLES:
         return True
-    return any(_chrome_name(n) for n in _names(el))
+    return _any_name(_chrome_name, el)
+
+
+def is_popup_box(el) -> bool:
+    """A box that pops over the page: a `<dialog>`, or a class/id saying popup, modal..."""
+    return el.tag == "dialog" or _any_name(_popup_name, el)
 
 
 def is_ad_popup(el) -> bool:
     """A popup box (class/id says popup, modal, dialog...) whose text is an ad or
     subscription prompt ("Disable Ads", "Boosty subscribers...")."""
-    if el.tag != "dialog" and not any(_POPUP_TOKENS.intersection(tokens(n)) for n in _names(el)):
+    if not is_popup_box(el):
         return False
     text = " ".join(s.strip() for s in el.itertext() if s.strip())
     return len(text) < 3000 and bool(AD_TEXT.search(text))
@@ -155,10 +192,16 @@ def heading_level(el) -> int:
     level = HEADING_TAGS.get(el.tag, 0)
     if level:
         return level
-    for cls in class_names(el):
+    attr = el.get("class")
+    return _class_heading_level(attr) if attr else 0
+
+
+@lru_cache(maxsize=8192)
+def _class_heading_level(attr: str) -> int:
+    for cls in _class_names(attr):
         if cls in _NAMED_HEADINGS:
             return _NAMED_HEADINGS[cls]
-    for cls in (el.get("class") or "").split():
+    for cls in attr.split():
         toks = tokens(cls)
         if toks and toks[-1] in _HEADER_TOKENS and toks[0] not in ("sub",):
             return 4
@@ -171,15 +214,22 @@ def style_flags(el, css_bold: frozenset[str], css_italic: frozenset[str]) -> tup
     """(bold, italic) that this element itself turns on, from its tag, classes or inline style."""
     bold = el.tag in BOLD_TAGS or el.tag in ("th", "dt")  # a definition term is a label
     italic = el.tag in ITALIC_TAGS
-    classes = class_names(el)
-    if classes:
-        bold = bold or any(c in _BOLD_CLASSES or c in css_bold for c in classes)
-        italic = italic or any(c in _ITALIC_CLASSES or c in css_italic for c in classes)
+    attr = el.get("class")
+    if attr:
+        by_class = _class_style(attr, css_bold, css_italic)
+        bold, italic = bold or by_class[0], italic or by_class[1]
     style = el.get("style")
     if style:
         bold = bold or bool(_BOLD_STYLE.search(style))
         italic = italic or bool(_ITALIC_STYLE.search(style))
     return bold, italic
+
+
+@lru_cache(maxsize=8192)
+def _class_style(attr: str, css_bold: frozenset[str], css_italic: frozenset[str]) -> tuple[bool, bool]:
+    classes = _class_names(attr)
+    return (any(c in _BOLD_CLASSES or c in css_bold for c in classes),
+            any(c in _ITALIC_CLASSES or c in css_italic for c in classes))
 
 
 _CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
@@ -223,7 +273,13 @@ _CONTAINER_TOKENS = (("stratagem", "stratagem-card"), ("enhancement", "enhanceme
 
 def container_of(el) -> str | None:
     """The region an element opens (a datasheet, a stratagem card...), or None."""
-    classes = class_names(el)
+    attr = el.get("class")
+    return _class_container(attr) if attr else None
+
+
+@lru_cache(maxsize=8192)
+def _class_container(attr: str) -> str | None:
+    classes = _class_names(attr)
     for cls in classes:
         if cls in _CONTAINER_CLASSES:
             return _CONTAINER_CLASSES[cls]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from . import html_classes as hc
 from .html_tree import Element, descendants, elements, has_descendant, text_of
@@ -20,6 +21,14 @@ class Page:
     css_italic: frozenset[str] = frozenset()
     counters: dict | None = None
     warnings: list | None = None
+    tree: Any = None  # the html_stream.Stream the page is parsed by
+    attrs_seen: dict | None = None
+
+    def shared_attrs(self, attrs: dict[str, str]) -> dict[str, str]:
+        """One dict per distinct block attrs (same items in the same order)."""
+        if self.attrs_seen is None:
+            self.attrs_seen = {}
+        return self.attrs_seen.setdefault(tuple(attrs.items()), attrs)
 
     def warn(self, message: str) -> None:
         """Note something the page could not give (kept once per message)."""

@@ -1,10 +1,8 @@
-"""Parsing a page into an lxml element tree, and the few questions the walk asks of it.
+"""The few questions the walk asks of an lxml element tree (see `html_stream` for the parse).
 
-lxml's own tree builder (libxml2) caps nesting at 2048 levels and silently drops what lies
-deeper; fed through `etree.TreeBuilder` as a parser target it keeps every level. The tree
-lives in C (libxml2), a tenth of the memory and time of a BeautifulSoup tree, which is what
-lets a 60 MB page load in bounded memory. Comments and processing instructions are dropped
-by the parser, so every child element has a string tag.
+The tree lives in C (libxml2), a tenth of the memory and time of a BeautifulSoup tree.
+Comments and processing instructions are dropped by the parser, so every child element has a
+string tag.
 
 lxml frees an element's Python proxy by walking up to the nearest ancestor that has one, so a
 loop over a deep tree that lets go of each element in turn is quadratic in the depth. Searches
@@ -15,72 +13,12 @@ Text follows lxml's model: an element's `text` comes before its first child and 
 """
 from __future__ import annotations
 
-import re
 from typing import Iterator, Union
 
 from lxml import etree
 
 Element = etree._Element
 Node = Union[Element, str]
-
-
-_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")
-
-
-class _Builder:
-    """A parser target: passes events to lxml's TreeBuilder, dropping what XML cannot name
-    (HTML tolerates attributes such as `"` or `x:y:z`; an element tree does not)."""
-
-    def __init__(self) -> None:
-        self.tb = etree.TreeBuilder()
-        self.data = self.tb.data
-        self.stack: list[str] = []
-
-    def start(self, tag: str, attrib) -> None:
-        tag = tag.lower() if _NAME.match(tag) else "span"
-        self.stack.append(tag)
-        self.tb.start(tag, {k: v for k, v in attrib.items() if _NAME.match(k)})
-
-    def end(self, tag: str) -> None:
-        self.tb.end(self.stack.pop() if self.stack else tag)
-
-    def close(self) -> Element | None:
-        while self.stack:  # a page cut short: close what is open
-            self.tb.end(self.stack.pop())
-        try:
-            return self.tb.close()
-        except etree.XMLSyntaxError:
-            return None
-
-
-def parse_html(text: str | bytes) -> Element:
-    """The element tree of a page (an `html` root, as browsers build it), from its text or
-    its UTF-8 bytes.
-
-    libxml2 builds the tree itself when the page nests less than its limit (2048 levels with
-    `huge_tree`); a deeper page is parsed again through `_Builder`, which has no limit.
-    """
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    del text
-    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True, encoding="utf-8")
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        root = None
-    if root is not None and not any("depth" in (e.message or "").lower() for e in parser.error_log):
-        return root
-    return _parse_unlimited(data)
-
-
-def _parse_unlimited(data: bytes) -> Element:
-    builder = _Builder()
-    parser = etree.HTMLParser(target=builder, remove_comments=True, remove_pis=True, huge_tree=True,
-                              encoding="utf-8")
-    parser.feed(data)
-    root = parser.close()
-    if root is None:
-        root = etree.Element("html")
-    return root
 
 
 def name(el: Element) -> str | None:
@@ -125,15 +63,6 @@ def has_descendant(el: Element, tags: frozenset[str]) -> bool:
 
 
 _XPATH_CACHE: dict = {}
-_ATTRIBUTE_VALUES: dict = {}
-
-
-def attribute_values(el: Element, attribute: str) -> list[str]:
-    """Every value of `attribute` in the subtree, as plain strings (searched in C)."""
-    xpath = _ATTRIBUTE_VALUES.setdefault(attribute, etree.XPath(f"//@{attribute}", smart_strings=False))
-    return [str(v) for v in xpath(el)]
-
-
 def elements_with_tags(el: Element, tags: frozenset[str]) -> list[Element]:
     """The elements inside `el` with one of `tags`, in document order."""
     return _XPATH_CACHE.setdefault(("list",) + tuple(sorted(tags)), etree.XPath(
@@ -155,6 +84,9 @@ def strings(el: Element) -> Iterator[str]:
 
 def text_of(el: Element, sep: str = "", strip: bool = False) -> str:
     """All text inside `el`, pieces joined by `sep` (stripped, blanks dropped, with `strip`)."""
+    if not len(el):  # text alone (most cells and spans): its one piece
+        text = el.text or ""
+        return text.strip() if strip else text
     if strip:
         return sep.join(s.strip() for s in el.itertext() if s.strip())
     return sep.join(el.itertext())

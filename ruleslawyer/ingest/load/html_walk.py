@@ -36,9 +36,10 @@ from typing import NamedTuple
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
 from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
-from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, has_text, next_element, text_of
+from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
+_STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
@@ -97,20 +98,21 @@ class Walker:
                     kind, level = HEADING, ctx.heading
                 else:
                     kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
-                self.emit(Block(kind, spans=tuple(spans), level=level, role=_role(ctx),
-                                attrs=_attrs(ctx)))
+                self.emit(_attrs(ctx), kind, spans=tuple(spans), level=level, role=_role(ctx))
         if self is self.root and self.pending:
             self.blocks.extend(self.pending)
             self.pending.clear()
 
-    def emit(self, block: Block) -> None:
+    def emit(self, attrs: dict[str, str], kind: str, **fields) -> None:
+        """Add a block. Blocks with equal attrs share one dict (most blocks of a section carry
+        the same few), which keeps a big page's blocks small."""
         root = self.root
-        if block.role != "tooltip" and not block.attrs.get("tooltip_id"):
-            if block.kind == HEADING and block.level <= 2:
-                root.section = block.text
+        if fields.get("role") != "tooltip" and not attrs.get("tooltip_id"):
+            if kind == HEADING and fields.get("level", 0) <= 2:
+                root.section = "".join(s.text for s in fields.get("spans", ()))
             if root.section:
-                block.attrs["section"] = root.section
-        self.blocks.append(block)
+                attrs["section"] = root.section
+        self.blocks.append(Block(kind, attrs=self.page.shared_attrs(attrs), **fields))
 
     # -- the walk ------------------------------------------------------------------------
     def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
@@ -124,13 +126,14 @@ class Walker:
     def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
-        for child in children(el):
+        tree = self.page.tree
+        for child in tree.children(el):
             if not isinstance(child, str):
                 if hc.is_hidden_inline(child) and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
                     # lone hidden span is hidden for good.
-                    nxt = next_element(child)
+                    nxt = tree.next_element(child)
                     is_run = prev_hidden is not None or (nxt is not None and hc.is_hidden_inline(nxt))
                     if is_run and not shown_variant:
                         shown_variant = True
@@ -160,7 +163,8 @@ class Walker:
         if name == "br":
             self.flush()
             return
-        if name in hc.BLOCK_TAGS and hc.is_ad_popup(el) or name == "dialog" and hc.is_ad_popup(el):
+        if (name in hc.BLOCK_TAGS or name == "dialog") and hc.is_popup_box(el) \
+                and hc.is_ad_popup(self.page.tree.complete(el)):
             return
         if self.is_tooltip(el):
             yield self._tooltip(el, ctx, depth)
@@ -168,7 +172,7 @@ class Walker:
         if hc.is_hidden_inline(el):
             return
         block = name in hc.BLOCK_TAGS
-        if name in ("ul", "ol", "dl", "menu") and not has_text(el):
+        if name in ("ul", "ol", "dl", "menu") and not self.page.tree.has_text(el):
             return  # a list with no items does not break the running line (a rule box does)
         ctx = self.enter(el, ctx)
         if ctx.in_cell and not block and is_weapon_keyword(el):
@@ -180,7 +184,7 @@ class Walker:
             return
         if block:
             self.flush()
-            ctx = ctx._replace(cls=hc.latin_letters(" ".join((el.get("class") or "").split())) or ctx.cls)
+            ctx = ctx._replace(cls=hc.block_class(el.get("class") or "") or ctx.cls)
         if name == "table":
             yield self._table(el, ctx, depth)
         elif block and self.stat_grid(el, ctx):
@@ -248,7 +252,7 @@ class Walker:
 
     def _tooltip(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """Read a popup into its own blocks and queue them after the running paragraph."""
-        text = text_of(el, " ", strip=True)
+        text = text_of(self.page.tree.complete(el), " ", strip=True)
         if not text or (len(text) < 2000 and hc.AD_TEXT.search(text)):
             return
         tip_id = el.get("id") or self.page.next_id("tooltip")
@@ -261,7 +265,7 @@ class Walker:
 
     # -- tables --------------------------------------------------------------------------
     def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
-        rows = own_rows(el)
+        rows = own_rows(self.page.tree.complete(el))
         if is_layout_table(el, rows):
             if not hc.container_of(el) and any(is_points_list(d) for d in elements_with_tags(el, _LISTS)):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
@@ -283,7 +287,8 @@ class Walker:
                     text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
                 texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
             if any(texts):
-                if cells and all(c.tag == "th" or is_header_cell(c) for c in cells if text_of(c, strip=True)):
+                # (a cell without text does not count: tested last, as it is the dearest)
+                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c, strip=True) for c in cells):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
@@ -296,16 +301,15 @@ class Walker:
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
-        self.emit(Block(TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx), attrs=attrs))
+        self.emit(attrs, TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
-        classes = (el.get("class") or "").split()
-        if not classes:
+        attr = el.get("class")
+        if not attr or hc.class_tokens(attr).isdisjoint(_STAT_TOKENS):
             return False
-        toks = {t for c in classes for t in hc.tokens(c)}
-        if not toks & {"profile", "stats", "stat", "characteristics", "chars", "statline"}:
-            return False
+        if len(self.page.tree.complete(el)) < 3:
+            return False  # fewer than three child elements, let alone three boxes with text
         cells = [c for c in elements(el) if text_of(c, strip=True)]
         if len(cells) < 3:
             return False
@@ -317,8 +321,7 @@ class Walker:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
             values.append(clean(text_of(value_els[0], " ")))
-        self.emit(Block(TABLE, rows=(tuple(names), tuple(values)), role="stat-grid",
-                        attrs=_attrs(ctx)))
+        self.emit(_attrs(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
         return True
 
     def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
@@ -326,6 +329,7 @@ class Walker:
         classes = (el.get("class") or "").split()
         if not classes or not any("invul" in t for c in classes for t in hc.tokens(c)):
             return False
+        self.page.tree.complete(el)
         parts = [clean(s) for s in el.itertext() if s.strip()]
         parts = [p for p in parts if p]
         if not parts or len(" ".join(parts)) > 120:
@@ -334,12 +338,12 @@ class Walker:
         attrs = _attrs(ctx)
         if value:
             attrs["value"] = value
-        self.emit(Block(PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save",
-                        attrs=attrs))
+        self.emit(attrs, PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save")
         return True
 
     def _points_list(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         """An enhancement's "name / N pts" header list: the name as a heading, points after."""
+        self.page.tree.complete(el)
         for li in (e for e in elements(el) if e.tag == "li"):
             kids = [k for k in children(li) if not (isinstance(k, str) and not k.strip())]
             if not kids:

@@ -18,6 +18,10 @@ _BULLET_MARK = re.compile(r"^\s*[-*•▪●]\s+")
 _PIPE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _STYLE = re.compile(r"(\*\*\*|\*\*|\*|__)")
+_EMPHASIS = re.compile(r"[*_]")
+_ASCII_LOWER = re.compile(r"[a-z]")
+_TWO_LETTERS = re.compile(r"[A-Za-z][^A-Za-z]*[A-Za-z]")
+_LABELLED = re.compile(r":\s*\S")
 
 
 def decode(data: bytes, path: str) -> str:
@@ -48,6 +52,8 @@ def decode(data: bytes, path: str) -> str:
 
 def parse_spans(line: str) -> tuple[Span, ...]:
     """Split Markdown emphasis into spans. Unbalanced markers are kept as literal text."""
+    if "*" not in line and "__" not in line:  # most lines: no marker at all
+        return (Span(line),)
     parts = _STYLE.split(line)
     # Only honour a marker that has a partner later in the line.
     spans: list[Span] = []
@@ -80,11 +86,17 @@ def parse_spans(line: str) -> tuple[Span, ...]:
 
 def is_caps_heading(line: str) -> bool:
     """A short line with letters, none of them lower case, and no "LABEL: text" shape."""
-    s = re.sub(r"[*_]", "", line).strip()
-    letters = [c for c in s if c.isalpha()]
-    if len(letters) < 2 or len(s) > 80 or any(c.islower() for c in letters):
+    s = (_EMPHASIS.sub("", line) if "*" in line or "_" in line else line).strip()
+    if len(s) > 80 or _ASCII_LOWER.search(s):  # the cheap refusals first: most lines are prose
         return False
-    if re.search(r":\s*\S", s):  # "KEYWORDS: INFANTRY" is a labelled line, not a heading
+    if s.isascii():  # no lower-case letter left: only count the letters
+        if not _TWO_LETTERS.search(s):
+            return False
+    else:
+        letters = [c for c in s if c.isalpha()]
+        if len(letters) < 2 or any(c.islower() for c in letters):
+            return False
+    if _LABELLED.search(s):  # "KEYWORDS: INFANTRY" is a labelled line, not a heading
         return False
     return True
 

@@ -176,7 +176,7 @@ def vertical_stats(lines: list[Line], i: int) -> tuple[list[tuple[str, str]], in
     j = i
     while j + 1 < len(lines):
         label, value = lines[j].text, lines[j + 1].text
-        if label_key(label) not in STAT_NAMES or len(label) > 3 or not VALUE.match(norm_value(value)):
+        if len(label) > 3 or label_key(label) not in STAT_NAMES or not VALUE.match(norm_value(value)):
             break
         pairs.append((label, value))
         j += 2

@@ -50,9 +50,16 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 
 
 # ---------------------------------------------------------------- finding cards
+# A word that reads "M" once upper-cased and stripped of punctuation (as `label_key` does):
+# every characteristic header, one row or run into a line, has one. Most lines of a document
+# have none, and are passed over without folding each of their words.
+_M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+
+
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
     """The index after the stat header starting at lines[i], or None if none starts there."""
-    if stat_header(lines[i]) is not None or inline_stats(lines[i]) is not None:
+    line = lines[i]
+    if _M_WORD.search(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
         return i + 1
     grid = vertical_stats(lines, i)
     return grid[1] if grid else None

@@ -20,6 +20,8 @@ from ..document import HEADING, PARAGRAPH, Document
 _RESULT = re.compile(r"^(?:[1-6]\+|\+|-|\d{1,2})$")
 _CASE_BREAK = re.compile(r"(?<=[a-z)])(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9']+")
+_ASCII_LOWER = re.compile(r"[a-z]")
+_TWO_CAPS = re.compile(r"[A-Z]{2}")
 
 
 def vocabulary(doc: Document) -> Counter:
@@ -62,9 +64,12 @@ def glued_grid_at(doc: Document, i: int, is_claimed, words: Counter
     """(rows, block indexes, end index) of a glued table whose header is block `i`, or None."""
     blocks = doc.blocks
     head = blocks[i]
+    if head.kind not in (HEADING, PARAGRAPH):
+        return None
     text = head.text.strip()
-    if head.kind not in (HEADING, PARAGRAPH) or "\t" in text or any(c.islower() for c in text) \
-            or len(text) > 90 or not re.search(r"[A-Z]{2}", text):
+    # Cheap refusals first (most blocks are prose with lower-case ASCII letters).
+    if len(text) > 90 or "\t" in text or _ASCII_LOWER.search(text) \
+            or (not text.isascii() and any(c.islower() for c in text)) or not _TWO_CAPS.search(text):
         return None
     header = split_glued_header(text, words)
     if header is None:
