@@ -129,7 +129,7 @@ def _with_repair(locate, run):
     """Open the live index and run `run(index)`; an index that fails to open or read is
     rebuilt once (a derived file: nothing is lost) and the search run again."""
     from ..errors import RuleslawyerError
-    from .engine import open_live
+    from .fastsearch import open_live  # Whoosh is imported only for what it alone can run
 
     state: dict = {"damaged": None}
 
