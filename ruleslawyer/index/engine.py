@@ -7,12 +7,12 @@ Where the index lives and when it is rebuilt is `lifecycle.py`'s business.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from . import analysis
 from .evaluate import TermAtATime
+from .plain import Plain
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
@@ -80,12 +80,11 @@ def load_whoosh() -> None:
                 del sys.modules[name]
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One result: engine score and the stored fields of the document."""
+class Hit(Plain):
+    """One result: engine score (float) and the stored fields of the document (dict)."""
 
-    score: float
-    fields: dict
+    FIELDS = (("score", Plain.REQUIRED), ("fields", Plain.REQUIRED))
+    FROZEN = True
 
 
 def _schema():

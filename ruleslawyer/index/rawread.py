@@ -22,8 +22,12 @@ import re
 import struct
 import zlib
 from array import array
-from hashlib import md5
 from pathlib import Path
+
+try:  # CPython's own MD5: `hashlib` loads OpenSSL first, 4 ms of a search's start
+    from _md5 import md5
+except ImportError:  # a build without it
+    from hashlib import md5
 
 INDEX_NAME = "MAIN"
 _TOC_RE = re.compile(r"^_%s_(\d+)\.toc$" % INDEX_NAME)
