@@ -22,6 +22,7 @@ import re
 import struct
 import zlib
 from array import array
+from itertools import accumulate
 from pathlib import Path
 
 try:  # CPython's own MD5: `hashlib` loads OpenSSL first, 4 ms of a search's start
@@ -213,10 +214,7 @@ class Segment:
             count, _, _, compression, _, _ = pickle.load(stream)
             raw = stream.read()
             block_ids, block_weights, _ = pickle.loads(zlib.decompress(raw) if compression else raw)
-            total = 0
-            for gap in block_ids:
-                total += gap
-                ids.append(total)
+            ids.extend(accumulate(block_ids))  # the first is a document number, then gaps
             if block_weights is None:
                 weights.extend([1.0] * count)
             elif isinstance(block_weights, float):
