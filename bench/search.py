@@ -377,6 +377,40 @@ def cold_only(db: Path, runs: int) -> None:
     for name in commands:
         wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
         print(f"{name:<62}{wall:>9.0f}{wall / base_wall:>8.2f}{cpu:>9.0f}{cpu / base_cpu:>8.2f}")
+    warm_compare(folder)
+
+
+def warm_compare(folder: Path, seed: int = 5) -> None:
+    """Warm `search_index` on the same folder opened both ways (fastsearch.FastIndex, what the
+    CLI uses, and engine.Index), alternating, over record names, 3 words of their texts and a
+    few common-word and fielded queries."""
+    import re
+
+    from ruleslawyer.index import engine, fastsearch
+    from ruleslawyer.index.rawread import RawIndex
+    from ruleslawyer.index.search import search_index
+
+    rng = random.Random(seed)
+    with fastsearch.FastIndex(folder) as fast, engine.Index(folder) as slow, RawIndex(folder) as raw:
+        count = fast.doc_count
+        queries = ["unit", "the unit", "models within 6 inches", "kind:stratagem fight", "faction:necrons protocol"]
+        for docnum in range(0, count, max(1, count // 300)):
+            try:
+                data = json.loads(raw.stored_fields(docnum)["data"])
+            except (KeyError, ValueError):
+                continue
+            queries.append(data["name"])
+            words = re.findall(r"[A-Za-z]{4,}", data.get("text") or data["name"])
+            if len(words) > 2:
+                queries.append(" ".join(rng.sample(words, 3)))
+        for label, index in (("FastIndex", fast), ("engine.Index", slow)) * 2:
+            times = []
+            for q in queries:
+                start = time.perf_counter()
+                search_index(index, q)
+                times.append((time.perf_counter() - start) * 1000)
+            print(f"warm {label:<13} {len(times)} queries: p50 {percentile(times, 50):.2f} ms, "
+                  f"p95 {percentile(times, 95):.2f} ms, mean {statistics.mean(times):.2f} ms")
 
 
 def main() -> None:
