@@ -3,7 +3,9 @@
 Everything else in `index/` speaks in plain Python (query nodes from `query.py`, documents
 from `documents.py`), so the engine could be swapped for another by rewriting this module.
 
-Where the index lives and when it is rebuilt is `lifecycle.py`'s business.
+Where the index lives and when it is rebuilt is `lifecycle.py`'s business. A search opens
+the index with `fastsearch.py` first, which reads Whoosh's files without importing Whoosh
+(`rawread.py`) and asks this module only for what it cannot run.
 """
 from __future__ import annotations
 
