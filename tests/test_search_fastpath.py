@@ -17,7 +17,7 @@ import pytest
 
 from ruleslawyer.index import engine, fastsearch, querytree
 from ruleslawyer.index.rawread import LENGTH_OF_BYTE, RawIndex
-from ruleslawyer.index.search import ensure_index, search, search_index
+from ruleslawyer.index.search import ensure_index, search_index
 from ruleslawyer.records import Erratum, Rule, Source
 from ruleslawyer.store import Store
 
