@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/search.py [--records 50000] [--queries 500] [--shared ../shared]
        .venv/bin/python bench/search.py --real ../shared/realdata/wahadumper__wahadumper [--keep DIR]
+       .venv/bin/python bench/search.py --cold-only STORE.sqlite [--cold-runs N]
 
 With `--real FOLDER` the corpus is whatever `ingest_paths` makes of FOLDER (e.g. the 10th
 edition Wahapedia export) and the queries are drawn at run time from those records' names
@@ -330,6 +331,88 @@ def side_builds(store, index_dir: Path, work: Path, skip_bare: bool) -> dict[str
     return out
 
 
+def cold_only(db: Path, runs: int) -> None:
+    """`--cold-only DB`: the cold start of `ruleslawyer search` on the existing store DB (its
+    index already fresh), interleaved round by round with its yardsticks, so that load changes
+    hit every command alike: `python -c pass`, the same search through the Whoosh index (our
+    search_index on engine.Index, no CLI), a bare Whoosh search script, and a phrase query
+    (a phrase over names: answered by the Whoosh index, opened on demand)."""
+    import resource
+
+    from ruleslawyer.index.lifecycle import index_root, read_current
+
+    folder = index_root(db) / read_current(index_root(db))["dir"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(RULESLAWYER_DB=str(db))  # bytecode cached as on a normal install
+    exe = str(Path(sys.executable).with_name("ruleslawyer"))
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "ruleslawyer search reanimation protocols": [exe, "search", "reanimation protocols"],
+        "ruleslawyer search kind:stratagem faction:necrons fight": [exe, "search", "kind:stratagem faction:necrons fight"],
+        "ruleslawyer search '\"end of the phase\"' (phrase: Whoosh)": [exe, "search", '"end of the phase"'],
+        "same search through the Whoosh index (engine.Index)": [sys.executable, "-c", (
+            "from ruleslawyer.index import engine; from ruleslawyer.index.search import search_index\n"
+            f"with engine.Index({str(folder)!r}) as ix: print([h.name for h in search_index(ix, 'reanimation protocols').hits])")],
+        "bare Whoosh search script (open_dir, QueryParser, search)": [sys.executable, "-c", (
+            "from whoosh.index import open_dir; from whoosh.qparser import QueryParser; "
+            f"ix = open_dir({str(folder)!r}); s = ix.searcher(); "
+            "print([h['name'] for h in s.search(QueryParser('text', ix.schema).parse('reanimation protocols'))])")],
+    }
+    walls: dict[str, list[float]] = {k: [] for k in commands}
+    cpus: dict[str, list[float]] = {k: [] for k in commands}
+    for argv in commands.values():  # one untimed run each: bytecode written, files cached
+        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    for _ in range(runs):
+        for name, argv in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            walls[name].append((time.perf_counter() - start) * 1000)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[name].append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+    base_wall, base_cpu = statistics.median(walls["python -c pass"]), statistics.median(cpus["python -c pass"])
+    print(f"cold start, {runs} interleaved rounds, store {db}; machine: {os.cpu_count()} CPUs, "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"{'command':<62}{'wall ms':>9}{'x pass':>8}{'CPU ms':>9}{'x pass':>8}")
+    for name in commands:
+        wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
+        print(f"{name:<62}{wall:>9.0f}{wall / base_wall:>8.2f}{cpu:>9.0f}{cpu / base_cpu:>8.2f}")
+    warm_compare(folder)
+
+
+def warm_compare(folder: Path, seed: int = 5) -> None:
+    """Warm `search_index` on the same folder opened both ways (fastsearch.FastIndex, what the
+    CLI uses, and engine.Index), alternating, over record names, 3 words of their texts and a
+    few common-word and fielded queries."""
+    import re
+
+    from ruleslawyer.index import engine, fastsearch
+    from ruleslawyer.index.rawread import RawIndex
+    from ruleslawyer.index.search import search_index
+
+    rng = random.Random(seed)
+    with fastsearch.FastIndex(folder) as fast, engine.Index(folder) as slow, RawIndex(folder) as raw:
+        count = fast.doc_count
+        queries = ["unit", "the unit", "models within 6 inches", "kind:stratagem fight", "faction:necrons protocol"]
+        for docnum in range(0, count, max(1, count // 300)):
+            try:
+                data = json.loads(raw.stored_fields(docnum)["data"])
+            except (KeyError, ValueError):
+                continue
+            queries.append(data["name"])
+            words = re.findall(r"[A-Za-z]{4,}", data.get("text") or data["name"])
+            if len(words) > 2:
+                queries.append(" ".join(rng.sample(words, 3)))
+        for label, index in (("FastIndex", fast), ("engine.Index", slow)) * 2:
+            times = []
+            for q in queries:
+                start = time.perf_counter()
+                search_index(index, q)
+                times.append((time.perf_counter() - start) * 1000)
+            print(f"warm {label:<13} {len(times)} queries: p50 {percentile(times, 50):.2f} ms, "
+                  f"p95 {percentile(times, 95):.2f} ms, mean {statistics.mean(times):.2f} ms")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=50000)
@@ -342,7 +425,12 @@ def main() -> None:
     ap.add_argument("--no-bare-build", action="store_true", help="Skip the bare Whoosh build (minutes at 50,000).")
     ap.add_argument("--keep", type=Path, help="Build the store and index in this folder and keep them; "
                     "a later run with the same folder reuses them (no build figures then).")
+    ap.add_argument("--cold-only", type=Path, metavar="DB",
+                    help="Only time cold `ruleslawyer search` processes on the existing store DB, with yardsticks.")
     args = ap.parse_args()
+    if args.cold_only:
+        cold_only(args.cold_only, args.cold_runs)
+        return
 
     from ruleslawyer.index import engine
     from ruleslawyer.index.search import search_index, ensure_index

@@ -3,16 +3,18 @@
 Everything else in `index/` speaks in plain Python (query nodes from `query.py`, documents
 from `documents.py`), so the engine could be swapped for another by rewriting this module.
 
-Where the index lives and when it is rebuilt is `lifecycle.py`'s business.
+Where the index lives and when it is rebuilt is `lifecycle.py`'s business. A search opens
+the index with `fastsearch.py` first, which reads Whoosh's files without importing Whoosh
+(`rawread.py`) and asks this module only for what it cannot run.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from . import analysis
 from .evaluate import TermAtATime
+from .plain import Plain
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
@@ -80,12 +82,11 @@ def load_whoosh() -> None:
                 del sys.modules[name]
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One result: engine score and the stored fields of the document."""
+class Hit(Plain):
+    """One result: engine score (float) and the stored fields of the document (dict)."""
 
-    score: float
-    fields: dict
+    FIELDS = (("score", Plain.REQUIRED), ("fields", Plain.REQUIRED))
+    FROZEN = True
 
 
 def _schema():

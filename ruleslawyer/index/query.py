@@ -10,10 +10,10 @@ A malformed query raises QueryError with a hint, never anything else.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from ..errors import QueryError
 from . import analysis
+from .plain import Plain
 
 # Field name typed -> index field. Filters on ID fields match exactly; the others match the
 # value's words as a phrase inside that field.
@@ -46,15 +46,15 @@ _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhanc
 _TOKEN_RE = re.compile(r'\s+|(?P<paren>[()])|(?P<field>[A-Za-z_]+):(?=\S)|(?P<quote>")|(?P<word>[^\s()"]+)')
 
 
-@dataclass
-class ParsedQuery:
-    """A parsed query: the scored part, the filters, and what the words were (for snippets)."""
+class ParsedQuery(Plain):
+    """A parsed query: the scored part, the filters, and what the words were (for snippets).
 
-    node: tuple
-    filters: list[tuple] = field(default_factory=list)
-    plain_words: list[str] = field(default_factory=list)  # unstemmed, lower-case: typo candidates
-    highlight_terms: set[str] = field(default_factory=set)  # index terms to highlight
-    has_terms: bool = True
+    Fields: node (tuple), filters (list of filter nodes), plain_words (unstemmed, lower-case:
+    typo candidates), highlight_terms (set of index terms to highlight), has_terms (bool).
+    """
+
+    FIELDS = (("node", Plain.REQUIRED), ("filters", list), ("plain_words", list), ("highlight_terms", set),
+              ("has_terms", True))
 
 
 def normalize_kind(value: str) -> str:

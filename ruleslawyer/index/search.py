@@ -8,29 +8,26 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import QueryError
 from . import analysis
+from .plain import Plain
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
 
 
-@dataclass
-class SearchHit:
+class SearchHit(Plain):
     """One result: the record (as its records.md dict, errata applied), score and snippet.
 
-    `highlights` are (start, end) character ranges of matched words inside `snippet`.
+    Fields: name, data (the dict), score, snippet, highlights: (start, end) character ranges
+    of matched words inside `snippet`.
     """
 
-    name: str
-    data: dict[str, Any]
-    score: float
-    snippet: str
-    highlights: list[tuple[int, int]] = field(default_factory=list)
+    FIELDS = (("name", Plain.REQUIRED), ("data", Plain.REQUIRED), ("score", Plain.REQUIRED),
+              ("snippet", Plain.REQUIRED), ("highlights", list))
 
     @property
     def kind(self) -> str:
@@ -48,14 +45,11 @@ class SearchHit:
                 "highlights": [list(h) for h in self.highlights]}
 
 
-@dataclass
-class SearchResult:
-    """What a search found. `corrected` is the query actually run when typos were fixed."""
+class SearchResult(Plain):
+    """What a search found: query, hits, corrected (the query actually run when typos were
+    fixed, else None) and suggestions (for an empty result)."""
 
-    query: str
-    hits: list[SearchHit]
-    corrected: str | None = None
-    suggestions: list[str] = field(default_factory=list)
+    FIELDS = (("query", Plain.REQUIRED), ("hits", Plain.REQUIRED), ("corrected", None), ("suggestions", list))
 
 
 # ---------------------------------------------------------------- the index of a store
@@ -129,7 +123,7 @@ def _with_repair(locate, run):
     """Open the live index and run `run(index)`; an index that fails to open or read is
     rebuilt once (a derived file: nothing is lost) and the search run again."""
     from ..errors import RuleslawyerError
-    from .engine import open_live
+    from .fastsearch import open_live  # Whoosh is imported only for what it alone can run
 
     state: dict = {"damaged": None}
 
