@@ -278,10 +278,13 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     lines = build_lines(doc, ctx)
     faction = document_faction(doc)
-    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None and h.group}
+    # Lines never change during the parse, so each line's header is read once: `is_start` asks
+    # again for most lines while cards and popups are read.
+    headers = [match_header(lines, k) for k in range(len(lines))]
+    groups = {h.group for h in headers if h is not None and h.group}
     popups = PopupParser(lines, ctx, faction, groups)
     popups.read_listings()
-    is_start = lambda j: match_header(lines, j) is not None or popups.starts_popup(j)
+    is_start = lambda j: headers[j] is not None or popups.starts_popup(j)
     stratagems = parse_stratagems(lines, ctx, faction, is_start)
     if len(groups) == 1:  # a card whose type line was lost belongs to the document's one group
         (only,) = groups
