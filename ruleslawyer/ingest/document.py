@@ -16,7 +16,9 @@ HEADING, PARAGRAPH, LIST_ITEM, TABLE = "heading", "paragraph", "list_item", "tab
 BLOCK_KINDS = (HEADING, PARAGRAPH, LIST_ITEM, TABLE)
 
 
-@dataclass(frozen=True)
+# Span and Block use __slots__: a large page makes hundreds of thousands of them, and a slotted
+# instance has no per-object __dict__ (about a third of its memory).
+@dataclass(frozen=True, slots=True)
 class Span:
     """A run of text with one style. `color` is a hex string like "#c0008f" when not black."""
 
@@ -27,7 +29,7 @@ class Span:
     link: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """One unit of reading order: heading, paragraph, list item or table.
 
@@ -43,13 +45,22 @@ class Block:
     column: int | None = None
     role: str | None = None
     attrs: Mapping[str, str] = field(default_factory=dict)
+    # `text`, computed on first read and kept: every family parser reads it, about a dozen
+    # times per block. Not an argument, and left out of equality, hashing and repr, so a block
+    # with its text read equals one without.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def text(self) -> str:
         """The plain text of the block (table cells joined by tabs, rows by newlines)."""
-        if self.kind == TABLE:
-            return "\n".join("\t".join(row) for row in self.rows)
-        return "".join(s.text for s in self.spans)
+        text = self._text
+        if text is None:
+            if self.kind == TABLE:
+                text = "\n".join("\t".join(row) for row in self.rows)
+            else:
+                text = "".join(s.text for s in self.spans)
+            object.__setattr__(self, "_text", text)  # a cache, not a change: the fields stay frozen
+        return text
 
     @property
     def is_bold(self) -> bool:
@@ -102,6 +113,8 @@ class Document:
     blocks: tuple[Block, ...]
     title: str | None = None
     meta: Mapping[str, str] = field(default_factory=dict)
+    # `text`, joined on first read and kept (several parsers read it); as Block._text.
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Block]:
         return iter(self.blocks)
@@ -112,14 +125,24 @@ class Document:
     @property
     def text(self) -> str:
         """All block texts joined by newlines (for sniffing, edition guesses and tests)."""
-        return "\n".join(b.text for b in self.blocks)
+        text = self._text
+        if text is None:
+            text = "\n".join(b.text for b in self.blocks)
+            object.__setattr__(self, "_text", text)
+        return text
 
 
+# The same characters as the fast test in clean_text: keep the two in step.
 _WS = re.compile(r"[ \t\u00a0\u2009\u202f]+")
 
 
 def clean_text(text: str) -> str:
     """Collapse runs of spaces (not newlines) and strip the ends."""
+    # Most lines hold only single plain spaces, which the substitution would leave as they are:
+    # a few substring tests find them far faster than the regex rebuilds the string.
+    if ("  " not in text and "\t" not in text and "\u00a0" not in text and "\u2009" not in text
+            and "\u202f" not in text):
+        return text.strip()
     return _WS.sub(" ", text).strip()
 
 

@@ -148,7 +148,8 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
     text = line.text.strip()
     m = STEP_RE.match(text)
     core = m.group("title") if m else text
-    if not is_title_like(core) or not (is_titlecase(core) or is_caps(core) or line.kind == HEADING):
+    # The cheap test first: a heading needs no word-by-word case check (same answer, no side effects).
+    if not is_title_like(core) or not (line.kind == HEADING or is_titlecase(core) or is_caps(core)):
         return False
     nxt = lines[j + 1] if j + 1 < len(lines) else None
     if nxt is None or not nxt.usable:

@@ -243,12 +243,15 @@ def _key(record) -> tuple[str, str]:
     return (" ".join(record.name.casefold().split()), " ".join((record.group or "").casefold().split()))
 
 
-def parse_stratagems(lines: Sequence[Line], ctx: ParseContext, faction: str | None, is_start) -> list[Stratagem]:
-    """Every stratagem card and list entry, merged per (name, group), in page order."""
+def parse_stratagems(lines: Sequence[Line], ctx: ParseContext, faction: str | None, is_start,
+                     headers: Sequence[Header | None] | None = None) -> list[Stratagem]:
+    """Every stratagem card and list entry, merged per (name, group), in page order.
+
+    `headers`, when given, is `match_header` of every line, already computed by the caller."""
     merged: dict[tuple[str, str], Stratagem] = {}
     k = 0
     while k < len(lines):
-        header = match_header(lines, k)
+        header = headers[k] if headers is not None else match_header(lines, k)
         if header is None:
             k += 1
             continue
@@ -278,11 +281,14 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
 
     lines = build_lines(doc, ctx)
     faction = document_faction(doc)
-    groups = {h.group for h in (match_header(lines, k) for k in range(len(lines))) if h is not None and h.group}
+    # Lines never change during the parse, so each line's header is read once: `is_start` asks
+    # again for most lines while cards and popups are read.
+    headers = [match_header(lines, k) for k in range(len(lines))]
+    groups = {h.group for h in headers if h is not None and h.group}
     popups = PopupParser(lines, ctx, faction, groups)
     popups.read_listings()
-    is_start = lambda j: match_header(lines, j) is not None or popups.starts_popup(j)
-    stratagems = parse_stratagems(lines, ctx, faction, is_start)
+    is_start = lambda j: headers[j] is not None or popups.starts_popup(j)
+    stratagems = parse_stratagems(lines, ctx, faction, is_start, headers)
     if len(groups) == 1:  # a card whose type line was lost belongs to the document's one group
         (only,) = groups
         stratagems = [replace(r, group=only, faction=faction_for(only, faction)) if r.group is None else r
