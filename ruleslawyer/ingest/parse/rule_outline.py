@@ -28,7 +28,7 @@ from .parsing import ParseContext
 from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, laid_out_entry
 from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
-from .stratagem_lines import Line, document_faction, heading_path
+from .stratagem_lines import HeadingPaths, Line, document_faction
 
 _GAP = 8  # a claimed run this long is another part of the document (a datasheet), not a table
 
@@ -345,6 +345,7 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
     records: list[Rule] = []
     index: dict[tuple, int] = {}
     roots = chapter_headings(lines)
+    heading_path = HeadingPaths(lines)
     recap: set[int] = set()  # lines of recap boxes: a "Label: text" bullet there is no rule
     summaries = {id(b): laid_out_entry(b, lines, roots, recap) for b in builders} if roots else {}
     for b in builders:
@@ -365,7 +366,7 @@ def parse_outline(lines: Sequence[Line], ctx: ParseContext) -> list[Rule]:
             # Only a lead-in whose list the page lost ("can be led by the following units:").
             continue
         record = Rule(name=b.name, source=ctx.source(b.line.block.page), edition=ctx.edition,
-                      section=b.section or heading_path(lines, b.line.index),  # HTML: the page's levels
+                      section=b.section or heading_path(b.line.index),  # HTML: the page's levels
                       text=text, step=b.step, footnote=b.footnote, fluff=b.fluff,
                       faction=faction if ARMY_RULE.search(text) else None, summary=summary)
         key = (b.name.casefold(), tuple(s.casefold() for s in b.section))

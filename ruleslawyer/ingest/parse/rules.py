@@ -24,7 +24,7 @@ from ...names import title_case
 from .parsing import ParseContext
 from .rule_text import BRACKETED, ends_sentence, gap_between, is_caps, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, recap_box
-from .stratagem_lines import SECTION_NUMBER_RE, Line, build_lines, document_faction, heading_path
+from .stratagem_lines import SECTION_NUMBER_RE, HeadingPaths, Line, build_lines, document_faction
 
 STEP_RE = re.compile(r"^(?P<num>\d{1,2})\.\s+(?P<title>\S.*)$")
 RUNIN_RE = re.compile(r"^(?P<label>[^:]{2,45}?)\s*:\s+(?P<rest>\S.*)$", re.S)
@@ -199,6 +199,7 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
     j = 0
     n = len(lines)
     roots = chapter_headings(lines)
+    heading_path = HeadingPaths(lines)
     root_at = 0
     root: str | None = None
     while j < n:
@@ -235,7 +236,7 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
         if record is not None and root is not None and j not in roots:
             record = replace(record, section=(root,))
         elif record is not None:  # an HTML page's heading levels (h2 "Army Rules" > h3 rule)
-            record = replace(record, section=heading_path(lines, j))
+            record = replace(record, section=heading_path(j))
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])

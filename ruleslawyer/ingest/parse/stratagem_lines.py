@@ -8,6 +8,7 @@ across another parser's block; furniture lines are marked so they end a record t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
@@ -110,26 +111,43 @@ def document_faction(doc: Document) -> str | None:
     return None
 
 
-def heading_path(lines: list[Line], j: int) -> tuple[str, ...]:
+def heading_path(lines: Sequence[Line], j: int) -> tuple[str, ...]:
     """The headings above the heading at `j` in a page that marks heading levels (HTML h2 > h3),
     outermost first, without the page's own title (level 1): "Army Rules" over "Reanimation
-    Protocols". Empty for a line that is no levelled heading, or one in a popup (a tooltip)."""
-    title = lines[j]
-    attrs = title.block.attrs or {}
-    # Only a loader that read the page's own heading elements says which section a block is
-    # in (`attrs["section"]`); a PDF's heading levels are guessed from font sizes.
-    if title.kind != HEADING or title.block.level < 2 or "section" not in attrs or attrs.get("tooltip_id") \
-            or attrs.get("region"):
-        return ()
-    path: list[str] = []
-    level = title.block.level
-    for line in reversed(lines[:j]):
-        if line.kind == HEADING and 2 <= line.block.level < level and line.text.strip():
-            path.insert(0, line.text.strip())
+    Protocols". Empty for a line that is no levelled heading, or one in a popup (a tooltip).
+    For many lookups in one list, build a `HeadingPaths` once instead."""
+    return HeadingPaths(lines)(j)
+
+
+class HeadingPaths:
+    """`heading_path` for every line of one list, from a single pass over it (a page with
+    thousands of headings would otherwise be walked back to its start for each one)."""
+
+    def __init__(self, lines: Sequence[Line]):
+        self._lines = lines
+        self._above: dict[int, tuple[tuple[int, str], ...]] = {}
+        stack: list[tuple[int, str]] = []
+        for line in lines:
+            if line.kind != HEADING or line.block.level < 2 or not line.text.strip():
+                continue
             level = line.block.level
-            if level == 2:
-                break
-    return tuple(path)
+            # The levelled headings open above this one: each the nearest earlier heading of a
+            # lower level than the one after it, as a reader walking back up the page finds them.
+            self._above[line.index] = tuple(stack)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            stack.append((level, line.text.strip()))
+
+    def __call__(self, j: int) -> tuple[str, ...]:
+        title = self._lines[j]
+        attrs = title.block.attrs or {}
+        # Only a loader that read the page's own heading elements says which section a block is
+        # in (`attrs["section"]`); a PDF's heading levels are guessed from font sizes.
+        if title.kind != HEADING or title.block.level < 2 or "section" not in attrs \
+                or attrs.get("tooltip_id") or attrs.get("region"):
+            return ()
+        level = title.block.level
+        return tuple(text for lvl, text in self._above.get(title.index, ()) if lvl < level)
 
 
 def faction_for(group: str | None, faction: str | None) -> str | None:
