@@ -24,6 +24,7 @@ from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
 from .parsing import ParseContext
+from .rule_chapter_titles import numbered_chapter
 
 
 @dataclass
@@ -41,11 +42,21 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     cards = find_cards(lines)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
     eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
+    # A datasheet printed in a numbered rules chapter is an annotated example of the layout
+    # (call-out numbers run into its values): no unit of the army, and no rule text either.
+    example = bool(cards) and numbered_chapter(doc)
     for card in cards:
         record, used = read_card(card, lines, doc, ctx, vocabulary, eleventh=eleventh)
         if record is None:
             continue
+        if example:
+            # The whole card, read or not: its unread boxes are no rule's text either.
+            used = range(card.start, max(card.end, max(used) + 1))
         ctx.claim({lines[k].index for k in used})
+        if example:
+            ctx.warn(f"datasheet {record.name!r} is an example in a numbered rules chapter: not read as a unit",
+                     record.source.page if record.source else None)
+            continue
         yield record
 
 
@@ -246,7 +257,9 @@ def _inline_units(text: str) -> tuple[str, ...]:
     if not m:
         return ()
     items = [norm_text(i) for i in re.split(r"[;,]", m.group(1))]
-    if items and all(i and len(i.split()) <= 5 and not re.search(r"\b(?:you|this|the|can)\b", i, re.I) for i in items):
+    # A unit name is a few words; one printed in capitals ("VANGUARD VETERAN SQUAD WITH JUMP
+    # PACKS") may be longer and still be no sentence.
+    if items and all(i and len(i.split()) <= (10 if i.isupper() else 5) and not re.search(r"\b(?:you|this|the|can)\b", i, re.I) for i in items):
         return tuple(items)
     return ()
 

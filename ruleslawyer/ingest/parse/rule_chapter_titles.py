@@ -16,6 +16,22 @@ NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
 FOOTER = re.compile(r"^\+\+.*\+\+$")
 
 
+def numbered_chapter(doc: Document) -> bool:
+    """Whether `doc` is a numbered rules chapter: two or more headings numbered in one chapter
+    ("TERRAIN OBJECTIVES 14.01", "LEVEL OF CONTROL 14.02"). What else such a chapter prints (a
+    datasheet with numbered call-outs, a stratagem card) illustrates its rules."""
+    chapters: dict[str, int] = {}
+    for block in doc.blocks:
+        if block.kind != HEADING:
+            continue
+        text = " ".join(block.text.split())
+        m = NUMBER_END.match(text) or NUMBER_START.match(text)
+        if m:
+            major = m.group("num").split(".")[0]
+            chapters[major] = chapters.get(major, 0) + 1
+    return any(n >= 2 for n in chapters.values())
+
+
 def chapter_title(doc: Document) -> str | None:
     """The chapter title printed sideways (the largest sideways text of the first page that has
     one), from the loader's `vertical_titles` meta."""

@@ -1,0 +1,96 @@
+"""Generalisation sweep (issues 16, 17): documents, or parts of them, that the real-document gold
+does not cover, read through the real loaders.
+
+Expected values are read off the PDFs by hand (rule numbers and headings, what a card prints),
+never copied from the tool's output. Each test pins one structural failure that was fixed:
+- a one-rule 11th edition chapter (one numbered heading) read from a path that names no edition;
+- an annotated example datasheet inside a numbered rules chapter;
+- keyword runs set smaller than the paragraph they wrap in (a leader box's unit list);
+- bulleted points under a datasheet ability.
+"""
+from __future__ import annotations
+
+import shutil
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer.ingest.formats import load_file
+from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
+
+E11 = "realdata/e11/pdf"
+
+
+@lru_cache(maxsize=None)
+def _parse(path: Path):
+    doc = load_file(path)
+    ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+    return parse_document(doc, ctx), ctx
+
+
+@pytest.fixture
+def real(shared):
+    def get(relative: str) -> Path:
+        path = shared / relative
+        if not path.exists():
+            pytest.skip(f"{relative} is not in ../shared")
+        return path
+    return get
+
+
+def test_one_rule_chapter_without_edition_in_path(real, tmp_path):
+    # The Actions chapter prints one numbered heading ("PERFORMING ACTIONS 16.01"), a sidebar,
+    # and an example action card whose STARTS/UNITS/USE LIMIT lines are no rules.
+    copy = tmp_path / "actions.pdf"  # no "e11" or "11th" in the path: the content must say it
+    shutil.copyfile(real(f"{E11}/core11_16_Actions.pdf"), copy)
+    records, ctx = _parse(copy)
+    assert ctx.edition == 11
+    rules = [r for r in records if r.kind == "rule"]
+    assert [(r.name, r.number, r.section) for r in rules] == [("Performing Actions", "16.01", ("Actions",))]
+    text = rules[0].text
+    # Its sub-headings and the example card stay inside it.
+    for words in ("Starting an Action", "Completing an Action", "USE LIMIT: Once per turn."):
+        assert words in text
+    assert not [r for r in records if r.kind == "table"]
+
+
+def test_example_datasheet_in_rules_chapter_is_no_unit(real):
+    # The Datasheets chapter draws an Ork Boyz card with numbered call-outs: an illustration.
+    records, ctx = _parse(real(f"{E11}/core11_02_Datasheets.pdf"))
+    assert not [r for r in records if r.kind == "datasheet"]
+    assert any("example" in w and "Boyz" in w for w in ctx.warnings)
+    rules = {r.number: r for r in records if r.kind == "rule"}
+    assert sorted(rules) == [f"02.0{n}" for n in range(1, 8)]
+    # The card's boxes are no rule's text.
+    for r in rules.values():
+        assert "UNIT COMPOSITION" not in r.text and "Get da Good Bitz" not in r.text
+
+
+def _cards(real):
+    records, _ = _parse(real(f"{E11}/armageddon_Datasheets_-_Space_Marines.pdf"))
+    return records
+
+
+def test_leader_box_wrapping_a_keyword_line(real):
+    # Page 2: the LEADER box's unit list wraps, and its second line holds only small-capital
+    # keywords ("VETERAN SQUAD WITH JUMP PACKS"); it is no heading, and the card goes on.
+    records = _cards(real)
+    assert not [r for r in records if r.kind != "datasheet"]
+    sheets = {r.name: r for r in records}
+    chaplain = sheets["Chaplain with Jump Pack"]
+    assert chaplain.leader.attaches_to == ("ASSAULT INTERCESSORS WITH JUMP PACKS",
+                                           "VANGUARD VETERAN SQUAD WITH JUMP PACKS")
+    assert {"Deep Strike", "Leader", "Oath of Moment", "Litany of Hate", "Exhortation of Rage"} \
+        <= {a.name for a in chaplain.abilities}
+    assert chaplain.faction_keywords == ("ADEPTUS ASTARTES",)
+    assert chaplain.faction == "Space Marines"
+
+
+def test_bulleted_points_stay_in_their_ability(real):
+    # Page 1: Finest Hour lists "▪ +3 A" and "▪ [DEVASTATING WOUNDS]" as its effects.
+    captain = {r.name: r for r in _cards(real)}["Captain with Relic Shield"]
+    names = [a.name for a in captain.abilities]
+    assert not [n for n in names if "[" in n or n[:1] in "▪■•"]
+    finest = next(a for a in captain.abilities if a.name.startswith("Finest Hour"))
+    assert finest.text.endswith("+3 A [DEVASTATING WOUNDS]")
