@@ -94,3 +94,19 @@ def test_bulleted_points_stay_in_their_ability(real):
     assert not [n for n in names if "[" in n or n[:1] in "▪■•"]
     finest = next(a for a in captain.abilities if a.name.startswith("Finest Hour"))
     assert finest.text.endswith("+3 A [DEVASTATING WOUNDS]")
+
+
+def test_second_instruction_with_numeral_ordinal_is_its_own_erratum(real):
+    # Index-card errata v1.2, page 3 (outside the gold's pages 1-2): one header, two
+    # instructions, "Change 1st bullet to:" and "Add 6th bullet to read:".
+    records, _ = _parse(real("realdata/Overcharged-Plasma__warhammer-pdfs/index_card_errata_v1.2_YRK9ZpspblzJHLb7.pdf"))
+    entries = [r for r in records if r.kind == "errata" and r.target == "Primaris Sword Brethren, Wargear Options"]
+    assert [(e.operation, e.location) for e in entries] == [("replace", "1st bullet"), ("add", None)]
+    assert "6th bullet" not in entries[0].text and entries[1].text.lstrip("- ").startswith("For every 5 models")
+
+
+def test_numeral_ordinal_instructions():
+    from ruleslawyer.ingest.parse.errata_grammar import is_instruction
+
+    assert is_instruction("Add 6th bullet to read:") and is_instruction("Insert 2nd paragraph:")
+    assert not is_instruction("6th bullet to read:")
