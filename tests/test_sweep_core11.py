@@ -110,3 +110,90 @@ def test_numeral_ordinal_instructions():
 
     assert is_instruction("Add 6th bullet to read:") and is_instruction("Insert 2nd paragraph:")
     assert not is_instruction("6th bullet to read:")
+
+
+# A plain (no -layout) text dump of a core stratagems chapter, in the shape pdftotext gives it:
+# an example card drawn on the intro page comes out in fragments, its titles broken inside a
+# word ("COUNTEROFFENSI" / "VE 15.12", "HEROIC INTERVEN" / "TION"); the real cards follow.
+PLAIN_DUMP = """STRATAGEMS
+
+USING STRATAGEMS 15.01
+
+During the battle, both players can use stratagems. Each
+stratagem states how many CP it costs to use.
+
+++ HATRED STEELS OUR RESOLVE ++
+
+HEROIC INTERVEN
+TION
+
+CORE STRATAGEM
+
+1CP
+
+COUNTEROFFENSI
+VE 15.12
+
+WHEN: End of you
+r opponent's Charg
+e phase.
+
+SNAP SHOOTING 15.09
+
+ELIGIBLE IF: As stated in the rule allowing this
+shooting type.
+
+HEROIC INTERVENTION 15.11
+CORE STRATAGEM
+
+1CP
+
+WHEN: End of your opponent's Charge phase.
+TARGET: One friendly unengaged unit within 12" of one or more enemy units.
+EFFECT: Resolve a charge with your unit.
+
+COUNTEROFFENSIVE 15.12
+CORE STRATAGEM
+
+2CP
+
+WHEN: Fight step of your opponent's Fight phase.
+TARGET: One friendly unit that is eligible to fight.
+EFFECT: Until the end of the phase, your unit has the Fights First ability.
+"""
+
+
+def _plain(path: Path):
+    doc = load_file(path)
+    ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+    return parse_document(doc, ctx), ctx
+
+
+def test_plain_dump_titles_broken_inside_a_word(tmp_path):
+    path = tmp_path / "stratagems.txt"
+    path.write_text(PLAIN_DUMP, encoding="utf-8")
+    records, ctx = _plain(path)
+    names = sorted((r.kind, r.name) for r in records)
+    assert names == [("rule", "Snap Shooting"), ("rule", "Using Stratagems"),
+                     ("stratagem", "Counteroffensive"), ("stratagem", "Heroic Intervention")]
+    heroic = next(r for r in records if r.name == "Heroic Intervention")
+    assert heroic.cp == 1 and heroic.when.startswith("End of your opponent's Charge phase")
+    assert any("15.12" in w for w in ctx.warnings)  # the example card is reported, not read
+
+
+def test_real_plain_dump_has_no_broken_titles(real, tmp_path):
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    import subprocess
+
+    dump = tmp_path / "15_Stratagems.txt"
+    subprocess.run([pdftotext, str(real("realdata/GregSQT__40k/15_Stratagems.pdf")), str(dump)], check=True,
+                   capture_output=True)
+    records, _ = _plain(dump)
+    names = [r.name for r in records]
+    # Every record's name is a whole title of the chapter: none broken inside a word.
+    assert not [n for n in names if n.endswith((" Ve", " Tion")) or n in ("Tion", "Ve")]
+    numbers = [r.number for r in records if r.number]
+    assert len(numbers) == len(set(numbers))  # one record per printed number
+    assert "Counteroffensive" in names and "Heroic Intervention" in names

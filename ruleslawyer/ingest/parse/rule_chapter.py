@@ -66,13 +66,14 @@ class _Rule:
     heads: list[int]
     body: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # sidebars and diagram captions, after the body
+    echo: bool = False  # repeats the number of a card another parser read: an illustration of it
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
     """Consecutive heading lines of one size, page and column (a wrapped heading)."""
     runs: list[list[int]] = []
     for i, line in enumerate(lines):
-        if line.claimed or line.kind != HEADING:
+        if line.claimed or line.junk or line.kind != HEADING:
             continue
         if runs:
             prev = lines[runs[-1][-1]]
@@ -131,10 +132,25 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
             chosen = [c for c in chosen if lines[c[0][0]].block.color == usual[0][0]]
     else:
         return []
+    taken_numbers = _claimed_numbers(lines)
     out = []
     for run, name, num in chosen:
         head = lines[run[0]]
-        out.append(_Rule(name, num, head.block.page, head.block.column, _top(head), list(run)))
+        out.append(_Rule(name, num, head.block.page, head.block.column, _top(head), list(run),
+                         echo=num is not None and num in taken_numbers))
+    return out
+
+
+def _claimed_numbers(lines: Sequence[Line]) -> set[str]:
+    """The numbers printed on headings other parsers took (stratagem cards: "COUNTEROFFENSIVE
+    15.12"). A heading repeating one is the card drawn again as an example (a text dump loses
+    the cost line that marks it as a card)."""
+    out = set()
+    for ln in lines:
+        if ln.claimed and ln.kind == HEADING:
+            m = NUMBER_END.match(ln.text.strip()) or NUMBER_START.match(ln.text.strip())
+            if m:
+                out.add(m.group("num"))
     return out
 
 
@@ -352,6 +368,10 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     ctx.claim(used)
     out = []
     for r in rules:
+        if r.echo:
+            ctx.warn(f"heading {r.name!r} repeats card number {r.number} read as a stratagem: an example of the "
+                     "card, not read as a rule", r.page)
+            continue
         text = "\n".join(r.body + r.extra)
         text = _marker_glyphs(text, r, ctx)
         out.append(Rule(name=r.name, source=ctx.source(r.page), edition=ctx.edition,
