@@ -197,3 +197,71 @@ def test_real_plain_dump_has_no_broken_titles(real, tmp_path):
     numbers = [r.number for r in records if r.number]
     assert len(numbers) == len(set(numbers))  # one record per printed number
     assert "Counteroffensive" in names and "Heroic Intervention" in names
+
+
+# A plain text dump of a one-rule 11th edition chapter: a title, a sidebar, one numbered rule
+# whose sub-headings are unnumbered, a running footer set straight above a heading.
+ONE_RULE_DUMP = """ACTIONS
+
+Actions represent vital battlefield tasks your forces must carry out.
+
+WHERE TO
+FIND ACTIONS
+The actions players
+can use can be found
+in mission packs.
+
+PERFORMING ACTIONS 16.01
+Some rules allow units to perform actions. Each action states:
+▪ STARTS: When it is started.
+▪ UNITS: Which friendly units can perform it.
+
+STARTING AN ACTION
+A unit is eligible to start an action unless it is not on the battlefield.
+
+++ WE STAND READY ++
+
+COMPLETING AN ACTION
+If a unit performing an action makes a move, that unit does not complete that action.
+"""
+
+
+def test_plain_dump_of_a_one_rule_chapter(tmp_path):
+    path = tmp_path / "actions.txt"
+    path.write_text(ONE_RULE_DUMP, encoding="utf-8")
+    records, ctx = _plain(path)
+    assert ctx.edition == 11
+    assert [(r.kind, r.name, r.number, r.section) for r in records] == [
+        ("rule", "Performing Actions", "16.01", ("Actions",))]
+    assert "Completing an Action" in records[0].text or "COMPLETING AN ACTION" in records[0].text
+    assert "WE STAND READY" not in records[0].text
+
+
+STEPS_DUMP = """MOVEMENT PHASE
+
+The Movement phase is resolved by following these steps:
+
+1.\t START OF MOVEMENT PHASE
+2.\t MOVE UNITS
+3.\t END OF MOVEMENT PHASE
+
+1. START OF MOVEMENT PHASE 09.01
+Rules that are triggered at the start of the Movement phase are resolved now.
+
+++ FORWARD BROTHERS ++
+
+REMAIN STATIONARY 09.02
+MAXIMUM DISTANCE: none.
+ELIGIBLE IF: Any unit.
+"""
+
+
+def test_plain_dump_numbered_steps_and_footer_above_heading(tmp_path):
+    # The step list ("1.<tab>START OF MOVEMENT PHASE") is no table; the running footer printed
+    # just above a heading is no part of the rule's name.
+    path = tmp_path / "movement.txt"
+    path.write_text(STEPS_DUMP, encoding="utf-8")
+    records, _ = _plain(path)
+    assert [(r.kind, r.name, r.number, r.section) for r in records] == [
+        ("rule", "Start of Movement Phase", "09.01", ("Movement Phase",)),
+        ("rule", "Remain Stationary", "09.02", ("Movement Phase",))]

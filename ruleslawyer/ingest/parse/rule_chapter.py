@@ -36,6 +36,7 @@ from .rule_text import BRACKETED
 from .stratagem_lines import Line
 
 _XREF = re.compile(r"\s\d{2}\.\d{2}$")
+_STEP = re.compile(r"^\d{1,2}[.)]\s")
 _LABEL = re.compile(r'^(?:[-+]?\d*\s?[½¼¾]?\s?["”]|[A-Z]|\d{1,3}|[-+]?\d+ TO \w+ ROLL|>+|[►▶→]+)$')
 _WORD = re.compile(r"[a-z]{3,}")
 _STOP = {"the", "and", "for", "that", "this", "with", "its", "are", "can", "any", "from", "unit", "model",
@@ -73,21 +74,26 @@ def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
     """Consecutive heading lines of one size, page and column (a wrapped heading)."""
     runs: list[list[int]] = []
     for i, line in enumerate(lines):
-        if line.claimed or line.junk or line.kind != HEADING:
+        # A running "++ … ++" line is no part of the title below it (a text dump sets the page's
+        # footer straight above the next page's first heading).
+        if line.claimed or line.junk or line.kind != HEADING or _FOOTER.match(line.text.strip()):
             continue
         if runs:
             prev = lines[runs[-1][-1]]
+            # A line opening with a step number ("2. MOVE UNITS") starts a heading of its own.
             if runs[-1][-1] == i - 1 and _size(prev) == _size(line) and prev.block.page == line.block.page \
-                    and prev.block.column == line.block.column and not NUMBER_END.match(prev.text.strip()):
+                    and prev.block.column == line.block.column and not NUMBER_END.match(prev.text.strip()) \
+                    and not _STEP.match(line.text.strip()):
                 runs[-1].append(i)
                 continue
         runs.append([i])
     return runs
 
 
-def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
-    """The rule headings: numbered ones when two or more are printed; else, in a chapter with a
-    sideways title, the largest heading size used at least three times."""
+def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = False) -> list[_Rule]:
+    """The rule headings: numbered ones when two or more are printed (or one, "NN.01", in an
+    11th edition document: a one-rule chapter); else, in a chapter with a sideways title, the
+    largest heading size used at least three times."""
     runs = _heading_runs(lines)
     numbered = []
     for run in runs:
@@ -106,7 +112,8 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         own = chapters.most_common(1)[0][0]
         numbered = [x for x in numbered if x[2].split(".")[0] == own]
     # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
-    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title):
+    one_rule = eleventh and len(numbered) == 1 and numbered[0][2].endswith(".01")
+    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title or one_rule):
         chosen = numbered
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
@@ -246,9 +253,14 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     section = chapter_title(ctx.doc)
     # Unnumbered entries are read this way only in a book whose other chapters are numbered
     # (11th edition): elsewhere a sideways title alone says too little.
-    rules = find_rule_heads(lines, section is not None and ctx.edition is not None and ctx.edition >= 11)
+    eleventh = ctx.edition is not None and ctx.edition >= 11
+    rules = find_rule_heads(lines, section is not None and eleventh, eleventh)
     if not rules:
         return None
+    if section is None and len(rules) == 1 and ctx.doc.title:
+        # One rule under the document's own title (a text dump of a one-rule chapter): the
+        # heading just above it is more likely a sidebar's.
+        section = title_case(ctx.doc.title)
     if section is None:
         section = heading_above(lines, min(k for r in rules for k in r.heads))
     sizes: Counter = Counter()

@@ -84,6 +84,8 @@ def heading_above(lines: Sequence[Line], first: int) -> str | None:
             continue
         if NUMBER_END.match(t) or NUMBER_START.match(t) or BRACKETED.match(t) or FOOTER.match(t):
             continue
+        if re.match(r"\d{1,2}[.)]\s", t):
+            continue  # a step of the chapter's list of steps ("3. END OF MOVEMENT PHASE")
         if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
             return title_case(t) if t.upper() == t else t
     return None
