@@ -265,3 +265,41 @@ def test_plain_dump_numbered_steps_and_footer_above_heading(tmp_path):
     assert [(r.kind, r.name, r.number, r.section) for r in records] == [
         ("rule", "Start of Movement Phase", "09.01", ("Movement Phase",)),
         ("rule", "Remain Stationary", "09.02", ("Movement Phase",))]
+
+
+# Index-card errata dumped as plain text: nothing is bold, so an entry header ("Unit – Section")
+# is known by its place, directly above an instruction.
+ERRATA_DUMP = """INDEX CARDS
+VERSION 1.2
+
+This document collects amendments to the Index Cards printed for
+each Warhammer 40,000 faction. New and revised entries are marked in red.
+
+ERRATA
+ADEPTA SORORITAS
+
+Mortifiers – Abilities, Anguish of the Unredeemed
+Change to ‘Each time this unit makes a Charge move, until the end of
+the turn, melee weapons equipped by models in this unit have the
+[SUSTAINED HITS 1] ability.’
+
+Dominion Squad – Ranged Weapons, boltgun
+Add ‘[ASSAULT, RAPID FIRE 1].’
+
+ADEPTUS CUSTODES
+
+Anathema Psykana Rhino – Core Abilities
+Add ‘Firing Deck 2’.
+"""
+
+
+def test_plain_dump_of_index_card_errata(tmp_path):
+    path = tmp_path / "errata.txt"
+    path.write_text(ERRATA_DUMP, encoding="utf-8")
+    records, _ = _plain(path)
+    assert [r.kind for r in records] == ["errata"] * 3
+    assert [(r.target, r.operation) for r in records] == [
+        ("Mortifiers, Abilities, Anguish of the Unredeemed", "replace"),
+        ("Dominion Squad, Ranged Weapons, boltgun", "add"),
+        ("Anathema Psykana Rhino, Core Abilities", "add")]
+    assert records[0].text.endswith("[SUSTAINED HITS 1] ability.")
