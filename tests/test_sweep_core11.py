@@ -303,3 +303,74 @@ def test_plain_dump_of_index_card_errata(tmp_path):
         ("Dominion Squad, Ranged Weapons, boltgun", "add"),
         ("Anathema Psykana Rhino, Core Abilities", "add")]
     assert records[0].text.endswith("[SUSTAINED HITS 1] ability.")
+
+
+# A datasheet card dumped as plain text: every cell on a line of its own, the characteristic
+# labels all before their values, the weapon grid cut into single cells between the fluff.
+CARD_DUMP = """CAPTAIN WITH RELIC SHIELD
+M
+
+T
+
+SV
+
+W
+
+LD
+
+OC
+
+6"
+
+4
+
+3+
+
+6
+
+6+
+
+1
+
+RANGED WEAPONS
+
+Skilled warriors and strategists, Captains lead their battle-brothers.
+
+RANGE
+
+A
+
+BS
+
+18"
+
+1
+
+2+
+
+ABILITIES
+
+CORE: Leader
+
+KEYWORDS: INFANTRY; CHARACTER; IMPERIUM; CAPTAIN WITH RELIC SHIELD
+
+FACTION KEYWORDS:
+ADEPTUS ASTARTES
+"""
+
+
+def test_plain_dump_of_a_card_is_warned_not_junk(tmp_path):
+    from ruleslawyer.ingest.parse.datasheet_lines import document_lines, vertical_stats
+
+    path = tmp_path / "cards.txt"
+    path.write_text(CARD_DUMP, encoding="utf-8")
+    doc = load_file(path)
+    lines = document_lines(doc)
+    # The labels-then-values grid is read as one profile.
+    pairs, after = vertical_stats(lines, 1)
+    assert pairs == [("M", '6"'), ("T", "4"), ("SV", "3+"), ("W", "6"), ("LD", "6+"), ("OC", "1")]
+    assert lines[after].text == "RANGED WEAPONS"
+    records, ctx = _plain(path)
+    # Its boxes are no rules ("Leader", "Faction"); the card left out is reported.
+    assert not [r for r in records if r.kind in ("rule", "table")]
+    assert any("CAPTAIN WITH RELIC SHIELD" in w for w in ctx.warnings)

@@ -48,6 +48,13 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     for card in cards:
         record, used = read_card(card, lines, doc, ctx, vocabulary, eleventh=eleventh)
         if record is None:
+            if _unread_card(lines[card.start:card.end]):
+                # A whole card (weapons and keywords boxes too) whose parts could not be put
+                # together, as in a text dump that set every cell on a line of its own: no unit,
+                # and none of its boxes is a rule either.
+                ctx.claim({lines[k].index for k in range(card.start, card.end)})
+                ctx.warn(f"datasheet {_name_text(lines[card.start]).strip()[:60]!r}: its card could not be read "
+                         "(cells one per line, or columns interleaved?); left out", lines[card.start].block.page)
             continue
         if example:
             # The whole card, read or not: its unread boxes are no rule's text either.
@@ -65,6 +72,15 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 # every characteristic header, one row or run into a line, has one. Most lines of a document
 # have none, and are passed over without folding each of their words.
 _M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+
+
+def _unread_card(card_lines: list[Line]) -> bool:
+    """Whether lines hold a whole datasheet card: a weapons box and a keywords line besides the
+    characteristics (an erratum's corrected profile or a rules example has neither)."""
+    texts = [ln.text.strip().upper() for ln in card_lines]
+    weapons = any(t in ("RANGED WEAPONS", "MELEE WEAPONS") for t in texts)
+    keywords = any(t.startswith(("KEYWORDS", "FACTION KEYWORDS")) for t in texts)
+    return weapons and keywords
 
 
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
