@@ -374,3 +374,17 @@ def test_plain_dump_of_a_card_is_warned_not_junk(tmp_path):
     # Its boxes are no rules ("Leader", "Faction"); the card left out is reported.
     assert not [r for r in records if r.kind in ("rule", "table")]
     assert any("CAPTAIN WITH RELIC SHIELD" in w for w in ctx.warnings)
+
+
+def test_large_intro_wrapping_is_no_heading(real):
+    # 9th edition primer, pages outside the gold's 15-19: each phase opens with an intro set
+    # large (11pt over 8pt text) whose second line starts mid-sentence in lower case
+    # ("battlefield and vie for advantageous positions."); it is no heading, so no rule is
+    # named after it, and "Heroic Interventions, Pile Ins, Consolidations and Aircraft" (p13)
+    # keeps its whole name.
+    doc = load_file(real("realdata/timburr1__timburr1.github.io/9th_ed_battle_primer.pdf"))
+    assert not [b.text for b in doc.blocks if b.kind == "heading" and b.text.lstrip()[:1].islower()]
+    records, _ = _parse(real("realdata/timburr1__timburr1.github.io/9th_ed_battle_primer.pdf"))
+    names = [r.name for r in records if r.kind == "rule"]
+    assert not [n for n in names if n.endswith(".")]
+    assert "Heroic Interventions, Pile Ins, Consolidations and Aircraft" in names

@@ -152,7 +152,10 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     # a line of its own keeps that size there: it continues the paragraph.
     run_wraps = kind != HEADING and abs(line.size - _tail_size(prev)) <= 0.3 < abs(line.size - prev.size) \
         and not prev.text.rstrip().endswith((".", "!", "?", ":"))
-    if heading and kind != HEADING and _level_key(line, stats) == 0.0 and is_full(prev, line, stats.slack) \
+    # A large line is a heading unless it carries on the sentence of the full line above it
+    # (an intro set large, wrapped: "... as armies advance across the" / "battlefield and ...").
+    lower = line.text.lstrip()[:1].islower()
+    if heading and kind != HEADING and (_level_key(line, stats) == 0.0 or lower) and is_full(prev, line, stats.slack) \
             and (abs(line.size - prev.size) <= 0.3 or run_wraps) and line.page == prev.page \
             and line.column == prev.column:
         heading = False  # a bold capitalised word wrapped onto its own line, not a heading
