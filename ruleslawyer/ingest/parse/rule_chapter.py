@@ -31,7 +31,8 @@ from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .decision_lists import decision_lines, decision_span
 from .parsing import ParseContext
-from .rule_chapter_titles import FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, heading_above, other_part_pages
+from .rule_chapter_titles import (FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, claimed_numbered,
+                                  claimed_numbers, heading_above, other_part_pages, rule_name)
 from .rule_text import BRACKETED
 from .stratagem_lines import Line
 
@@ -100,7 +101,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
         text = " ".join(lines[k].text.strip() for k in run)
         m = NUMBER_END.match(text) or NUMBER_START.match(text)
         if m:
-            numbered.append((run, _rule_name(m.group("name")), m.group("num")))
+            numbered.append((run, rule_name(m.group("name")), m.group("num")))
     # A numbered heading over a cost ("1CP") heads a stratagem card, not a rule; a card left
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
@@ -113,7 +114,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
         numbered = [x for x in numbered if x[2].split(".")[0] == own]
     # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
     one_rule = eleventh and len(numbered) == 1 and numbered[0][2].endswith(".01")
-    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title or one_rule):
+    if numbered and (len(numbered) >= 2 or cards or claimed_numbered(lines) or has_title or one_rule):
         chosen = numbered
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
@@ -122,7 +123,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
         for run in runs:
             text = " ".join(lines[k].text.strip() for k in run)
             if run[0] not in taken and BRACKETED.match(text) and _size(lines[run[0]]) >= 0.5 * big:
-                chosen.append((run, _rule_name(text), None))
+                chosen.append((run, rule_name(text), None))
         chosen.sort(key=lambda x: x[0][0])
     elif has_title:
         sizes = Counter(_size(lines[r[0]]) for r in runs if len(lines[r[0]].text.split()) <= 10)
@@ -139,7 +140,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
             chosen = [c for c in chosen if lines[c[0][0]].block.color == usual[0][0]]
     else:
         return []
-    taken_numbers = _claimed_numbers(lines)
+    taken_numbers = claimed_numbers(lines)
     out = []
     for run, name, num in chosen:
         head = lines[run[0]]
@@ -147,18 +148,6 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
                          echo=num is not None and num in taken_numbers))
     return out
 
-
-def _claimed_numbers(lines: Sequence[Line]) -> set[str]:
-    """The numbers printed on headings other parsers took (stratagem cards: "COUNTEROFFENSIVE
-    15.12"). A heading repeating one is the card drawn again as an example (a text dump loses
-    the cost line that marks it as a card)."""
-    out = set()
-    for ln in lines:
-        if ln.claimed and ln.kind == HEADING:
-            m = NUMBER_END.match(ln.text.strip()) or NUMBER_START.match(ln.text.strip())
-            if m:
-                out.add(m.group("num"))
-    return out
 
 
 _CP = re.compile(r"^\+?\d\s*CP$", re.I)
@@ -178,17 +167,6 @@ def _card_head(lines: Sequence[Line], k: int) -> bool:
     return any(_CP.match(ln.text.strip()) for ln in lines[k + 1:k + 3])
 
 
-def _claimed_numbered(lines: Sequence[Line]) -> bool:
-    """Whether other parsers took numbered cards from this document (a chapter of numbered
-    stratagems around a numbered rule)."""
-    return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
-
-
-def _rule_name(printed: str) -> str:
-    """"1. SELECT WEAPONS" -> "Select Weapons"; "[LETHAL HITS]" -> "Lethal Hits"."""
-    name = re.sub(r"^\d{1,2}[.\ufffd]\s*", "", printed.strip())
-    name = BRACKETED.sub(r"\1", name).strip()
-    return title_case(name)
 
 
 def _has_body(lines: Sequence[Line], k: int) -> bool:

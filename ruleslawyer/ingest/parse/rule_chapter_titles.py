@@ -89,3 +89,29 @@ def heading_above(lines: Sequence[Line], first: int) -> str | None:
         if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
             return title_case(t) if t.upper() == t else t
     return None
+
+
+def claimed_numbered(lines: Sequence[Line]) -> bool:
+    """Whether other parsers took numbered cards from this document (a chapter of numbered
+    stratagems around a numbered rule)."""
+    return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
+
+
+def claimed_numbers(lines: Sequence[Line]) -> set[str]:
+    """The numbers printed on headings other parsers took (stratagem cards: "COUNTEROFFENSIVE
+    15.12"). A heading repeating one is the card drawn again as an example (a text dump loses
+    the cost line that marks it as a card)."""
+    out = set()
+    for ln in lines:
+        if ln.claimed and ln.kind == HEADING:
+            m = NUMBER_END.match(ln.text.strip()) or NUMBER_START.match(ln.text.strip())
+            if m:
+                out.add(m.group("num"))
+    return out
+
+
+def rule_name(printed: str) -> str:
+    """"1. SELECT WEAPONS" -> "Select Weapons"; "[LETHAL HITS]" -> "Lethal Hits"."""
+    name = re.sub(r"^\d{1,2}[.\ufffd]\s*", "", printed.strip())
+    name = BRACKETED.sub(r"\1", name).strip()
+    return title_case(name)
