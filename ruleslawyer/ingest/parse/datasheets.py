@@ -42,9 +42,10 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     cards = find_cards(lines)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
     eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
-    # A datasheet printed in a numbered rules chapter is an annotated example of the layout
-    # (call-out numbers run into its values): no unit of the army, and no rule text either.
-    example = bool(cards) and numbered_chapter(doc)
+    # A datasheet or two printed in a numbered rules chapter are annotated examples of the
+    # layout (call-out numbers run into their values): no units, and no rule text either. A
+    # book of many datasheets beside numbered rules is read as usual.
+    example = 0 < len(cards) <= 2 and numbered_chapter(doc)
     for card in cards:
         record, used = read_card(card, lines, doc, ctx, vocabulary, eleventh=eleventh)
         if record is None:
