@@ -148,10 +148,18 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     kind = block["kind"]
     if kind == TABLE:
         return False
-    if heading and kind != HEADING and _level_key(line, stats) == 0.0 and is_full(prev, line, stats.slack) \
-            and abs(line.size - prev.size) <= 0.3 and line.page == prev.page and line.column == prev.column:
+    # A run set in its own size inside a paragraph (small capitals for keywords) that wraps onto
+    # a line of its own keeps that size there: it continues the paragraph.
+    run_wraps = kind != HEADING and abs(line.size - _tail_size(prev)) <= 0.3 < abs(line.size - prev.size) \
+        and not prev.text.rstrip().endswith((".", "!", "?", ":"))
+    # A large line is a heading unless it carries on the sentence of the full line above it
+    # (an intro set large, wrapped: "... as armies advance across the" / "battlefield and ...").
+    lower = line.text.lstrip()[:1].islower()
+    if heading and kind != HEADING and (_level_key(line, stats) == 0.0 or lower) and is_full(prev, line, stats.slack) \
+            and (abs(line.size - prev.size) <= 0.3 or run_wraps) and line.page == prev.page \
+            and line.column == prev.column:
         heading = False  # a bold capitalised word wrapped onto its own line, not a heading
-    if heading != (kind == HEADING) or abs(line.size - prev.size) > 0.6:
+    if heading != (kind == HEADING) or (abs(line.size - prev.size) > 0.6 and not run_wraps):
         return False
     if kind != HEADING and _starts_with_label(line):
         return False
@@ -183,6 +191,14 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     if end.endswith((".", "!", "?", ":")) and start[:1].isupper():
         return False
     return True
+
+
+def _tail_size(line: Line) -> float:
+    """The size of a line's last glyph (the size its last words are set in)."""
+    for c in reversed(line.chars):
+        if not c.text.isspace():
+            return c.size
+    return line.size
 
 
 def _all_bold(block: dict) -> bool:

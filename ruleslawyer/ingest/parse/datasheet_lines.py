@@ -183,7 +183,25 @@ def vertical_stats(lines: list[Line], i: int) -> tuple[list[tuple[str, str]], in
     labels = {label_key(label) for label, _ in pairs}
     if {"M", "T", "W"} <= labels and labels & {"SV", "LD"}:
         return pairs, j
-    return None
+    return _stats_by_column(lines, i)
+
+
+def _stats_by_column(lines: list[Line], i: int) -> tuple[list[tuple[str, str]], int] | None:
+    """The grid flattened column by column instead: every label line, then every value line
+    ("M" / "T" / "SV" / "W" / "LD" / "OC" / "6\"" / "4" / "3+" ..., a plain text dump)."""
+    heads: list[str] = []
+    j = i
+    while j < len(lines) and len(lines[j].text) <= 3 and label_key(lines[j].text) in STAT_NAMES \
+            and label_key(lines[j].text) not in {label_key(h) for h in heads}:
+        heads.append(lines[j].text)
+        j += 1
+    keys = {label_key(h) for h in heads}
+    if not ({"M", "T", "W"} <= keys and keys & {"SV", "LD"}) or j + len(heads) > len(lines):
+        return None
+    values = [lines[j + n].text for n in range(len(heads))]
+    if not all(VALUE.match(norm_value(v)) for v in values):
+        return None
+    return list(zip(heads, values)), j + len(heads)
 
 
 @dataclass(frozen=True)

@@ -286,11 +286,14 @@ class AbilityReader:
             self._start(norm_text(m.group(1)), self.category or "unit", m.group(2))
             return
         complete = not self.items or not self.items[-1][1] or re.search(r"[.:!?\"”)]$", self.items[-1][1][-1])
-        if looks_like_name(line) and (complete or line.bold or line.heading_like):
+        # A bulleted line under an ability is one of its points ("▪ [DEVASTATING WOUNDS]"),
+        # however it is styled; an ability's name carries no bullet.
+        bullet = self.items and (line.kind == "list_item" or text.lstrip()[:1] in "▪■•●")
+        if looks_like_name(line) and (complete or line.bold or line.heading_like) and not bullet:
             self._start(title_case(text), self.category)
             return
         if self.items:
-            self.items[-1][1].append(text)
+            self.items[-1][1].append(text.lstrip("▪■•● ") if bullet else text)
         # Text with no name before it is not an ability we can name: leave it.
 
     def textless_names(self) -> set[str]:

@@ -24,6 +24,7 @@ from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
 from .parsing import ParseContext
+from .rule_chapter_titles import numbered_chapter
 
 
 @dataclass
@@ -41,11 +42,29 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     cards = find_cards(lines)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
     eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
+    # A datasheet or two printed in a numbered rules chapter are annotated examples of the
+    # layout (call-out numbers run into their values): no units, and no rule text either. A
+    # book of many datasheets beside numbered rules is read as usual.
+    example = 0 < len(cards) <= 2 and numbered_chapter(doc)
     for card in cards:
         record, used = read_card(card, lines, doc, ctx, vocabulary, eleventh=eleventh)
         if record is None:
+            if _unread_card(lines[card.start:card.end]):
+                # A whole card (weapons and keywords boxes too) whose parts could not be put
+                # together, as in a text dump that set every cell on a line of its own: no unit,
+                # and none of its boxes is a rule either.
+                ctx.claim({lines[k].index for k in range(card.start, card.end)})
+                ctx.warn(f"datasheet {_name_text(lines[card.start]).strip()[:60]!r}: its card could not be read "
+                         "(cells one per line, or columns interleaved?); left out", lines[card.start].block.page)
             continue
+        if example:
+            # The whole card, read or not: its unread boxes are no rule's text either.
+            used = range(card.start, max(card.end, max(used) + 1))
         ctx.claim({lines[k].index for k in used})
+        if example:
+            ctx.warn(f"datasheet {record.name!r} is an example in a numbered rules chapter: not read as a unit",
+                     record.source.page if record.source else None)
+            continue
         yield record
 
 
@@ -54,6 +73,15 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 # every characteristic header, one row or run into a line, has one. Most lines of a document
 # have none, and are passed over without folding each of their words.
 _M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+
+
+def _unread_card(card_lines: list[Line]) -> bool:
+    """Whether lines hold a whole datasheet card: a weapons box and a keywords line besides the
+    characteristics (an erratum's corrected profile or a rules example has neither)."""
+    texts = [ln.text.strip().upper() for ln in card_lines]
+    weapons = any(t in ("RANGED WEAPONS", "MELEE WEAPONS") for t in texts)
+    keywords = any(t.startswith(("KEYWORDS", "FACTION KEYWORDS")) for t in texts)
+    return weapons and keywords
 
 
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
@@ -246,7 +274,9 @@ def _inline_units(text: str) -> tuple[str, ...]:
     if not m:
         return ()
     items = [norm_text(i) for i in re.split(r"[;,]", m.group(1))]
-    if items and all(i and len(i.split()) <= 5 and not re.search(r"\b(?:you|this|the|can)\b", i, re.I) for i in items):
+    # A unit name is a few words; one printed in capitals ("VANGUARD VETERAN SQUAD WITH JUMP
+    # PACKS") may be longer and still be no sentence.
+    if items and all(i and len(i.split()) <= (10 if i.isupper() else 5) and not re.search(r"\b(?:you|this|the|can)\b", i, re.I) for i in items):
         return tuple(items)
     return ()
 

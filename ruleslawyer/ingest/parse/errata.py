@@ -45,7 +45,7 @@ class _Entry:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = split_run_in_headers([ln for ln in lines if ln.text or ln.is_table])
+    lines = _unstyled_headers(split_run_in_headers([ln for ln in lines if ln.text or ln.is_table]))
     if not is_faq_document(lines):
         return
     meta = _title_block(lines, ctx)
@@ -82,6 +82,19 @@ def is_faq_document(lines: list[EntryLine]) -> bool:
                     if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or _split_qa(x.text)[1]
                                                          for x in lines[n:n + 4]))
     return entries >= 2 or questions >= 2 or _dash_entries(lines) >= 3
+
+
+def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
+    """In a document with no bold at all (a text dump), a "Unit – Section" line directly above an
+    instruction is an entry header by its place, as the bold would say in the printed page."""
+    if any(ln.bold for ln in lines if ln.kind != HEADING):  # a text file's headings count as bold
+        return lines
+    out = list(lines)
+    for n, line in enumerate(lines[:-1]):
+        if line.kind != HEADING and DASH_HEADER.match(line.text) and not is_instruction(line.text) \
+                and is_instruction(lines[n + 1].text):
+            out[n] = dataclasses.replace(line, bold=True)
+    return out
 
 
 def _dash_entries(lines: list[EntryLine]) -> int:

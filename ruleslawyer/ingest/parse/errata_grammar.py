@@ -36,8 +36,9 @@ _ADD = re.compile(r"^(?:add|insert)\s+the\s+followings?(?P<unit>(?:\s+(?!to\b)[\
 # "Add additional sub-bullet to read:".
 _CHANGE_TO_QUOTE = re.compile(r"^(?:change|amend)\s+to\s*(?=['\"\u201c])", re.I)
 _ADD_QUOTE = re.compile(r"^(?:add|insert)\s+(?=['\"\u201c])", re.I)
-_ADD_UNIT = re.compile(r"^(?:add|insert)\s+(?:an?\s+)?(?P<unit>[A-Za-z][\w\[\]' -]{0,50}?),?(?:\s+to\s+read)?\s*:\s*",
-                       re.I)
+# The unit may open with a numeral ordinal ("Add 6th bullet to read:").
+_ADD_UNIT = re.compile(r"^(?:add|insert)\s+(?:an?\s+)?(?P<unit>(?:\d+(?:st|nd|rd|th)\s+)?[A-Za-z][\w\[\]' -]{0,50}?),?"
+                       r"(?:\s+to\s+read)?\s*:\s*", re.I)
 _QUOTE_THEN_PLACE = re.compile(r"^['\"\u201c](?P<quoted>.+?)['\"\u201d]\s+to\s+(?P<where>the\s+(?:start|end|beginning)"
                                r"\s+of\s+.+?)\.?$", re.I)
 _DELETE = re.compile(r"^(?:delete|remove)\s+(?P<what>.+?)\s*[.:]?$", re.I)

@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ... import lazy
 from ...records import Record, Source
-from ..document import Document
+from ..document import HEADING, Document
 
 # Order matters: specific recognisers first, the catch-all rules parser last.
 FAMILY_PARSERS: tuple[str, ...] = (
@@ -80,7 +80,7 @@ def guess_edition(doc: Document) -> int | None:
     best = max(counts, key=counts.get)
     if counts[best]:
         return best
-    if _eleventh_markers(text):
+    if _eleventh_markers(text) or _first_numbered_rule(doc):
         return 11
     # A folder or file the user named for its edition ("e11/") outweighs the weak cues below
     # (OC, bracketed weapon abilities), which later editions share.
@@ -109,6 +109,18 @@ _ELEVENTH = re.compile(r"\bInSv\b|^\s*SUPPORT\b|\bDetachment Points\b", re.M)
 
 def _eleventh_markers(text: str) -> bool:
     return len(_NUMBERED_HEADING.findall(text)) >= 3 or len(_ELEVENTH.findall(text)) >= 2
+
+
+def _first_numbered_rule(doc: Document) -> bool:
+    """A heading block that numbers the first rule of a chapter ("PERFORMING ACTIONS 16.01"):
+    a one-rule chapter prints a single number, too few for the count above, but its heading
+    says 11th edition as plainly (earlier editions number no rule headings)."""
+    for block in doc.blocks:
+        if block.kind == HEADING:
+            text = " ".join(block.text.split())
+            if _NUMBERED_HEADING.match(text) and re.search(r"\b\d{2}\.01\b", text):
+                return True
+    return False
 
 
 # A folder or file name that says its edition: "e11/", "wh40k-10e", "9th_edition".

@@ -31,11 +31,13 @@ from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .decision_lists import decision_lines, decision_span
 from .parsing import ParseContext
-from .rule_chapter_titles import FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, heading_above, other_part_pages
+from .rule_chapter_titles import (FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, claimed_numbered,
+                                  claimed_numbers, heading_above, other_part_pages, rule_name)
 from .rule_text import BRACKETED
 from .stratagem_lines import Line
 
 _XREF = re.compile(r"\s\d{2}\.\d{2}$")
+_STEP = re.compile(r"^\d{1,2}[.)]\s")
 _LABEL = re.compile(r'^(?:[-+]?\d*\s?[½¼¾]?\s?["”]|[A-Z]|\d{1,3}|[-+]?\d+ TO \w+ ROLL|>+|[►▶→]+)$')
 _WORD = re.compile(r"[a-z]{3,}")
 _STOP = {"the", "and", "for", "that", "this", "with", "its", "are", "can", "any", "from", "unit", "model",
@@ -66,34 +68,40 @@ class _Rule:
     heads: list[int]
     body: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # sidebars and diagram captions, after the body
+    echo: bool = False  # repeats the number of a card another parser read: an illustration of it
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
     """Consecutive heading lines of one size, page and column (a wrapped heading)."""
     runs: list[list[int]] = []
     for i, line in enumerate(lines):
-        if line.claimed or line.kind != HEADING:
+        # A running "++ … ++" line is no part of the title below it (a text dump sets the page's
+        # footer straight above the next page's first heading).
+        if line.claimed or line.junk or line.kind != HEADING or _FOOTER.match(line.text.strip()):
             continue
         if runs:
             prev = lines[runs[-1][-1]]
+            # A line opening with a step number ("2. MOVE UNITS") starts a heading of its own.
             if runs[-1][-1] == i - 1 and _size(prev) == _size(line) and prev.block.page == line.block.page \
-                    and prev.block.column == line.block.column and not NUMBER_END.match(prev.text.strip()):
+                    and prev.block.column == line.block.column and not NUMBER_END.match(prev.text.strip()) \
+                    and not _STEP.match(line.text.strip()):
                 runs[-1].append(i)
                 continue
         runs.append([i])
     return runs
 
 
-def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
-    """The rule headings: numbered ones when two or more are printed; else, in a chapter with a
-    sideways title, the largest heading size used at least three times."""
+def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = False) -> list[_Rule]:
+    """The rule headings: numbered ones when two or more are printed (or one, "NN.01", in an
+    11th edition document: a one-rule chapter); else, in a chapter with a sideways title, the
+    largest heading size used at least three times."""
     runs = _heading_runs(lines)
     numbered = []
     for run in runs:
         text = " ".join(lines[k].text.strip() for k in run)
         m = NUMBER_END.match(text) or NUMBER_START.match(text)
         if m:
-            numbered.append((run, _rule_name(m.group("name")), m.group("num")))
+            numbered.append((run, rule_name(m.group("name")), m.group("num")))
     # A numbered heading over a cost ("1CP") heads a stratagem card, not a rule; a card left
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
@@ -105,7 +113,8 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         own = chapters.most_common(1)[0][0]
         numbered = [x for x in numbered if x[2].split(".")[0] == own]
     # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
-    if numbered and (len(numbered) >= 2 or cards or _claimed_numbered(lines) or has_title):
+    one_rule = eleventh and len(numbered) == 1 and numbered[0][2].endswith(".01")
+    if numbered and (len(numbered) >= 2 or cards or claimed_numbered(lines) or has_title or one_rule):
         chosen = numbered
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
@@ -114,7 +123,7 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
         for run in runs:
             text = " ".join(lines[k].text.strip() for k in run)
             if run[0] not in taken and BRACKETED.match(text) and _size(lines[run[0]]) >= 0.5 * big:
-                chosen.append((run, _rule_name(text), None))
+                chosen.append((run, rule_name(text), None))
         chosen.sort(key=lambda x: x[0][0])
     elif has_title:
         sizes = Counter(_size(lines[r[0]]) for r in runs if len(lines[r[0]].text.split()) <= 10)
@@ -131,11 +140,14 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool) -> list[_Rule]:
             chosen = [c for c in chosen if lines[c[0][0]].block.color == usual[0][0]]
     else:
         return []
+    taken_numbers = claimed_numbers(lines)
     out = []
     for run, name, num in chosen:
         head = lines[run[0]]
-        out.append(_Rule(name, num, head.block.page, head.block.column, _top(head), list(run)))
+        out.append(_Rule(name, num, head.block.page, head.block.column, _top(head), list(run),
+                         echo=num is not None and num in taken_numbers))
     return out
+
 
 
 _CP = re.compile(r"^\+?\d\s*CP$", re.I)
@@ -155,17 +167,6 @@ def _card_head(lines: Sequence[Line], k: int) -> bool:
     return any(_CP.match(ln.text.strip()) for ln in lines[k + 1:k + 3])
 
 
-def _claimed_numbered(lines: Sequence[Line]) -> bool:
-    """Whether other parsers took numbered cards from this document (a chapter of numbered
-    stratagems around a numbered rule)."""
-    return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
-
-
-def _rule_name(printed: str) -> str:
-    """"1. SELECT WEAPONS" -> "Select Weapons"; "[LETHAL HITS]" -> "Lethal Hits"."""
-    name = re.sub(r"^\d{1,2}[.\ufffd]\s*", "", printed.strip())
-    name = BRACKETED.sub(r"\1", name).strip()
-    return title_case(name)
 
 
 def _has_body(lines: Sequence[Line], k: int) -> bool:
@@ -230,9 +231,14 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     section = chapter_title(ctx.doc)
     # Unnumbered entries are read this way only in a book whose other chapters are numbered
     # (11th edition): elsewhere a sideways title alone says too little.
-    rules = find_rule_heads(lines, section is not None and ctx.edition is not None and ctx.edition >= 11)
+    eleventh = ctx.edition is not None and ctx.edition >= 11
+    rules = find_rule_heads(lines, section is not None and eleventh, eleventh)
     if not rules:
         return None
+    if section is None and len(rules) == 1 and ctx.doc.title:
+        # One rule under the document's own title (a text dump of a one-rule chapter): the
+        # heading just above it is more likely a sidebar's.
+        section = title_case(ctx.doc.title)
     if section is None:
         section = heading_above(lines, min(k for r in rules for k in r.heads))
     sizes: Counter = Counter()
@@ -352,6 +358,10 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
     ctx.claim(used)
     out = []
     for r in rules:
+        if r.echo:
+            ctx.warn(f"heading {r.name!r} repeats card number {r.number} read as a stratagem: an example of the "
+                     "card, not read as a rule", r.page)
+            continue
         text = "\n".join(r.body + r.extra)
         text = _marker_glyphs(text, r, ctx)
         out.append(Rule(name=r.name, source=ctx.source(r.page), edition=ctx.edition,

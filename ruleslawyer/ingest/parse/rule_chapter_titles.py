@@ -16,6 +16,22 @@ NUMBER_START = re.compile(r"^(?P<num>\d{2}\.\d{2})\s+(?P<name>\S.*)$")
 FOOTER = re.compile(r"^\+\+.*\+\+$")
 
 
+def numbered_chapter(doc: Document) -> bool:
+    """Whether `doc` is a numbered rules chapter: two or more headings numbered in one chapter
+    ("TERRAIN OBJECTIVES 14.01", "LEVEL OF CONTROL 14.02"). What else such a chapter prints (a
+    datasheet with numbered call-outs, a stratagem card) illustrates its rules."""
+    chapters: dict[str, int] = {}
+    for block in doc.blocks:
+        if block.kind != HEADING:
+            continue
+        text = " ".join(block.text.split())
+        m = NUMBER_END.match(text) or NUMBER_START.match(text)
+        if m:
+            major = m.group("num").split(".")[0]
+            chapters[major] = chapters.get(major, 0) + 1
+    return any(n >= 2 for n in chapters.values())
+
+
 def chapter_title(doc: Document) -> str | None:
     """The chapter title printed sideways (the largest sideways text of the first page that has
     one), from the loader's `vertical_titles` meta."""
@@ -68,6 +84,34 @@ def heading_above(lines: Sequence[Line], first: int) -> str | None:
             continue
         if NUMBER_END.match(t) or NUMBER_START.match(t) or BRACKETED.match(t) or FOOTER.match(t):
             continue
+        if re.match(r"\d{1,2}[.)]\s", t):
+            continue  # a step of the chapter's list of steps ("3. END OF MOVEMENT PHASE")
         if len(t.split()) <= 8 and re.search(r"[A-Za-z]{3}", t) and not t.endswith((".", ":")):
             return title_case(t) if t.upper() == t else t
     return None
+
+
+def claimed_numbered(lines: Sequence[Line]) -> bool:
+    """Whether other parsers took numbered cards from this document (a chapter of numbered
+    stratagems around a numbered rule)."""
+    return sum(1 for ln in lines if ln.claimed and ln.kind == HEADING and NUMBER_END.match(ln.text.strip())) >= 2
+
+
+def claimed_numbers(lines: Sequence[Line]) -> set[str]:
+    """The numbers printed on headings other parsers took (stratagem cards: "COUNTEROFFENSIVE
+    15.12"). A heading repeating one is the card drawn again as an example (a text dump loses
+    the cost line that marks it as a card)."""
+    out = set()
+    for ln in lines:
+        if ln.claimed and ln.kind == HEADING:
+            m = NUMBER_END.match(ln.text.strip()) or NUMBER_START.match(ln.text.strip())
+            if m:
+                out.add(m.group("num"))
+    return out
+
+
+def rule_name(printed: str) -> str:
+    """"1. SELECT WEAPONS" -> "Select Weapons"; "[LETHAL HITS]" -> "Lethal Hits"."""
+    name = re.sub(r"^\d{1,2}[.\ufffd]\s*", "", printed.strip())
+    name = BRACKETED.sub(r"\1", name).strip()
+    return title_case(name)

@@ -62,7 +62,39 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
         if block.kind != TABLE:
             text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
         lines.append(Line(i, block, text, ctx.is_claimed(i), is_furniture(text)))
+    _mend_broken_words(lines, doc)
     return lines
+
+
+_CAPS_LINE = re.compile(r"^[A-Z][A-Z'’ -]*[A-Z](?: \d{1,2}\.\d{2})?$")
+_FRAGMENT_END = re.compile(r"([A-Z]+)$")
+_FRAGMENT_START = re.compile(r"^([A-Z]+)")
+
+
+def _mend_broken_words(lines: list[Line], doc: Document) -> None:
+    """A capitalised title broken inside a word over two lines ("COUNTEROFFENSI" / "VE 15.12",
+    as a text dump cuts a narrow column): the second line gets the whole title and the first
+    becomes furniture. The joined word must be printed whole elsewhere in the document, and
+    one of the pieces must be no word of its running text, so two words are not run together."""
+    words: set[str] | None = None  # every word of the document, folded
+    prose: set[str] = set()  # the words printed in lower case somewhere (running text)
+    for a, b in zip(lines, lines[1:]):
+        if a.junk or b.junk or a.kind == TABLE or b.kind == TABLE or a.kind == LIST_ITEM:
+            continue
+        ta, tb = a.text.strip(), b.text.strip()
+        if not (_CAPS_LINE.match(ta) and _CAPS_LINE.match(tb)) or len(ta.split()) > 6 or len(tb.split()) > 4:
+            continue
+        head, tail = _FRAGMENT_END.search(ta), _FRAGMENT_START.match(tb)
+        if not head or not tail:
+            continue
+        if words is None:
+            tokens = re.findall(r"[A-Za-z][A-Za-z'’]*", doc.text)
+            words = {t.casefold() for t in tokens}
+            prose = {t.casefold() for t in tokens if not t.isupper()}
+        left, right = head.group(1), tail.group(1)
+        if (left + right).casefold() in words and not (left.casefold() in prose and right.casefold() in prose):
+            b.text = ta[:head.start()] + left + right + tb[tail.end():]
+            a.text, a.junk = "", True
 
 
 # "CORE STRATAGEM": a rules-set name with no category (core rules books print it so).

@@ -302,6 +302,13 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     labels = [r[0] for r in data]
     if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
         return False
+    # "1. START OF PHASE" / "2. MOVE UNITS" / "3. END OF PHASE": a numbered list of steps whose
+    # numbers a text dump set off with a tab; a chart has more than one column of values.
+    steps = ([header[0]] if grid.has_header else []) + labels
+    numbers = [re.fullmatch(r"(\d{1,2})[.)]", lab.strip()) for lab in steps]
+    if len(steps) >= 2 and all(numbers) and [int(m.group(1)) for m in numbers] == list(range(1, len(steps) + 1)) \
+            and all(sum(1 for c in row[1:] if c) <= 1 for row in ([header] if grid.has_header else []) + data):
+        return False
     return True
 
 
