@@ -55,7 +55,7 @@ class _Grid:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     """The reference tables of `doc` that earlier parsers left unclaimed."""
     blocks = doc.blocks
-    seen: set[tuple] = set()
+    seen: dict[str, list[frozenset]] = {}  # a table's name -> the row-label sets printed under it
     words = None
     i = 0
     while i < len(blocks):
@@ -79,22 +79,21 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
             grid = _Grid(grid.rows[span[0]:span[1]], grid.indexes, glued=True) if span[1] - span[0] >= 3 else None
         table, claim = _build(doc, ctx, grid) if grid is not None else (None, [])
         if table is not None:
-            signature = (table.name.casefold(), tuple(r.label for r in table.rows))
-            duplicate = any(_same_table(signature, s) for s in seen)
+            name, labels = table.name.casefold(), frozenset(r.label for r in table.rows)
+            # Only tables of one name are compared: a long document prints thousands of tables.
+            duplicate = any(_same_labels(labels, other) for other in seen.get(name, ()))
             if not grid.glued and not _keeps_in_text(blocks[grid.indexes[0]]):
                 ctx.claim(claim)
             if not duplicate:
-                seen.add(signature)
+                seen.setdefault(name, []).append(labels)
                 yield table
         i = end
 
 
-def _same_table(a: tuple, b: tuple) -> bool:
-    """Two tables of one name whose row labels are the same or one lists a subset of the other's."""
-    if a[0] != b[0]:
-        return False
-    la, lb = set(a[1]), set(b[1])
-    return la <= lb or lb <= la
+def _same_labels(a: frozenset, b: frozenset) -> bool:
+    """Two tables of one name repeat each other when their row labels are the same or one lists
+    a subset of the other's."""
+    return a <= b or b <= a
 
 
 def _keeps_in_text(block: Block) -> bool:
