@@ -93,36 +93,9 @@ class TermAtATime:
         return best_of(scores, limit)
 
     def _pruned_or(self, terms, limit: int) -> dict[int, float]:
-        """An Or of terms, without scoring documents that cannot reach the best `limit`.
-
-        MaxScore, a term at a time: terms go in order of the most they can add to a document
-        (rare words and name matches first, common words of the text last). Once the
-        `limit`-th best sum so far beats everything the remaining terms could add together,
-        no document they alone match can enter the top: the remaining terms then only score
-        the documents that can still reach it. Exact: the returned documents include the top
-        `limit` with their full scores.
-        """
-        bounds = sorted(((self._upper_bound(t), i, t) for i, t in enumerate(terms)), key=lambda b: (-b[0], b[1]))
-        # What the terms after each one could add at most (summed afresh, not by subtraction,
-        # so the last is exactly 0 and a document at the cut-off is never dropped by rounding).
-        after = [sum(b for b, _, _ in bounds[n + 1:]) for n in range(len(bounds))]
-        total: dict[int, float] = {}
-        candidates: set[int] | None = None
-        for (bound, _, term), remaining in zip(bounds, after):
-            if candidates is None:
-                total = _union([total, self._term(term)])
-                if len(total) < limit:
-                    continue
-                cutoff = heapq.nlargest(limit, total.values())[-1]
-                pool = total
-            else:
-                if candidates:
-                    for d, sc in self._term(term, candidates).items():
-                        total[d] += sc
-                pool = candidates
-            if remaining < cutoff:
-                candidates = {d for d in pool if total[d] + remaining >= cutoff}
-        return total if candidates is None else {d: total[d] for d in candidates}
+        """An Or of terms, without scoring documents that cannot reach the best `limit`
+        (see `pruned_or`)."""
+        return pruned_or(terms, limit, self._upper_bound, self._term)
 
     def _upper_bound(self, term) -> float:
         """The most `term` adds to any document's score (above by a hair, never below)."""
@@ -157,7 +130,7 @@ class TermAtATime:
         if kind is q.Or:
             if query.minmatch or query.scale:
                 raise _Unsupported
-            found = _union([self.scores(sub, within) for sub in query.subqueries])
+            found = union_scores([self.scores(sub, within) for sub in query.subqueries])
         elif kind is q.And:
             found = self._and(query, within)
         elif kind is q.AndMaybe:
@@ -320,7 +293,7 @@ def best_of(scores: dict[int, float], limit: int) -> list[tuple[float, int]]:
 
 
 # ---------------------------------------------------------------- combining parts
-def _union(parts: list[dict[int, float]]) -> dict[int, float]:
+def union_scores(parts: list[dict[int, float]]) -> dict[int, float]:
     """Documents matching any part, scored by the sum of the parts that match (Whoosh's Or)."""
     parts = sorted((p for p in parts if p), key=len, reverse=True)
     if not parts:
@@ -381,3 +354,37 @@ def _read_length_column(reader, field: str) -> bytes:
     from whoosh.util.numeric import length_to_byte
 
     return bytes(length_to_byte(reader.doc_field_length(d, field, 0) or 0) for d in range(count))
+
+
+def pruned_or(terms, limit: int, upper_bound: Callable, term_scores: Callable) -> dict[int, float]:
+    """An Or of terms (`term_scores(term[, within])` scores one, `upper_bound(term)` is the most
+    it adds to a document), without scoring documents that cannot reach the best `limit`.
+
+    MaxScore, a term at a time: terms go in order of the most they can add to a document
+    (rare words and name matches first, common words of the text last). Once the
+    `limit`-th best sum so far beats everything the remaining terms could add together,
+    no document they alone match can enter the top: the remaining terms then only score
+    the documents that can still reach it. Exact: the returned documents include the top
+    `limit` with their full scores.
+    """
+    bounds = sorted(((upper_bound(t), i, t) for i, t in enumerate(terms)), key=lambda b: (-b[0], b[1]))
+    # What the terms after each one could add at most (summed afresh, not by subtraction,
+    # so the last is exactly 0 and a document at the cut-off is never dropped by rounding).
+    after = [sum(b for b, _, _ in bounds[n + 1:]) for n in range(len(bounds))]
+    total: dict[int, float] = {}
+    candidates: set[int] | None = None
+    for (bound, _, term), remaining in zip(bounds, after):
+        if candidates is None:
+            total = union_scores([total, term_scores(term)])
+            if len(total) < limit:
+                continue
+            cutoff = heapq.nlargest(limit, total.values())[-1]
+            pool = total
+        else:
+            if candidates:
+                for d, sc in term_scores(term, candidates).items():
+                    total[d] += sc
+            pool = candidates
+        if remaining < cutoff:
+            candidates = {d for d in pool if total[d] + remaining >= cutoff}
+    return total if candidates is None else {d: total[d] for d in candidates}

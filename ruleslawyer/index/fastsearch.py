@@ -13,14 +13,13 @@ query, an index this reader does not know -- is handed to the Whoosh index, open
 """
 from __future__ import annotations
 
-import heapq
 from math import log
 from pathlib import Path
 from typing import Callable, Sequence
 
 from . import analysis, evaluate
 from .engine import SCORED_FIELDS, Hit
-from .evaluate import best_of
+from .evaluate import best_of, pruned_or, union_scores
 from .querytree import NULL, Unsupported, boost_of, query_tree
 from .rawread import LENGTH_OF_BYTE, RawIndex, UnreadableIndex
 
@@ -70,25 +69,7 @@ class SegmentEval:
         return best_of(scores, limit)
 
     def _pruned_or(self, terms, limit: int) -> dict[int, float]:
-        bounds = sorted(((self._upper_bound(t), i, t) for i, t in enumerate(terms)), key=lambda b: (-b[0], b[1]))
-        after = [sum(b for b, _, _ in bounds[n + 1:]) for n in range(len(bounds))]
-        total: dict[int, float] = {}
-        candidates: set[int] | None = None
-        for (bound, _, term), remaining in zip(bounds, after):
-            if candidates is None:
-                total = _union([total, self._term(term)])
-                if len(total) < limit:
-                    continue
-                cutoff = heapq.nlargest(limit, total.values())[-1]
-                pool = total
-            else:
-                if candidates:
-                    for d, sc in self._term(term, candidates).items():
-                        total[d] += sc
-                pool = candidates
-            if remaining < cutoff:
-                candidates = {d for d in pool if total[d] + remaining >= cutoff}
-        return total if candidates is None else {d: total[d] for d in candidates}
+        return pruned_or(terms, limit, self._upper_bound, self._term)
 
     def _lookup(self, term: tuple):
         field, text = term[1], term[2]
@@ -130,7 +111,7 @@ class SegmentEval:
         if q is NULL:
             return {}
         if kind == "or":
-            found = _union([self.scores(sub, within) for sub in q[2]])
+            found = union_scores([self.scores(sub, within) for sub in q[2]])
         elif kind == "and":
             found = self._and(q, within)
         elif kind == "andmaybe":
@@ -218,18 +199,6 @@ class SegmentEval:
             table = [K1 * ((1 - B) + B * LENGTH_OF_BYTE[n] / avgfl) for n in range(256)]
             self._denominators[key] = list(map(table.__getitem__, self.seg.length_bytes(field)))
         return self._denominators[key]
-
-
-def _union(parts: list[dict[int, float]]) -> dict[int, float]:
-    parts = sorted((p for p in parts if p), key=len, reverse=True)
-    if not parts:
-        return {}
-    total = parts[0]
-    get = total.get
-    for part in parts[1:]:
-        for docnum, score in part.items():
-            total[docnum] = get(docnum, 0.0) + score
-    return total
 
 
 # ---------------------------------------------------------------- an open index
