@@ -159,19 +159,7 @@ class TermAtATime:
         if not positive:
             raise _Unsupported
         positive.sort(key=lambda sub: sub.estimate_size(self._reader))
-        found = self.scores(positive[0], within)
-        for sub in positive[1:]:
-            if not found:
-                return {}
-            part = self.scores(sub, found)
-            found = {d: s + part[d] for d, s in found.items() if d in part}
-        for sub in negative:
-            if found:
-                for docnum in self.scores(sub, found):
-                    found.pop(docnum, None)
-        if negative:
-            found = {d: s + len(negative) for d, s in found.items()}
-        return found
+        return and_scores(positive, negative, within, self.scores)
 
     # ------------------------------------------------------------ leaves
     def _lookup(self, term) -> tuple[str, bytes, object] | None:
@@ -388,3 +376,23 @@ def pruned_or(terms, limit: int, upper_bound: Callable, term_scores: Callable) -
         if remaining < cutoff:
             candidates = {d for d in pool if total[d] + remaining >= cutoff}
     return total if candidates is None else {d: total[d] for d in candidates}
+
+
+def and_scores(positive: list, negative: list, within, scores: Callable) -> dict[int, float]:
+    """Whoosh's And over parts already split and ordered (smallest positive part first):
+    documents every positive part matches, scored by the sum, minus the documents of the Not
+    parts, each Not adding 1.0 as Whoosh's inverse matcher scores. `scores(part, within)`
+    scores one part among the documents `within` (None: all)."""
+    found = scores(positive[0], within)
+    for sub in positive[1:]:
+        if not found:
+            return {}
+        part = scores(sub, found)
+        found = {d: s + part[d] for d, s in found.items() if d in part}
+    for sub in negative:
+        if found:
+            for docnum in scores(sub, found):
+                found.pop(docnum, None)
+    if negative:
+        found = {d: s + len(negative) for d, s in found.items()}
+    return found

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from . import analysis, evaluate
 from .engine import SCORED_FIELDS, Hit
-from .evaluate import best_of, pruned_or, union_scores
+from .evaluate import and_scores, best_of, pruned_or, union_scores
 from .querytree import NULL, Unsupported, boost_of, query_tree
 from .rawread import LENGTH_OF_BYTE, RawIndex, UnreadableIndex
 
@@ -133,19 +133,7 @@ class SegmentEval:
         if not positive:
             raise Unsupported("only NOT parts")
         positive.sort(key=self.estimate_size)
-        found = self.scores(positive[0], within)
-        for sub in positive[1:]:
-            if not found:
-                return {}
-            part = self.scores(sub, found)
-            found = {d: s + part[d] for d, s in found.items() if d in part}
-        for sub in negative:
-            if found:
-                for docnum in self.scores(sub, found):
-                    found.pop(docnum, None)
-        if negative:
-            found = {d: s + len(negative) for d, s in found.items()}
-        return found
+        return and_scores(positive, negative, within, self.scores)
 
     def _term(self, term: tuple, within=None) -> dict[int, float]:
         found = self._lookup(term)
