@@ -39,6 +39,20 @@ def shared() -> Path:
     return require_shared()
 
 
+@pytest.fixture(scope="session")
+def e11_orks_store(shared, tmp_path_factory) -> Path:
+    """A store of the real 11th edition Orks catalogue and Munitorum Field Manual points, made
+    once for the tests that read current points (list check, list and unit cards)."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    e11 = shared / "realdata" / "e11"
+    db = tmp_path_factory.mktemp("e11orks") / "store.sqlite"
+    with Store(db) as store:
+        ingest_paths(store, [e11 / "bsdata" / "Orks.json", e11 / "mfm"])
+    return db
+
+
 def seed_path(shared: Path, prefix: str, suffix: str = ".txt") -> Path:
     """The seed (suffix .txt) or input (.pdf/.html) file whose name starts with `prefix` ("000")."""
     folder = shared / ("seeds" if suffix == ".txt" else "inputs")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 
 from ruleslawyer.records import Datasheet, Enhancement, ItemCost, Points, Profile, Source, UnitCost
 
@@ -179,26 +178,14 @@ def _enhancement(data, detachment, name):
     return next(e["points"] for e in det["enhancements"] if e["name"] == name)
 
 
-@pytest.fixture(scope="module")
-def e11_store(shared, tmp_path_factory):
-    from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.store import Store
-
-    e11 = shared / "realdata" / "e11"
-    db = tmp_path_factory.mktemp("e11lists") / "store.sqlite"
-    with Store(db) as store:
-        ingest_paths(store, [e11 / "bsdata" / "Orks.json", e11 / "mfm"])
-    return db
-
-
-def test_real_orks_list_at_the_current_points(e11_store, shared):
+def test_real_orks_list_at_the_current_points(e11_orks_store, shared):
     """A list of real Orks datasheets printed at older points: the check reprices it by MFM v1.1
     (the 4th and 5th Boyz pay the 4th+ tier) and finds it over its 1,000 points."""
     from ruleslawyer.library.armylist import check_list_file
     from ruleslawyer.store import Store
 
     orks = _yaml(shared, "orks.yaml")
-    with Store(e11_store) as store:
+    with Store(e11_orks_store) as store:
         check = check_list_file(store, FIXTURES / "e11_orks_app_old_points.txt")
     assert check.edition == 11 and check.factions == ["Orks"] and all(u.resolved for u in check.units)
     boss = _cost(orks, "Warboss", 1) + _enhancement(orks, "Bully Boyz", "Da Biggest Boss")
@@ -212,14 +199,14 @@ def test_real_orks_list_at_the_current_points(e11_store, shared):
     assert any(p.kind == "over the limit" for p in check.problems)
 
 
-def test_real_wtc_list_enhancements_at_the_current_points(e11_store, shared):
+def test_real_wtc_list_enhancements_at_the_current_points(e11_orks_store, shared):
     """The New Recruit WTC export of Adeptus Custodes: no Custodes datasheets stored, yet its units
     and enhancements are priced by the MFM by name; Allarus Custodians now cost less."""
     from ruleslawyer.library.armylist import check_list_file
     from ruleslawyer.store import Store
 
     custodes = _yaml(shared, "adeptus-custodes.yaml")
-    with Store(e11_store) as store:
+    with Store(e11_orks_store) as store:
         check = check_list_file(store, shared / "realdata" / "e11" / "lists" / "11e_nr_wtc_0.txt")
     assert check.factions == ["Adeptus Custodes"]
     by_name = {u.entry.name: p for u, p in zip(check.units, check.prices.units)}
@@ -232,12 +219,12 @@ def test_real_wtc_list_enhancements_at_the_current_points(e11_store, shared):
     assert check.points_current != check.army.points_listed
 
 
-def test_cli_list_check_says_the_current_total(e11_store, monkeypatch):
+def test_cli_list_check_says_the_current_total(e11_orks_store, monkeypatch):
     from click.testing import CliRunner
 
     from ruleslawyer.cli.main import cli
 
-    monkeypatch.setenv("RULESLAWYER_DB", str(e11_store))
+    monkeypatch.setenv("RULESLAWYER_DB", str(e11_orks_store))
     out = CliRunner().invoke(cli, ["list", "check", str(FIXTURES / "e11_orks_app_old_points.txt")])
     assert out.exit_code == 0, out.output
     assert re.search(r"At the current points \(Points v1\.1, 11th edition\): \d+ points, \d+ over the limit "

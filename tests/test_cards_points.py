@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from ruleslawyer.records import Datasheet, ItemCost, Points, Profile, Source, UnitCost
 
@@ -82,18 +81,6 @@ def test_points_list_names_a_tagged_catalogue_unit_without_its_tag():
     assert index.of("Anrakyr the Traveller (Armageddon)", "Testers", edition=11) is None
 
 
-@pytest.fixture(scope="module")
-def orks_store(shared, tmp_path_factory):
-    from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.store import Store
-
-    e11 = shared / "realdata" / "e11"
-    db = tmp_path_factory.mktemp("orkcards") / "store.sqlite"
-    with Store(db) as store:
-        ingest_paths(store, [e11 / "bsdata" / "Orks.json", e11 / "mfm"])
-    return db
-
-
 def _yaml_costs(shared, unit: str) -> list[tuple[str, int]]:
     """(models, points) of `unit` in the v1.1 YAML, read here with PyYAML (not through ruleslawyer)."""
     import yaml
@@ -103,7 +90,7 @@ def _yaml_costs(shared, unit: str) -> list[tuple[str, int]]:
     return [(str(c["models"]), c["points"]) for p in entry["pricing"] for c in p["costs"]]
 
 
-def test_real_orks_cards_show_the_mfm_points(orks_store, shared, tmp_path):
+def test_real_orks_cards_show_the_mfm_points(e11_orks_store, shared, tmp_path):
     """Unit and faction cards of real 11th edition Orks give the MFM v1.1 points, not the
     catalogue's own, and the edition."""
     import pdfplumber
@@ -112,7 +99,7 @@ def test_real_orks_cards_show_the_mfm_points(orks_store, shared, tmp_path):
     from ruleslawyer.store import Store
 
     out = tmp_path / "orks.pdf"
-    with Store(orks_store) as store:
+    with Store(e11_orks_store) as store:
         write_cards(store, ["Boyz", "Battlewagon"], out=out)
     with pdfplumber.open(out) as pdf:
         text = re.sub(r"\s+", " ", " ".join(p.extract_text() or "" for p in pdf.pages))
@@ -125,14 +112,14 @@ def test_real_orks_cards_show_the_mfm_points(orks_store, shared, tmp_path):
     assert f"{models} model: {pts} pts" in text
 
 
-def test_real_faction_cards_use_the_points_index(orks_store, tmp_path):
+def test_real_faction_cards_use_the_points_index(e11_orks_store, tmp_path):
     """`cards --faction` prices every unit the MFM names (one index for the whole faction)."""
     from ruleslawyer.cards.content import build_content, select_records
     from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.library.points import PointsIndex
     from ruleslawyer.store import Store
 
-    with Store(orks_store) as store:
+    with Store(e11_orks_store) as store:
         records = load_corpus(store).records
     chosen = select_records(records, [], faction="Orks").records
     index = PointsIndex(records)
