@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-
 from ruleslawyer.records import Datasheet, ItemCost, Points, Profile, Source, UnitCost
 
 

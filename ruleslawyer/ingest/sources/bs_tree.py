@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Callable
 
 from ...errors import LoadError
 
@@ -41,18 +42,27 @@ def decode_head(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def root_kind(path: Path) -> str | None:
+def _once_per_file_version(read: Callable[[str], str | None]) -> Callable[[Path], str | None]:
+    """`read(path)` cached by the file's path, modification time and size: a folder walk asks
+    about every sibling of every catalogue, and an edited file is read again."""
+    @lru_cache(maxsize=4096)
+    def cached(path: str, mtime: int, size: int) -> str | None:
+        return read(path)
+
+    def wrapper(path: Path) -> str | None:
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        return cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+    wrapper.__doc__ = read.__doc__
+    return wrapper
+
+
+@_once_per_file_version
+def root_kind(path: str) -> str | None:
     """"catalogue" or "gameSystem" when the file is BattleScribe data (XML or JSON), else None."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return _root_kind(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=4096)
-def _root_kind(path: str, mtime: int, size: int) -> str | None:
-    """root_kind, once per file version: a folder walk asks about every sibling of every catalogue."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(65536)
@@ -76,17 +86,9 @@ _XML_LINKS = re.compile(r"<catalogueLink\b[^>]*?\btargetId=[\"']([^\"']+)[\"']")
 _JSON_LINKS = re.compile(r'"catalogueLinks"\s*:\s*\[(.*?)\]', re.S)
 
 
-def root_id(path: Path) -> str | None:
+@_once_per_file_version
+def root_id(path: str) -> str | None:
     """The id of a BattleScribe file's root element, read from its first or last bytes."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return _root_id(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=4096)
-def _root_id(path: str, mtime: int, size: int) -> str | None:
     try:
         with open(path, "rb") as fh:
             head = decode_head(fh.read(65536))
