@@ -23,15 +23,26 @@ def find_shared() -> Path | None:
     return None
 
 
+def _skip_or_fail(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def require_shared() -> Path:
     """The ../shared folder, or skip (fail under CI=true) with a clear reason."""
     shared = find_shared()
     if shared is None:
-        reason = "../shared not found (set RULESLAWYER_SHARED to the folder with seeds/, inputs/, gold/)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+        _skip_or_fail("../shared not found (set RULESLAWYER_SHARED to the folder with seeds/, inputs/, gold/)")
     return shared
+
+
+def shared_file(shared: Path, relative: str) -> Path:
+    """A file of ../shared by its relative path, or skip (fail under CI=true) when it is missing."""
+    path = shared / relative
+    if not path.exists():
+        _skip_or_fail(f"{relative} is not in ../shared")
+    return path
 
 
 @pytest.fixture(scope="session")

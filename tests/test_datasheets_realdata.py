@@ -17,6 +17,8 @@ from ruleslawyer.ingest.parse import datasheets
 from ruleslawyer.ingest.formats import load_file
 from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition
 
+from .conftest import shared_file
+
 GRIMLOG = "realdata/AndrewDeWitt__GrimLog"
 IA_NECRONS = "realdata/Overcharged-Plasma__warhammer-pdfs/imperial_armour_necrons_Mcu6QBdzRs8yWqCW.pdf"
 ORKS = "realdata/GregSQT__40k/Armageddon_Datasheets_Orks.pdf"
@@ -30,12 +32,7 @@ def _sheets(path: Path) -> dict:
 
 @pytest.fixture
 def sheets(shared):
-    def get(relative: str) -> dict:
-        path = shared / relative
-        if not path.exists():
-            pytest.skip(f"{relative} is not in ../shared")
-        return _sheets(path)
-    return get
+    return lambda relative: _sheets(shared_file(shared, relative))
 
 
 def stats(sheet) -> dict:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import shared_file
 from tests.gold import parsed
 
 TYRANIDS = "timburr1__timburr1.github.io/warhammer_40000_tyranids_en.pdf"
@@ -130,9 +131,8 @@ def test_index_card_errata_with_a_wahapedia_datasheet(shared, tmp_path):
     from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.store import Store
 
-    cards, page = shared / "realdata" / INDEX_CARDS, shared / "realdata/AndrewDeWitt__GrimLog/astra-militarum_Kasrkin.html"
-    if not cards.exists() or not page.exists():
-        pytest.skip("the index-card errata or the Kasrkin page is not in ../shared")
+    cards = shared_file(shared, f"realdata/{INDEX_CARDS}")
+    page = shared_file(shared, "realdata/AndrewDeWitt__GrimLog/astra-militarum_Kasrkin.html")
     with Store(tmp_path / "s.sqlite") as store:
         ingest_paths(store, [cards, page])
         corpus = load_corpus(store)

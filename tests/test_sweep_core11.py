@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from ruleslawyer.ingest.formats import load_file
+
+from .conftest import shared_file
 from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
 
 E11 = "realdata/e11/pdf"
@@ -31,12 +33,7 @@ def _parse(path: Path):
 
 @pytest.fixture
 def real(shared):
-    def get(relative: str) -> Path:
-        path = shared / relative
-        if not path.exists():
-            pytest.skip(f"{relative} is not in ../shared")
-        return path
-    return get
+    return lambda relative: shared_file(shared, relative)
 
 
 def test_one_rule_chapter_without_edition_in_path(real, tmp_path):
