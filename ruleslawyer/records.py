@@ -325,7 +325,20 @@ def record_name(record: Record) -> str:
 
 
 # ---------------------------------------------------------------- JSON shape
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+@lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names in order (asked per value when exporting: once per class)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _plain(value: Any) -> Any:
+    if type(value) in _ATOMS:  # most values: checked first, as every record has many
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if isinstance(value, Profile):
             out = {"name": value.name, "models": value.models}
@@ -338,9 +351,7 @@ def _plain(value: Any) -> Any:
             if value.description is not None:  # optional too: older exports have none
                 out["description"] = value.description
             return out
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
+        return {name: _plain(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Mapping):
         return {k: _plain(v) for k, v in value.items()}
     return value
@@ -353,10 +364,10 @@ def to_dict(record: Record, *, include_changes: bool = False) -> dict[str, Any]:
     of the store is exactly the records as parsed.
     """
     out: dict[str, Any] = {"kind": record.kind}
-    for f in dataclasses.fields(record):
-        if f.name == "source" or (f.name == "changes" and not include_changes):
+    for name in _field_names(type(record)):
+        if name == "source" or (name == "changes" and not include_changes):
             continue
-        out[f.name] = _plain(getattr(record, f.name))
+        out[name] = _plain(getattr(record, name))
     src = record.source
     out["source"] = {"file": src.file, "page": src.page, "format": src.format, "sha256": src.sha256}
     for extra in ("locator", "date", "version"):  # optional: older exports have none of them

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..errors import StoreError
+from ..gcpause import gc_paused
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
@@ -288,27 +289,6 @@ def check_readable(folder: Path) -> None:
 
 
 # ---------------------------------------------------------------- the one entry point
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while the index is updated or built.
-
-    Reading the store and making documents creates hundreds of thousands of objects that
-    live until the build ends (records, documents, posting lists), and each full collection
-    walks all of them: 3.5 of 16 CPU seconds of reading and keying 50,000 records. The
-    objects are acyclic (dataclasses, dicts, lists) and are freed by reference counting; a
-    forked writer inherits the pause, so it also does not walk (and copy) the parent's pages.
-    """
-    import gc
-
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Source, *,
                  progress: Progress | None = None, notice: Notice | None = None,
                  damaged: str | None = None) -> Path:
@@ -325,7 +305,10 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
     if damaged is None and is_fresh(current, generation()):
         return root / current["dir"]
     try:
-        with build_lock(root), _collector_paused():
+        # Reading the store and making documents creates hundreds of thousands of objects that
+        # live until the build ends (records, documents, posting lists); a forked writer
+        # inherits the pause, so it also does not walk (and copy) the parent's pages.
+        with build_lock(root), gc_paused():
             again = read_current(root)
             seen = generation()
             if damaged is not None and again and current and again.get("dir") != current.get("dir"):

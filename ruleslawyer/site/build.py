@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 from ..library.corpus import Corpus
 from ..records import Faq, Record, record_name
 from .incremental.facts import RecordFacts
-from .incremental.gcpause import gc_paused
+from ..gcpause import gc_paused
 from .gather import gather
 from .links import Linker
 from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page, keyword_pages)
@@ -38,7 +38,7 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
     `facts` (from `facts.load_facts(out)`) supplies what the last build derived from records
     that have not changed; without it everything is derived afresh. Same bytes either way.
     """
-    with gc_paused():
+    with gc_paused(freeze_after=True):
         refused = None
         if facts is not None and facts.previous:
             from .incremental.patch import NotPatchable, patch_gather
@@ -69,7 +69,7 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     key = _store_key(store, files)
     report = None if force else unchanged_site(out, key)
     if report is None:
-        with gc_paused():  # reading makes millions of objects and no cycles (see gc_paused)
+        with gc_paused(freeze_after=True):  # reading makes millions of objects and no cycles (see gc_paused)
             corpus = load_corpus(store)
         # After a build that was killed, its caches may be half written: gather everything.
         ctx = get_context(corpus, files, facts=None if force or interrupted(out) else load_facts(out))

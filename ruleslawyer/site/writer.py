@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .incremental.codehash import code_hash
-from .incremental.gcpause import gc_paused
+from ..gcpause import gc_paused
 from .outfiles import SiteError, clear_way, die_with_parent, entry_for, entry_of_file, matches, write_atomic
 from .pages import Page, SiteContext
 from ..render.templating import STATIC, TEMPLATES, make_env
@@ -181,7 +181,7 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
 def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, source_key: str | None) -> BuildReport:
     start = time.perf_counter()
     # The garbage collector is paused for the bookkeeping (see build.gc_paused), not while rendering.
-    with gc_paused():
+    with gc_paused(freeze_after=True):
         previous = _check_out(out)
         out.mkdir(parents=True, exist_ok=True)
         _sweep_leftovers(out, previous)
@@ -193,7 +193,7 @@ def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, s
     report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo),
                          patched=bool(getattr(ctx.memory, "patched", False)))
     report.written, entries = _render_and_write(todo, out, workers)
-    with gc_paused():
+    with gc_paused(freeze_after=True):
         for path in fingerprints:
             if path not in entries and path in files:
                 entries[path] = files[path]

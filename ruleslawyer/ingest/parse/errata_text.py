@@ -58,8 +58,15 @@ def entry_line(index: int, block: Block, text: str | None = None) -> EntryLine:
 
 def normalise_quotes(text: str) -> str:
     """Curly single quotes and primes become the straight quote; whitespace is collapsed."""
-    text = re.sub("[\u2018\u2019\u201a\u201b]", "'", text)
-    return re.sub(r"[ \t\u00a0]+", " ", text)
+    if "\u2018" in text or "\u2019" in text or "\u201a" in text or "\u201b" in text:
+        text = text.translate(_CURLY_SINGLES)
+    if "  " in text or "\t" in text or "\u00a0" in text:  # else the substitution changes nothing
+        text = _BLANKS.sub(" ", text)
+    return text
+
+
+_CURLY_SINGLES = str.maketrans(dict.fromkeys("\u2018\u2019\u201a\u201b", "'"))
+_BLANKS = re.compile(r"[ \t\u00a0]+")
 
 
 def starts_quoted(text: str) -> bool:

@@ -33,6 +33,9 @@ class ParseContext:
     edition: int | None = None
     claimed: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)  # doubts worth reporting, stored with the file
+    # Views of the document that several parsers build the same way (their line lists), made
+    # once per parse: keyed by the view's name, worked out from `doc` alone (never from `claimed`).
+    memo: dict[str, object] = field(default_factory=dict)
 
     def warn(self, message: str, page: int | None = None) -> None:
         """Record a doubt (a block skipped, a value guessed): stored with the file, shown by

@@ -48,6 +48,8 @@ def text_of(block: Block) -> str:
     spaces.
     """
     if block.kind == TABLE:
+        if _CONTROL.search(block.text) is None:  # most tables: no cell needs the substitution
+            return "\n".join(["\t".join([clean_text(c) for c in row]) for row in block.rows])
         return "\n".join("\t".join(clean_text(_CONTROL.sub(" ", c)) for c in row) for row in block.rows)
     text = _CONTROL.sub(" ", block.text)
     return clean_text(text.replace("\n", " ")) if block.kind == HEADING else clean_text(text)

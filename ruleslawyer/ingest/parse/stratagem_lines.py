@@ -55,15 +55,24 @@ class Line:
 
 
 def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
-    """Every block of `doc` as a Line (claimed and junk ones included, marked)."""
-    lines = []
-    for i, block in enumerate(doc.blocks):
-        text = text_of(block)
-        if block.kind != TABLE:
-            text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
-        lines.append(Line(i, block, text, ctx.is_claimed(i), is_furniture(text)))
-    _mend_broken_words(lines, doc)
-    return lines
+    """Every block of `doc` as a Line (claimed and junk ones included, marked).
+
+    The texts depend on the document alone, so they are worked out once per parse and shared
+    by the parsers that ask (stratagems, then rules); which lines are claimed is read afresh
+    each time, since the parsers in between claim blocks."""
+    texts = ctx.memo.get("stratagem_lines")
+    if texts is None:
+        lines = []
+        for i, block in enumerate(doc.blocks):
+            text = text_of(block)
+            if block.kind != TABLE:
+                text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
+            lines.append(Line(i, block, text, False, is_furniture(text)))
+        _mend_broken_words(lines, doc)
+        texts = ctx.memo["stratagem_lines"] = [(line.text, line.junk) for line in lines]
+    claimed = ctx.claimed
+    return [Line(i, block, text, i in claimed, junk)
+            for i, (block, (text, junk)) in enumerate(zip(doc.blocks, texts))]
 
 
 _CAPS_LINE = re.compile(r"^[A-Z][A-Z'’ -]*[A-Z](?: \d{1,2}\.\d{2})?$")

@@ -146,12 +146,22 @@ class PopupParser:
         self._group_cache = out
         return out
 
+    def _detachment_lines(self) -> list[bool]:
+        """Whether each line is a usable "<Group> Detachment" line (two False after the end)."""
+        if not hasattr(self, "_det_cache"):
+            self._det_cache = [line.usable and DET_RE.match(line.text.strip()) is not None
+                               for line in self.lines] + [False, False]
+        return self._det_cache
+
     def _head(self, k: int):
         """(name, points, first position, last head position, group, kind) of a popup at k."""
         lines = self.lines
         n = len(lines)
         if not lines[k].usable:
             return None
+        dets = self._detachment_lines()
+        if not (dets[k + 1] or dets[k + 2]) and self._groups()[k] is None:
+            return None  # every shape below needs a detachment line next, or a detachment layout
         name_line = lines[k]
         text = name_line.text.strip()
         det = lambda j: j < n and lines[j].usable and DET_RE.match(lines[j].text.strip())

@@ -103,6 +103,20 @@ def match_header(lines: Sequence[Line], k: int) -> Header | None:
     return None
 
 
+# Every header shape above prints a cost ("1CP") or the word "Stratagem" in its first three
+# lines: lines with neither are passed over without trying each shape.
+_HEADER_MARK = re.compile(r"\d\s*CP|stratagem", re.I)
+
+
+def _headers(lines: Sequence[Line]) -> list[Header | None]:
+    """`match_header` at every line position (None where no header starts)."""
+    headers: list[Header | None] = [None] * len(lines)
+    near = {k for m, line in enumerate(lines) if _HEADER_MARK.search(line.text) for k in (m - 2, m - 1, m) if k >= 0}
+    for k in sorted(near):
+        headers[k] = match_header(lines, k)
+    return headers
+
+
 def _label_ahead(lines: Sequence[Line], j: int, span: int) -> bool:
     for line in lines[j:j + span]:
         if not line.usable:
@@ -283,7 +297,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     faction = document_faction(doc)
     # Lines never change during the parse, so each line's header is read once: `is_start` asks
     # again for most lines while cards and popups are read.
-    headers = [match_header(lines, k) for k in range(len(lines))]
+    headers = _headers(lines)
     groups = {h.group for h in headers if h is not None and h.group}
     popups = PopupParser(lines, ctx, faction, groups)
     popups.read_listings()

@@ -16,6 +16,7 @@ gives no second record.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     """The reference tables of `doc` that earlier parsers left unclaimed."""
     blocks = doc.blocks
     seen: dict[str, list[frozenset]] = {}  # a table's name -> the row-label sets printed under it
-    words = None
+    words = functools.cache(lambda: vocabulary(doc))
     i = 0
     while i < len(blocks):
         if ctx.is_claimed(i) and not (blocks[i].kind == TABLE and _keeps_in_text(blocks[i])):
@@ -65,7 +66,6 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
             continue
         grid, end = _grid_at(blocks, i, ctx)
         if grid is None and blocks[i].kind in (HEADING, PARAGRAPH) and not ctx.is_claimed(i):
-            words = words if words is not None else vocabulary(doc)
             found = glued_grid_at(doc, i, ctx.is_claimed, words)
             if found:
                 grid, end = _Grid(found[0], found[1], glued=True), found[2]
@@ -260,10 +260,12 @@ def _title_line_above(doc: Document, first: int) -> str | None:
 
 
 def _clean(cell: str) -> str:
-    s = unicodedata.normalize("NFKC", cell or "")
-    s = s.replace("\u2019", "'").replace("\u2018", "'").replace("\u2013", "-").replace("\u2014", "-")
-    s = s.replace("\u2212", "-")
-    return re.sub(r"\s+", " ", s).strip()
+    s = cell or ""
+    if not s.isascii():  # NFKC and the replacements below leave ASCII as it is
+        s = unicodedata.normalize("NFKC", s)
+        s = s.replace("\u2019", "'").replace("\u2018", "'").replace("\u2013", "-").replace("\u2014", "-")
+        s = s.replace("\u2212", "-")
+    return " ".join(s.split())  # runs of whitespace collapsed, ends stripped (as `\s+` and strip)
 
 
 _PROFILE_HEADS = {"M", "T", "SV", "W", "LD", "OC", "WS", "BS"}

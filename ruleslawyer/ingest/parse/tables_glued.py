@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Callable
 from ..document import HEADING, PARAGRAPH, Document
 
 _RESULT = re.compile(r"^(?:[1-6]\+|\+|-|\d{1,2})$")
@@ -26,10 +27,7 @@ _TWO_CAPS = re.compile(r"[A-Z]{2}")
 
 def vocabulary(doc: Document) -> Counter:
     """How often the document uses each word (case-folded), for splitting glued header words."""
-    words: Counter = Counter()
-    for b in doc.blocks:
-        words.update(_words(b.text))
-    return words
+    return Counter(_words(doc.text))  # one pass over the joined text: no word spans two blocks
 
 
 def _words(text: str) -> list[str]:
@@ -59,9 +57,12 @@ def split_glued_header(text: str, vocabulary: Counter) -> list[str] | None:
     return None
 
 
-def glued_grid_at(doc: Document, i: int, is_claimed, words: Counter
+def glued_grid_at(doc: Document, i: int, is_claimed, words: Callable[[], Counter]
                   ) -> tuple[list[list[str]], list[int], int] | None:
-    """(rows, block indexes, end index) of a glued table whose header is block `i`, or None."""
+    """(rows, block indexes, end index) of a glued table whose header is block `i`, or None.
+
+    `words` gives the document's vocabulary; it is asked for only when a header line passes
+    the cheap tests (most documents have none, and counting every word costs a pass)."""
     blocks = doc.blocks
     head = blocks[i]
     if head.kind not in (HEADING, PARAGRAPH):
@@ -71,7 +72,7 @@ def glued_grid_at(doc: Document, i: int, is_claimed, words: Counter
     if len(text) > 90 or "\t" in text or _ASCII_LOWER.search(text) \
             or (not text.isascii() and any(c.islower() for c in text)) or not _TWO_CAPS.search(text):
         return None
-    header = split_glued_header(text, words)
+    header = split_glued_header(text, words())
     if header is None:
         return None
     rows: list[list[str]] = []

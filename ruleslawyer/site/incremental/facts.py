@@ -186,11 +186,11 @@ class RecordFacts:
 
 def load_facts(out: str | Path) -> RecordFacts:
     """The per-record facts cached by the last build into `out` (empty when none, stale or unreadable)."""
-    from .gcpause import gc_paused
+    from ...gcpause import gc_paused
 
     # json.loads makes a few hundred thousand small lists; with the collector running, its full
     # passes over the corpus's heap took 90% of the loading (50,000 records: about 1 s).
-    with gc_paused():
+    with gc_paused(freeze_after=True):
         return _load_facts(Path(out))
 
 
