@@ -65,17 +65,23 @@ class Block:
     @property
     def is_bold(self) -> bool:
         """True when every non-blank span is bold (a run-in label or a bold heading line)."""
+        if len(self.spans) == 1:  # most blocks (the parsers ask of every block)
+            return bool(self.spans[0].bold) and not self.spans[0].text.isspace() and self.spans[0].text != ""
         spans = [s for s in self.spans if s.text.strip()]
         return bool(spans) and all(s.bold for s in spans)
 
     @property
     def is_italic(self) -> bool:
+        if len(self.spans) == 1:
+            return bool(self.spans[0].italic) and not self.spans[0].text.isspace() and self.spans[0].text != ""
         spans = [s for s in self.spans if s.text.strip()]
         return bool(spans) and all(s.italic for s in spans)
 
     @property
     def color(self) -> str | None:
         """The colour shared by most of the block's text, or None for black."""
+        if len(self.spans) == 1:
+            return self.spans[0].color
         weights: dict[str | None, int] = {}
         for s in self.spans:
             weights[s.color] = weights.get(s.color, 0) + len(s.text.strip())

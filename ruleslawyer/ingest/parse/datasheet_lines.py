@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 
@@ -58,6 +58,26 @@ _NOT_KEY = re.compile(r"[^A-Z0-9+]")
 def label_key(text: str) -> str:
     """Upper-case, punctuation-free form of a label, for comparing headers."""
     return _NOT_KEY.sub("", text.translate(_DASHES).upper())
+
+
+class cached_property:  # noqa: N801 (named as the functools one it stands in for)
+    """functools.cached_property without its lock: Python 3.11's takes one on every first read,
+    a fifth of the cost of reading a big page's lines. The value goes into the instance's
+    __dict__, which later reads find before this descriptor (as with functools')."""
+
+    def __init__(self, func):
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
 
 
 @dataclass(frozen=True)

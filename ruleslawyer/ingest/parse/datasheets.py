@@ -190,11 +190,16 @@ def _is_name_line(line: Line) -> bool:
 
 # ---------------------------------------------------------------- editions
 _INSV_LABEL = frozenset({"INSV", "INVSV"})
+# The letters of "INSV", "INVSV" or "SUPPORT" in order, with only what `label_key` drops between
+# them: in the upper-cased text wherever a line (or a cell) folds to one of those labels.
+_MARK_LETTERS = re.compile("|".join("[^A-Z0-9+]*".join(word) for word in ("INSV", "INVSV", "SUPPORT")))
 
 
 def eleventh_edition_marks(lines: list[Line]) -> int:
     """How many 11th edition card features the lines show: an "InSv" box label (the
     invulnerable save box) or a SUPPORT box (a title followed by the units it can join)."""
+    if not _MARK_LETTERS.search("\n".join([line.text for line in lines]).upper()):
+        return 0  # no line folds to either label: one pass over the text instead of one per line
     marks = 0
     for k, line in enumerate(lines):
         key = label_key(line.text)

@@ -63,6 +63,8 @@ def _trailing_header(text: str, after: EntryLine | None) -> int | None:
     """Where a header run onto the end of quoted wording starts, or None: a "Page N – Title"
     (its instruction on the same block or the next), or an unpaged "Unit – Section" followed by
     an instruction."""
+    if "'" not in text and "\u201d" not in text:
+        return None  # no quoted wording ends in it (most lines of most documents)
     for m in _WORDING_END.finditer(text):
         tail = text[m.end():]
         header = parse_header(tail)

@@ -60,6 +60,7 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
     The texts depend on the document alone, so they are worked out once per parse and shared
     by the parsers that ask (stratagems, then rules); which lines are claimed is read afresh
     each time, since the parsers in between claim blocks."""
+    claimed = ctx.claimed
     texts = ctx.memo.get("stratagem_lines")
     if texts is None:
         lines = []
@@ -67,10 +68,10 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
             text = text_of(block)
             if block.kind != TABLE:
                 text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
-            lines.append(Line(i, block, text, False, is_furniture(text)))
+            lines.append(Line(i, block, text, i in claimed, is_furniture(text)))
         _mend_broken_words(lines, doc)
-        texts = ctx.memo["stratagem_lines"] = [(line.text, line.junk) for line in lines]
-    claimed = ctx.claimed
+        ctx.memo["stratagem_lines"] = [(line.text, line.junk) for line in lines]
+        return lines
     return [Line(i, block, text, i in claimed, junk)
             for i, (block, (text, junk)) in enumerate(zip(doc.blocks, texts))]
 

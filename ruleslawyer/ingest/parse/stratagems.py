@@ -108,10 +108,17 @@ def match_header(lines: Sequence[Line], k: int) -> Header | None:
 _HEADER_MARK = re.compile(r"\d\s*CP|stratagem", re.I)
 
 
+def _marked(text: str) -> bool:
+    """`_HEADER_MARK` found in `text`. Two substring tests on the case-folded text come first:
+    a match needs "cp" or "stratagem" there, and few lines have either."""
+    folded = text.casefold()
+    return ("cp" in folded or "stratagem" in folded) and _HEADER_MARK.search(text) is not None
+
+
 def _headers(lines: Sequence[Line]) -> list[Header | None]:
     """`match_header` at every line position (None where no header starts)."""
     headers: list[Header | None] = [None] * len(lines)
-    near = {k for m, line in enumerate(lines) if _HEADER_MARK.search(line.text) for k in (m - 2, m - 1, m) if k >= 0}
+    near = {k for m, line in enumerate(lines) if _marked(line.text) for k in (m - 2, m - 1, m) if k >= 0}
     for k in sorted(near):
         headers[k] = match_header(lines, k)
     return headers
