@@ -13,8 +13,8 @@ read only in this module (tested with WeasyPrint 70).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Sequence
 
 from .boxes import PX_PER_MM, boxes_by_id, descendants
 from .content import Block

@@ -23,7 +23,6 @@ import contextlib
 import fcntl
 import json
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable
 

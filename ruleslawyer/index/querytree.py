@@ -12,6 +12,8 @@ phrase (several words over names) raises Unsupported: the caller asks Whoosh.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from .engine import EXACT_NAME_BOOST, FILTER_FIELDS, KIND_HINT_BOOST, SCORED_FIELDS
 
 NULL = ("null",)

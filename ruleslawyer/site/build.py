@@ -11,22 +11,14 @@ static files. `ruleslawyer.site.writer` renders and writes them (incrementally).
 """
 from __future__ import annotations
 
-import contextlib
-import functools
-import gc
-from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from ..library.corpus import Corpus
-from ..records import Faq, Record, record_name
-from .incremental.facts import RecordFacts
 from ..gcpause import gc_paused
+from ..library.corpus import Corpus
 from .gather import gather
-from .links import Linker
-from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, errata_page, faction_urls, home_page, keyword_pages)
-from .search_index import IndexEntry
-from .slugs import SlugAllocator
+from .incremental.facts import RecordFacts
+from .pages import SiteContext
 
 SITE_TITLE = "Rules Lawyer"
 

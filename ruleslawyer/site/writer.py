@@ -23,7 +23,7 @@ from .incremental.codehash import code_hash
 from ..gcpause import gc_paused
 from .outfiles import SiteError, clear_way, die_with_parent, entry_for, entry_of_file, matches, write_atomic
 from .pages import Page, SiteContext
-from ..render.templating import STATIC, TEMPLATES, make_env
+from ..render.templating import STATIC, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
 PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)

@@ -15,7 +15,6 @@ steps, "... PHASE" headings); otherwise as popups.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Iterator, Sequence
 
 from ...records import Record, Rule
@@ -232,11 +231,10 @@ def parse_popups(lines: Sequence[Line], ctx: ParseContext, faction: str | None) 
                 break  # nothing follows the closing recap inside one popup
             body.append(line)
             k += 1
-        record = _popup_record(title, body, fluff_gap, ctx, faction)
-        if record is not None and root is not None and j not in roots:
-            record = replace(record, section=(root,))
-        elif record is not None:  # an HTML page's heading levels (h2 "Army Rules" > h3 rule)
-            record = replace(record, section=heading_path(j))
+        # Under the chapter heading above it, else an HTML page's heading levels (h2 "Army
+        # Rules" > h3 rule).
+        section = (root,) if root is not None and j not in roots else heading_path(j)
+        record = _popup_record(title, body, fluff_gap, ctx, faction, section)
         if record is not None:
             records.append(record)
             ctx.claim([title.index] + [b.index for b in body if not b.claimed])
@@ -253,7 +251,7 @@ def _in_summary(body: list[Line]) -> bool:
 
 
 def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseContext,
-                  faction: str | None) -> Rule | None:
+                  faction: str | None, section: tuple[str, ...] = ()) -> Rule | None:
     body = [b for b in body if b.text.strip()]
     if not any(b.kind in (PARAGRAPH, LIST_ITEM) and _is_prose(b.text) for b in body):
         return None
@@ -278,7 +276,7 @@ def _popup_record(title: Line, body: list[Line], fluff_gap: bool, ctx: ParseCont
         body = body[1:]
     text = _join(body)
     name, step = rule_name(title.text)
-    return Rule(name=name, source=ctx.source(title.block.page), edition=ctx.edition, section=(),
+    return Rule(name=name, source=ctx.source(title.block.page), edition=ctx.edition, section=section,
                 text=text, faction=faction if ARMY_RULE.search(text) else None, fluff=fluff,
                 summary=tuple(summary), step=step)
 

@@ -22,7 +22,6 @@ files it writes with a full build's).
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections import defaultdict
 from typing import Any, Sequence
