@@ -50,7 +50,7 @@ _CHROME_TOKENS = frozenset({
     "cookies", "consent", "gdpr", "cmp", "noprint", "yandex", "share", "social", "subscribe",
     "subscription", "newsletter", "paywall", "login", "signin", "signup",
 })
-_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
 # Boxes that pop over the page: kept (they may hold rules) unless their text is an ad prompt.
 _POPUP_TOKENS = frozenset({"popup", "modal", "overlay", "dialog", "lightbox", "notice", "notification",
                            "toast", "flyout"})
@@ -162,7 +162,7 @@ def is_chrome(el, in_content: bool) -> bool:
     if name in ("header", "footer", "aside") and not in_content:
         return True
     role = el.get("role")
-    if role and role.lower() in _CHROME_ROLES:
+    if role and role.lower() in CHROME_ROLES:
         return True
     return _any_name(_chrome_name, el)
 
@@ -289,3 +289,66 @@ def _class_container(attr: str) -> str | None:
             if tok in toks:
                 return name
     return None
+
+
+# -- one element's verdicts, asked once per distinct tag and class attribute -----------------
+# The walk asks a dozen questions of every element; all but those about its id, role and
+# inline style depend on its tag and class attribute alone, which a page repeats thousands of
+# times. `element_kind` answers them together, and the walk keeps the answer per page.
+
+STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
+
+
+class ElementKind:
+    """What an element's tag and class attribute say (see `element_kind`)."""
+
+    __slots__ = ("drop", "page_chrome", "block", "popup", "tooltip", "bold", "italic",
+                 "opens_content", "container", "block_class", "badge", "stat", "invul", "points",
+                 "heading", "maybe_empty_list")
+
+    def __init__(self, tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]):
+        names = _class_names(attr) if attr else ()
+        toks = [tokens(c) for c in attr.split()] if attr else []
+        self.drop = (tag in DROP_TAGS or tag == "nav" or bool(attr) and (_any_class(_ad_name, attr)
+                                                                         or _any_class(_chrome_name, attr)))
+        self.page_chrome = tag in ("header", "footer", "aside")  # dropped outside an article
+        self.block = tag in BLOCK_TAGS
+        self.popup = tag == "dialog" or bool(attr) and _any_class(_popup_name, attr)
+        self.tooltip = "tooltip_content" in names
+        by_class = _class_style(attr, css_bold, css_italic) if attr else (False, False)
+        self.bold = tag in BOLD_TAGS or tag in ("th", "dt") or by_class[0]  # a definition term is a label
+        self.italic = tag in ITALIC_TAGS or by_class[1]
+        self.opens_content = tag in ("article", "main", "section")
+        self.container = _class_container(attr) if attr else None
+        self.block_class = block_class(attr or "")
+        self.badge = "kwb2" in names
+        self.stat = bool(attr) and not class_tokens(attr).isdisjoint(STAT_TOKENS)
+        self.invul = any("invul" in t for ts in toks for t in ts)
+        self.points = tag in ("ul", "ol") and any(t in ("pts", "points") for ts in toks for t in ts)
+        self.heading = HEADING_TAGS.get(tag, 0) or (_class_heading_level(attr) if attr else 0)
+        self.maybe_empty_list = tag in ("ul", "ol", "dl", "menu")
+
+
+def element_kind(tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]) -> ElementKind:
+    """The verdicts on an element with this tag and class attribute, on a page whose style
+    sheets make `css_bold`/`css_italic` classes bold/italic."""
+    return ElementKind(tag, attr, css_bold, css_italic)
+
+
+@lru_cache(maxsize=8192)
+def id_drops(el_id: str) -> bool:
+    """Whether an element id alone marks an advert or page chrome."""
+    return _ad_name(el_id) or _chrome_name(el_id)
+
+
+@lru_cache(maxsize=8192)
+def popup_id(el_id: str) -> bool:
+    """Whether an element id marks a popup box."""
+    return _popup_name(el_id)
+
+
+@lru_cache(maxsize=8192)
+def style_facts(style: str) -> tuple[bool, bool, bool]:
+    """(hidden, bold, italic) that an inline style attribute says."""
+    return (bool(_DISPLAY_NONE.search(style)), bool(_BOLD_STYLE.search(style)),
+            bool(_ITALIC_STYLE.search(style)))

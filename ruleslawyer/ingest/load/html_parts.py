@@ -4,7 +4,8 @@ span tidying and link lists."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from . import html_classes as hc
@@ -23,6 +24,17 @@ class Page:
     warnings: list | None = None
     tree: Any = None  # the html_stream.Stream the page is parsed by
     attrs_seen: dict | None = None
+    # Per-page caches of the walk: element verdicts by (tag, class attribute), and the
+    # shared attrs of a paragraph by what they are made of (see `Walker.flush`).
+    kinds: dict = field(default_factory=dict)
+    block_attrs: dict = field(default_factory=dict)
+
+    def kind(self, tag: str, attr: str | None) -> "hc.ElementKind":
+        """The verdicts on an element with this tag and class attribute (kept per page)."""
+        kind = self.kinds.get((tag, attr))
+        if kind is None:
+            kind = self.kinds[(tag, attr)] = hc.element_kind(tag, attr, self.css_bold, self.css_italic)
+        return kind
 
     def shared_attrs(self, attrs: dict[str, str]) -> dict[str, str]:
         """One dict per distinct block attrs (same items in the same order)."""
@@ -125,31 +137,32 @@ def clean(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
-def tidy(spans: list[Span]) -> list[Span]:
-    """Merge same-style neighbours, collapse spaces across span edges, strip the block ends."""
-    merged: list[Span] = []
-    for s in spans:
-        if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
-            last = merged[-1]
-            merged[-1] = Span(last.text + s.text, last.bold, last.italic, last.color, last.link)
-        else:
-            merged.append(s)
-    out: list[Span] = []
+def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:
+    """Spans of a paragraph from its runs of (text, (bold, italic, link)): same-style
+    neighbours merged, spaces collapsed across span edges, the block ends stripped."""
+    out: list[tuple[str, tuple]] = []
     prev_space = True
-    for s in merged:
-        text = s.text
+    i, n = 0, len(runs)
+    while i < n:
+        text, style = runs[i]
+        i += 1
+        if i < n and runs[i][1] == style:
+            parts = [text]
+            while i < n and runs[i][1] == style:
+                parts.append(runs[i][0])
+                i += 1
+            text = "".join(parts)
         if prev_space:
             text = text.lstrip(" ")
-        if not text:
-            continue
-        prev_space = text.endswith(" ")
-        out.append(Span(text, s.bold, s.italic, s.color, s.link) if text != s.text else s)
-    while out and not out[-1].text.strip():
+            if not text:
+                continue
+        prev_space = text[-1] == " "
+        out.append((text, style))
+    while out and not out[-1][0].strip():
         out.pop()
     if out:
-        last = out[-1]
-        out[-1] = Span(last.text.rstrip(), last.bold, last.italic, last.color, last.link)
-    return out
+        out[-1] = (out[-1][0].rstrip(), out[-1][1])
+    return [Span(text, bold, italic, None, link) for text, (bold, italic, link) in out]
 
 
 def own_rows(table: Element) -> list[Element]:
@@ -187,10 +200,14 @@ def is_layout_table(table: Element, rows: list[Element]) -> bool:
 def is_header_cell(cell: Element) -> bool:
     if cell.tag == "th":
         return True
-    for el in [cell, *descendants(cell)]:
-        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in (el.get("class") or "").split()):
-            return True
-    return False
+    if _header_class(cell.get("class") or ""):
+        return True
+    return len(cell) > 0 and any(_header_class(d.get("class") or "") for d in descendants(cell))
+
+
+@lru_cache(maxsize=8192)
+def _header_class(attr: str) -> bool:
+    return any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in attr.split())
 
 
 def drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[list[str]], list[int]]:

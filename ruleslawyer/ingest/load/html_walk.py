@@ -39,7 +39,6 @@ from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
-_STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
 
 _WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
@@ -63,6 +62,11 @@ class Ctx(NamedTuple):
     pre: bool = False
 
 
+_new = tuple.__new__  # a Ctx from a list of its fields, without `_replace`'s keyword handling
+_BOLD, _ITALIC, _LINK, _HEADING, _LIST_ITEM, _CLS, _IN_CONTENT, _PRE = 0, 1, 2, 3, 4, 7, 8, 10
+_NO_ATTRS: dict[str, str] = {}
+
+
 class Walker:
     """Collects blocks for one stretch of the tree; popups go to the root walker's queue."""
 
@@ -71,7 +75,7 @@ class Walker:
         self.root = root or self
         self.blocks: list[Block] = []
         self.pending: list[Block] = []
-        self.spans: list[Span] = []
+        self.runs: list[tuple[str, tuple]] = []  # the running paragraph: (text, (bold, italic, link))
         self.buf_ctx: Ctx | None = None
         self.section: str | None = None  # the last h1/h2-level heading of the page body
 
@@ -81,27 +85,57 @@ class Walker:
         if not text:
             return
         if self.buf_ctx is None:
-            if not text.strip():
+            if text == " ":  # blank (runs of white space are one space by now)
                 return
             self.buf_ctx = ctx
-        self.spans.append(Span(text, bold=ctx.bold, italic=ctx.italic, link=ctx.link))
+        self.runs.append((text, (ctx.bold, ctx.italic, ctx.link)))
+
+    def _text(self, text: str, ctx: Ctx) -> None:
+        """A text node of the walk: in a `<pre>`, each line break ends the paragraph."""
+        if ctx.pre and "\n" in text:
+            for k, line in enumerate(text.split("\n")):
+                if k:
+                    self.flush()
+                self.add_text(line, ctx)
+        else:
+            self.add_text(text, ctx)
 
     def flush(self) -> None:
         """End the running paragraph (if any), then emit popups queued while reading it."""
         if self.buf_ctx is not None:
-            spans = tidy(self.spans)
+            spans = tidy(self.runs)
             ctx = self.buf_ctx
-            self.spans, self.buf_ctx = [], None
+            self.runs, self.buf_ctx = [], None
             if spans:
-                text = "".join(s.text for s in spans)
+                text = "".join([s.text for s in spans])
                 if ctx.heading and not _PARENTHESISED.match(text):
                     kind, level = HEADING, ctx.heading
                 else:
                     kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
-                self.emit(_attrs(ctx), kind, spans=tuple(spans), level=level, role=_role(ctx))
+                self._emit_text(ctx, kind, tuple(spans), level, text)
         if self is self.root and self.pending:
             self.blocks.extend(self.pending)
             self.pending.clear()
+
+    def _emit_text(self, ctx: Ctx, kind: str, spans: tuple[Span, ...], level: int, text: str) -> None:
+        """`emit` for a paragraph, heading or list item of `ctx` (its attrs made once per
+        region, class and section, as most blocks of a section share them)."""
+        if not ctx.tooltip:  # (`emit`'s test: role "tooltip" and a tooltip_id come from it alone)
+            root = self.root
+            if kind == HEADING and level <= 2:
+                root.section = text
+            section = root.section
+        else:
+            section = None
+        key = (ctx.tooltip, ctx.containers, ctx.cls, section)
+        cache = self.page.block_attrs
+        attrs = cache.get(key)
+        if attrs is None:
+            attrs = _attrs(ctx)
+            if section:
+                attrs["section"] = section
+            attrs = cache[key] = self.page.shared_attrs(attrs)
+        self.blocks.append(Block(kind, spans=spans, level=level, role=_role(ctx), attrs=attrs))
 
     def emit(self, attrs: dict[str, str], kind: str, **fields) -> None:
         """Add a block. Blocks with equal attrs share one dict (most blocks of a section carry
@@ -115,21 +149,37 @@ class Walker:
         self.blocks.append(Block(kind, attrs=self.page.shared_attrs(attrs), **fields))
 
     # -- the walk ------------------------------------------------------------------------
+    # A walk step is a generator run by `html_tree.run` on an explicit stack (pages nest
+    # thousands deep). Most elements need none: `_walk` reads an element whose content is
+    # text alone, or that it drops or reads whole, at once, and returns a step only for
+    # what has child elements left to walk.
     def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
         """Read the children of `el` (the page body, a popup, a table cell) into blocks."""
         run(self._children(el, ctx, depth))
 
     def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
         """Read one element and everything inside it into blocks."""
-        run(self._walk(el, ctx, depth))
+        steps = self._walk(el, ctx, depth)
+        if steps is not None:
+            run(steps)
 
-    def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
+    def _children(self, el: Tag, ctx: Ctx, depth: int, flush_after: bool = False) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
         tree = self.page.tree
+        block_tags = hc.BLOCK_TAGS
         for child in tree.children(el):
-            if not isinstance(child, str):
-                if hc.is_hidden_inline(child) and not self.is_tooltip(child):
+            if isinstance(child, str):
+                if child.strip():
+                    prev_hidden, shown_variant = None, False
+                if ctx.pre and "\n" in child:
+                    self._text(child, ctx)
+                else:
+                    self.add_text(child, ctx)
+                continue
+            if child.tag not in block_tags:
+                style = child.get("style")
+                if style and hc.style_facts(style)[0] and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
                     # lone hidden span is hidden for good.
@@ -140,96 +190,126 @@ class Walker:
                         yield self._children(child, self.enter(child, ctx), depth + 1)
                     prev_hidden = child
                     continue
-                prev_hidden, shown_variant = None, False
-                yield self._walk(child, ctx, depth + 1)
-            else:
-                if child.strip():
-                    prev_hidden, shown_variant = None, False
-                if ctx.pre and "\n" in child:
-                    for k, line in enumerate(str(child).split("\n")):
-                        if k:
-                            self.flush()
-                        self.add_text(line, ctx)
-                else:
-                    self.add_text(str(child), ctx)
-
-    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
-        name = el.tag
-        if name == "img" and ctx.in_cell:
-            self.cell_image(el, ctx)
-            return
-        if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
-            return
-        if name == "br":
+            prev_hidden, shown_variant = None, False
+            steps = self._walk(child, ctx, depth + 1)
+            if steps is not None:
+                yield steps
+        if flush_after:
             self.flush()
-            return
-        if (name in hc.BLOCK_TAGS or name == "dialog") and hc.is_popup_box(el) \
-                and hc.is_ad_popup(self.page.tree.complete(el)):
-            return
-        if self.is_tooltip(el):
-            yield self._tooltip(el, ctx, depth)
-            return
-        if hc.is_hidden_inline(el):
-            return
-        block = name in hc.BLOCK_TAGS
-        if name in ("ul", "ol", "dl", "menu") and not self.page.tree.has_text(el):
-            return  # a list with no items does not break the running line (a rule box does)
-        ctx = self.enter(el, ctx)
-        if ctx.in_cell and not block and is_weapon_keyword(el):
-            # Wahapedia sets a weapon's abilities as badges; print them the way rules text
-            # does: "Flamer [ignores cover, torrent]".
-            self.add_text(" [", ctx)
-            yield self._children(el, ctx, depth)
-            self.add_text("]", ctx)
-            return
+
+    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps | None:
+        """Read one element: what is left to walk inside it as a step, or None when done."""
+        tag = el.tag
+        if tag == "img" and ctx.in_cell:
+            self.cell_image(el, ctx)
+            return None
+        items = el.items()
+        attrs = dict(items) if items else _NO_ATTRS
+        page = self.page
+        kind = page.kinds.get((tag, attrs.get("class"))) or page.kind(tag, attrs.get("class"))
+        if kind.drop or (kind.page_chrome and not ctx.in_content):
+            return None  # code, media, ads and page chrome (by tag and class)
+        el_id = attrs.get("id")
+        role = attrs.get("role")
+        if (el_id and hc.id_drops(el_id)) or (role and role.lower() in hc.CHROME_ROLES):
+            return None  # ads and page chrome (by id or role)
+        if tag == "br":
+            self.flush()
+            return None
+        block = kind.block
+        if (block or tag == "dialog") and (kind.popup or (el_id and hc.popup_id(el_id))) \
+                and hc.is_ad_popup(page.tree.complete(el)):
+            return None
+        if (el_id and (el_id in page.tooltip_ids or el_id.startswith("tooltip_content"))) \
+                or role == "tooltip" or kind.tooltip:
+            return self._tooltip(el, ctx, depth)
+        style = attrs.get("style")
+        if style and not block and hc.style_facts(style)[0]:
+            return None  # hidden inline
+        if kind.maybe_empty_list and not page.tree.has_text(el):
+            return None  # a list with no items does not break the running line (a rule box does)
+        ctx = self._enter(tag, attrs, kind, style, ctx)
+        if ctx.in_cell and not block and kind.badge and is_weapon_keyword(el):
+            return self._badge(el, ctx, depth)
         if block:
             self.flush()
-            ctx = ctx._replace(cls=hc.block_class(el.get("class") or "") or ctx.cls)
-        if name == "table":
-            yield self._table(el, ctx, depth)
-        elif block and self.stat_grid(el, ctx):
-            pass
-        elif block and self.invulnerable_save(el, ctx):
-            pass
-        elif name in ("ul", "ol") and is_points_list(el):
-            yield self._points_list(el, ctx, depth)
-        else:
-            level = hc.heading_level(el)
+            cls = kind.block_class or ctx.cls
+            if cls != ctx.cls:
+                fields = list(ctx)
+                fields[_CLS] = cls
+                ctx = _new(Ctx, fields)
+            if tag == "table":
+                return self._flushed(self._table(el, ctx, depth))
+            if (kind.stat and self.stat_grid(el, ctx)) or (kind.invul and self.invulnerable_save(el, ctx)):
+                self.flush()
+                return None
+            if kind.points:
+                return self._flushed(self._points_list(el, ctx, depth))
+        level = kind.heading
+        if level or tag == "li" or tag == "pre":
+            fields = list(ctx)
             if level and not block:
                 # A header-styled span inside a line is a bold run-in label, not a heading.
-                level = 0
-                ctx = ctx._replace(bold=True)
-            if level:
-                ctx = ctx._replace(heading=level, bold=True, list_item=False)
-            elif name == "li":
-                ctx = ctx._replace(list_item=True, heading=0)
-            elif name == "pre":
-                ctx = ctx._replace(pre=True)
-            yield self._children(el, ctx, depth)
-        if block:
-            self.flush()
+                fields[_BOLD] = True
+            elif level:
+                fields[_HEADING], fields[_BOLD], fields[_LIST_ITEM] = level, True, False
+            elif tag == "li":
+                fields[_LIST_ITEM], fields[_HEADING] = True, 0
+            else:
+                fields[_PRE] = True
+            ctx = _new(Ctx, fields)
+        if not len(el) and not page.tree.is_open(el):  # text alone: read it now
+            text = el.text
+            if text:
+                self._text(text, ctx)
+            if block:
+                self.flush()
+            return None
+        return self._children(el, ctx, depth, flush_after=block)
+
+    def _flushed(self, steps: Steps) -> Steps:
+        """A step, then the end of the running paragraph (after a block element)."""
+        yield steps
+        self.flush()
+
+    def _badge(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
+        """Wahapedia sets a weapon's abilities as badges; print them the way rules text
+        does: "Flamer [ignores cover, torrent]"."""
+        self.add_text(" [", ctx)
+        yield self._children(el, ctx, depth)
+        self.add_text("]", ctx)
 
     def enter(self, el: Tag, ctx: Ctx) -> Ctx:
         """The context inside `el`: its style, link target and the region it opens."""
-        bold, italic = hc.style_flags(el, self.page.css_bold, self.page.css_italic)
-        changes = {}
-        if bold and not ctx.bold:
-            changes["bold"] = True
-        if italic and not ctx.italic:
-            changes["italic"] = True
-        target = el.get("data-tooltip-content")
-        if not target and el.tag == "a":
-            href = el.get("href") or ""
+        attrs = dict(el.items())
+        return self._enter(el.tag, attrs, self.page.kind(el.tag, attrs.get("class")), attrs.get("style"), ctx)
+
+    def _enter(self, tag: str, attrs: dict[str, str], kind: hc.ElementKind, style: str | None, ctx: Ctx) -> Ctx:
+        bold, italic = kind.bold, kind.italic
+        if style:
+            _hidden, by_style_bold, by_style_italic = hc.style_facts(style)
+            bold, italic = bold or by_style_bold, italic or by_style_italic
+        target = attrs.get("data-tooltip-content") if attrs else None
+        if not target and tag == "a":
+            href = attrs.get("href") or ""
             if href and href != "#" and not href.lower().startswith("javascript:"):
                 target = href
+        container = kind.container
+        opens = kind.opens_content and not ctx.in_content
+        if not ((bold and not ctx.bold) or (italic and not ctx.italic) or target or opens or container):
+            return ctx
+        fields = list(ctx)
+        if bold:
+            fields[_BOLD] = True
+        if italic:
+            fields[_ITALIC] = True
         if target:
-            changes["link"] = target
-        if el.tag in ("article", "main", "section") and not ctx.in_content:
-            changes["in_content"] = True
-        container = hc.container_of(el)
+            fields[_LINK] = target
+        if opens:
+            fields[_IN_CONTENT] = True
         if container:
-            changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
-        return ctx._replace(**changes) if changes else ctx
+            fields[6] = ctx.containers + ((container, self.page.next_id(container)),)
+        return _new(Ctx, fields)
 
     def cell_image(self, el: Tag, ctx: Ctx) -> None:
         """A value drawn as an image in a table cell (Wahapedia's dice in the Wound Roll table):
@@ -306,7 +386,7 @@ class Walker:
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
         attr = el.get("class")
-        if not attr or hc.class_tokens(attr).isdisjoint(_STAT_TOKENS):
+        if not attr or hc.class_tokens(attr).isdisjoint(hc.STAT_TOKENS):
             return False
         if len(self.page.tree.complete(el)) < 3:
             return False  # fewer than three child elements, let alone three boxes with text
@@ -354,7 +434,9 @@ class Walker:
             self.flush()
             for k in rest:
                 if not isinstance(k, str):
-                    yield self._walk(k, ctx, depth + 2)
+                    steps = self._walk(k, ctx, depth + 2)
+                    if steps is not None:
+                        yield steps
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
