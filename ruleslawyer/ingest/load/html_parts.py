@@ -184,12 +184,17 @@ def cells_of(tr: Element) -> list[Element]:
 _LAYOUT_INSIDE = frozenset({"table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"})
 
 
-def is_layout_table(table: Element, rows: list[Element]) -> bool:
-    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
+def is_layout_table(table: Element, rows: list[Element], cells: list[list[Element]] | None = None) -> bool:
+    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data.
+    `cells`: each row's `cells_of`, when the caller has them."""
     if not rows:
         return True
-    for tr in rows:
-        for cell in cells_of(tr):
+    for row in (cells if cells is not None else map(cells_of, rows)):
+        for cell in row:
+            if not len(cell):  # text alone (most cells)
+                if len((cell.text or "").strip()) > 400:
+                    return True
+                continue
             if has_descendant(cell, _LAYOUT_INSIDE):
                 return True
             if len(text_of(cell, " ", strip=True)) > 400:
@@ -237,12 +242,20 @@ def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     return [[r[j] for j in cols if j < len(r)] for r in rows]
 
 
-def descendants_with_token(el: Element, token: str) -> list[Element]:
-    found = []
+def descendants_with_tokens(el: Element, wanted: tuple[str, ...]) -> list[list[Element]]:
+    """For each of the `wanted` tokens, the elements inside `el` (in document order) one of
+    whose class names ends in that token ("dsCharName" ends in "name")."""
+    found: list[list[Element]] = [[] for _ in wanted]
     for d in descendants(el):
-        for c in (d.get("class") or "").split():
-            toks = hc.tokens(c)
-            if toks and toks[-1] == token:
-                found.append(d)
-                break
+        attr = d.get("class")
+        if attr:
+            last = _last_tokens(attr)
+            for i, token in enumerate(wanted):
+                if token in last:
+                    found[i].append(d)
     return found
+
+
+@lru_cache(maxsize=8192)
+def _last_tokens(attr: str) -> frozenset[str]:
+    return frozenset(toks[-1] for toks in map(hc.tokens, attr.split()) if toks)

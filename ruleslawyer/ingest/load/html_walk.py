@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
@@ -346,7 +346,8 @@ class Walker:
     # -- tables --------------------------------------------------------------------------
     def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         rows = own_rows(self.page.tree.complete(el))
-        if is_layout_table(el, rows):
+        row_cells = [cells_of(tr) for tr in rows]
+        if is_layout_table(el, rows, row_cells):
             if not hc.container_of(el) and any(is_points_list(d) for d in elements_with_tags(el, _LISTS)):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
                 ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
@@ -354,18 +355,22 @@ class Walker:
             return
         out: list[list[str]] = []
         header_rows: list[int] = []
-        for tr in rows:
-            cells = cells_of(tr)
+        cell_ctx = None
+        for cells in row_cells:
             texts = []
             for cell in cells:
                 if not len(cell) and not ctx.pre:
                     text = clean(cell.text or "")  # text alone: what the walk below would read
                 else:
+                    if cell_ctx is None:
+                        cell_ctx = ctx._replace(heading=0, list_item=False, in_cell=True)
                     sub = Walker(self.page, root=self.root)
-                    yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
+                    yield sub._children(cell, cell_ctx, depth + 1)
                     sub.flush()
                     text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
-                texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
+                if "[" in text:
+                    text = _BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text))
+                texts.append(text.strip())
             if any(texts):
                 # (a cell without text does not count: tested last, as it is the dearest)
                 if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c, strip=True) for c in cells):
@@ -395,8 +400,7 @@ class Walker:
             return False
         names, values = [], []
         for cell in cells:
-            name_els = descendants_with_token(cell, "name")
-            value_els = descendants_with_token(cell, "value")
+            name_els, value_els = descendants_with_tokens(cell, ("name", "value"))
             if len(name_els) != 1 or len(value_els) != 1:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
