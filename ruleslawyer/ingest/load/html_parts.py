@@ -140,9 +140,14 @@ def clean(text: str) -> str:
 def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:
     """Spans of a paragraph from its runs of (text, (bold, italic, link)): same-style
     neighbours merged, spaces collapsed across span edges, the block ends stripped."""
+    n = len(runs)
+    if n == 1:  # (the runs hold no white space but single spaces, and do not start blank)
+        text, (bold, italic, link) = runs[0]
+        text = text.strip(" ")
+        return [Span(text, bold, italic, None, link)] if text else []
     out: list[tuple[str, tuple]] = []
     prev_space = True
-    i, n = 0, len(runs)
+    i = 0
     while i < n:
         text, style = runs[i]
         i += 1

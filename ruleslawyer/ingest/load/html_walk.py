@@ -177,8 +177,11 @@ class Walker:
                 else:
                     self.add_text(child, ctx)
                 continue
-            if child.tag not in block_tags:
-                style = child.get("style")
+            tag = child.tag
+            items = child.items()
+            attrs = dict(items) if items else _NO_ATTRS
+            if tag not in block_tags:
+                style = attrs.get("style")
                 if style and hc.style_facts(style)[0] and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
@@ -191,7 +194,7 @@ class Walker:
                     prev_hidden = child
                     continue
             prev_hidden, shown_variant = None, False
-            steps = self._walk(child, ctx, depth + 1)
+            steps = self._walk_element(child, tag, attrs, ctx, depth + 1)
             if steps is not None:
                 yield steps
         if flush_after:
@@ -199,12 +202,14 @@ class Walker:
 
     def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps | None:
         """Read one element: what is left to walk inside it as a step, or None when done."""
-        tag = el.tag
+        items = el.items()
+        return self._walk_element(el, el.tag, dict(items) if items else _NO_ATTRS, ctx, depth)
+
+    def _walk_element(self, el: Tag, tag: str, attrs: dict[str, str], ctx: Ctx, depth: int) -> Steps | None:
+        """`_walk` of an element whose tag and attributes the caller has read."""
         if tag == "img" and ctx.in_cell:
             self.cell_image(el, ctx)
             return None
-        items = el.items()
-        attrs = dict(items) if items else _NO_ATTRS
         page = self.page
         kind = page.kinds.get((tag, attrs.get("class"))) or page.kind(tag, attrs.get("class"))
         if kind.drop or (kind.page_chrome and not ctx.in_content):
