@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import html_classes as hc
-from .html_tree import Element, descendants, elements, has_descendant, text_of
+from .html_tree import Element, descendants, has_descendant, text_of
 from ..document import TABLE, Block, Span
 
 
@@ -173,17 +173,18 @@ def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:
 def own_rows(table: Element) -> list[Element]:
     """The table's rows, not those of tables nested in its cells."""
     rows = []
-    for part in elements(table):
-        if part.tag == "tr":
+    for part in table:
+        tag = part.tag
+        if tag == "tr":
             rows.append(part)
-        elif part.tag in ("thead", "tbody", "tfoot"):
-            rows.extend(r for r in elements(part) if r.tag == "tr")
+        elif tag in ("thead", "tbody", "tfoot"):
+            rows.extend(r for r in part if r.tag == "tr")
     return rows
 
 
 def cells_of(tr: Element) -> list[Element]:
     """A row's td and th cells."""
-    return [c for c in elements(tr) if c.tag in ("td", "th")]
+    return [c for c in tr if c.tag in ("td", "th")]
 
 
 _LAYOUT_INSIDE = frozenset({"table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"})
@@ -254,13 +255,13 @@ def descendants_with_tokens(el: Element, wanted: tuple[str, ...]) -> list[list[E
     for d in descendants(el):
         attr = d.get("class")
         if attr:
-            last = _last_tokens(attr)
-            for i, token in enumerate(wanted):
-                if token in last:
-                    found[i].append(d)
+            for i in _token_hits(attr, wanted):
+                found[i].append(d)
     return found
 
 
 @lru_cache(maxsize=8192)
-def _last_tokens(attr: str) -> frozenset[str]:
-    return frozenset(toks[-1] for toks in map(hc.tokens, attr.split()) if toks)
+def _token_hits(attr: str, wanted: tuple[str, ...]) -> tuple[int, ...]:
+    """Which of the `wanted` tokens end one of the class names of a class attribute."""
+    last = {toks[-1] for toks in map(hc.tokens, attr.split()) if toks}
+    return tuple(i for i, token in enumerate(wanted) if token in last)

@@ -378,7 +378,7 @@ class Walker:
                 texts.append(text.strip())
             if any(texts):
                 # (a cell without text does not count: tested last, as it is the dearest)
-                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c, strip=True) for c in cells):
+                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c).strip() for c in cells):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
@@ -386,7 +386,7 @@ class Walker:
         if not out:
             return
         attrs = _attrs(ctx)
-        caption = next((c for c in elements(el) if c.tag == "caption"), None)
+        caption = next((c for c in el if c.tag == "caption"), None)
         if caption is not None and text_of(caption, strip=True):
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
@@ -400,7 +400,7 @@ class Walker:
             return False
         if len(self.page.tree.complete(el)) < 3:
             return False  # fewer than three child elements, let alone three boxes with text
-        cells = [c for c in elements(el) if text_of(c, strip=True)]
+        cells = [c for c in elements(el) if text_of(c).strip()]
         if len(cells) < 3:
             return False
         names, values = [], []
