@@ -133,8 +133,26 @@ def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
     return out
 
 
+def collapse_space(text: str) -> str:
+    """Each run of white space (and zero-width spaces) as one space: `_WS.sub(" ", text)`,
+    done by `str.split`, several times faster (the walk does it to every text of a page)."""
+    if "\u200b" in text:  # the one character of _WS that str.split does not split at
+        return _WS.sub(" ", text)
+    parts = text.split()
+    if not parts:
+        return " " if text else ""
+    out = " ".join(parts)
+    if text[0].isspace():
+        out = " " + out
+    if text[-1].isspace():
+        out += " "
+    return out
+
+
 def clean(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    if "\u200b" in text:
+        return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:

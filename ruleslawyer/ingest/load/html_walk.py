@@ -35,12 +35,11 @@ from typing import NamedTuple
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, descendants_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
 
-_WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
 _PARENTHESISED = re.compile(r"^\(.*\)$")
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
@@ -81,7 +80,7 @@ class Walker:
 
     # -- text buffer ---------------------------------------------------------------------
     def add_text(self, text: str, ctx: Ctx) -> None:
-        text = _WS.sub(" ", text)
+        text = collapse_space(text)
         if not text:
             return
         if self.buf_ctx is None:
