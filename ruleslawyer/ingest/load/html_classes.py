@@ -304,7 +304,7 @@ class ElementKind:
 
     __slots__ = ("drop", "page_chrome", "block", "popup", "tooltip", "bold", "italic",
                  "opens_content", "container", "block_class", "badge", "stat", "invul", "points",
-                 "heading", "maybe_empty_list")
+                 "heading", "maybe_empty_list", "plain")
 
     def __init__(self, tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]):
         names = _class_names(attr) if attr else ()
@@ -327,6 +327,8 @@ class ElementKind:
         self.points = tag in ("ul", "ol") and any(t in ("pts", "points") for ts in toks for t in ts)
         self.heading = HEADING_TAGS.get(tag, 0) or (_class_heading_level(attr) if attr else 0)
         self.maybe_empty_list = tag in ("ul", "ol", "dl", "menu")
+        # Neither the tag nor the classes change the context (bold, italic, region, content).
+        self.plain = not (self.bold or self.italic or self.container or self.opens_content)
 
 
 def element_kind(tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]) -> ElementKind:

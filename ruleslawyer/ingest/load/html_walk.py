@@ -213,10 +213,12 @@ class Walker:
         kind = page.kinds.get((tag, attrs.get("class"))) or page.kind(tag, attrs.get("class"))
         if kind.drop or (kind.page_chrome and not ctx.in_content):
             return None  # code, media, ads and page chrome (by tag and class)
-        el_id = attrs.get("id")
-        role = attrs.get("role")
-        if (el_id and hc.id_drops(el_id)) or (role and role.lower() in hc.CHROME_ROLES):
-            return None  # ads and page chrome (by id or role)
+        if attrs:
+            el_id, role, style = attrs.get("id"), attrs.get("role"), attrs.get("style")
+            if (el_id and hc.id_drops(el_id)) or (role and role.lower() in hc.CHROME_ROLES):
+                return None  # ads and page chrome (by id or role)
+        else:
+            el_id = role = style = None
         if tag == "br":
             self.flush()
             return None
@@ -227,12 +229,12 @@ class Walker:
         if (el_id and (el_id in page.tooltip_ids or el_id.startswith("tooltip_content"))) \
                 or role == "tooltip" or kind.tooltip:
             return self._tooltip(el, ctx, depth)
-        style = attrs.get("style")
         if style and not block and hc.style_facts(style)[0]:
             return None  # hidden inline
         if kind.maybe_empty_list and not page.tree.has_text(el):
             return None  # a list with no items does not break the running line (a rule box does)
-        ctx = self._enter(tag, attrs, kind, style, ctx)
+        if attrs or not kind.plain:  # (else nothing about the element changes the context)
+            ctx = self._enter(tag, attrs, kind, style, ctx)
         if ctx.in_cell and not block and kind.badge and is_weapon_keyword(el):
             return self._badge(el, ctx, depth)
         if block:
@@ -262,10 +264,13 @@ class Walker:
             else:
                 fields[_PRE] = True
             ctx = _new(Ctx, fields)
-        if not len(el) and not page.tree.is_open(el):  # text alone: read it now
+        if not len(el) and id(el) not in page.tree.open:  # text alone, parsed whole: read it now
             text = el.text
             if text:
-                self._text(text, ctx)
+                if ctx.pre:
+                    self._text(text, ctx)
+                else:
+                    self.add_text(text, ctx)
             if block:
                 self.flush()
             return None
