@@ -266,16 +266,28 @@ def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     return [[r[j] for j in cols if j < len(r)] for r in rows]
 
 
-def descendants_with_tokens(el: Element, wanted: tuple[str, ...]) -> list[list[Element]]:
-    """For each of the `wanted` tokens, the elements inside `el` (in document order) one of
-    whose class names ends in that token ("dsCharName" ends in "name")."""
-    found: list[list[Element]] = [[] for _ in wanted]
-    for d in descendants(el):
-        attr = d.get("class")
-        if attr:
-            for i in _token_hits(attr, wanted):
-                found[i].append(d)
-    return found
+def boxes_with_tokens(el: Element, wanted: tuple[str, ...]) -> list[list[list[Element]]]:
+    """For each child element of `el` that holds text (a box), and each of the `wanted`
+    tokens: the elements inside the box, in document order, one of whose class names ends in
+    that token ("dsCharName" ends in "name"). One pass over each box."""
+    boxes = []
+    for box in el:
+        if not isinstance(box.tag, str):
+            continue
+        found: list[list[Element]] = [[] for _ in wanted]
+        text = box.text
+        has_text = bool(text and text.strip())
+        for d in descendants(box):
+            if not has_text:
+                text, tail = d.text, d.tail
+                has_text = bool((text and text.strip()) or (tail and tail.strip()))
+            attr = d.get("class")
+            if attr:
+                for i in _token_hits(attr, wanted):
+                    found[i].append(d)
+        if has_text:
+            boxes.append(found)
+    return boxes
 
 
 @lru_cache(maxsize=8192)

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, descendants_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
@@ -404,12 +404,11 @@ class Walker:
             return False
         if len(self.page.tree.complete(el)) < 3:
             return False  # fewer than three child elements, let alone three boxes with text
-        cells = [c for c in elements(el) if text_of(c).strip()]
-        if len(cells) < 3:
+        boxes = boxes_with_tokens(el, ("name", "value"))  # the child elements with text
+        if len(boxes) < 3:
             return False
         names, values = [], []
-        for cell in cells:
-            name_els, value_els = descendants_with_tokens(cell, ("name", "value"))
+        for name_els, value_els in boxes:
             if len(name_els) != 1 or len(value_els) != 1:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
