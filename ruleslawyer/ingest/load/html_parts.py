@@ -234,6 +234,24 @@ def is_header_cell(cell: Element) -> bool:
     return len(cell) > 0 and any(_header_class(d.get("class") or "") for d in descendants(cell))
 
 
+def is_header_row(cells: list[Element]) -> bool:
+    """Whether every cell of a row is a header cell (`is_header_cell`) or holds no text."""
+    for c in cells:
+        if c.tag == "th":
+            continue
+        if len(c):
+            if is_header_cell(c) or not text_of(c).strip():
+                continue
+            return False
+        attr = c.get("class")  # text alone: `is_header_cell` and `text_of` made short
+        if attr and _header_class(attr):
+            continue
+        text = c.text
+        if text and text.strip():
+            return False
+    return True
+
+
 @lru_cache(maxsize=8192)
 def _header_class(attr: str) -> bool:
     return any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in attr.split())
@@ -260,7 +278,9 @@ def drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[
 def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     if not rows:
         return rows
-    width = max(len(r) for r in rows)
+    width = max(map(len, rows))
+    if any(len(r) == width and all(r) for r in rows):
+        return rows  # a full row: every column has a cell with text
     cols = [j for j in range(width) if any(j < len(r) and r[j] for r in rows)]
     # A row cut short by colspans keeps only the kept columns it has.
     return [[r[j] for j in cols if j < len(r)] for r in rows]

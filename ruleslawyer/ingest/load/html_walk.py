@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_row, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
 _LISTS = frozenset({"ul", "ol"})
@@ -382,7 +382,7 @@ class Walker:
                 texts.append(text.strip())
             if any(texts):
                 # (a cell without text does not count: tested last, as it is the dearest)
-                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c).strip() for c in cells):
+                if cells and is_header_row(cells):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
@@ -395,7 +395,7 @@ class Walker:
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
-        self.emit(attrs, TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx))
+        self.emit(attrs, TABLE, rows=tuple(map(tuple, out)), role=_role(ctx))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
