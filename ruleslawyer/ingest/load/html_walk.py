@@ -106,7 +106,7 @@ class Walker:
             ctx = self.buf_ctx
             self.runs, self.buf_ctx = [], None
             if spans:
-                text = "".join([s.text for s in spans])
+                text = spans[0].text if len(spans) == 1 else "".join([s.text for s in spans])
                 if ctx.heading and not _PARENTHESISED.match(text):
                     kind, level = HEADING, ctx.heading
                 else:
@@ -238,7 +238,8 @@ class Walker:
         if ctx.in_cell and not block and kind.badge and is_weapon_keyword(el):
             return self._badge(el, ctx, depth)
         if block:
-            self.flush()
+            if self.buf_ctx is not None or self.pending:  # (else `flush` has nothing to do)
+                self.flush()
             cls = kind.block_class or ctx.cls
             if cls != ctx.cls:
                 fields = list(ctx)
