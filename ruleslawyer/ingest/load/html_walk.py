@@ -31,121 +31,24 @@ What parsers can rely on (all hints; the block texts alone still read like the p
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
+from ..document import PARAGRAPH, TABLE, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, collapse_space, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_row, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_blocks import (BOLD, CLS, CONTAINERS, HEADING_LEVEL, IN_CONTENT, ITALIC, LINK, LIST_ITEM_FIELD, PRE, Blocks,
+                          Ctx, attrs_of, new_ctx, role_of)
+from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_row, is_layout_table, is_points_list, is_weapon_keyword, own_rows)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
-_LISTS = frozenset({"ul", "ol"})
+__all__ = ["Ctx", "Page", "Walker"]  # (Ctx and Page for html.load_html and the tests)
 
-_PARENTHESISED = re.compile(r"^\(.*\)$")
+_LISTS = frozenset({"ul", "ol"})
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
-
-
-class Ctx(NamedTuple):
-    """What the enclosing elements say about the text being read."""
-
-    bold: bool = False
-    italic: bool = False
-    link: str | None = None
-    heading: int = 0
-    list_item: bool = False
-    tooltip: str | None = None
-    containers: tuple[tuple[str, str], ...] = ()
-    cls: str | None = None
-    in_content: bool = False
-    in_cell: bool = False
-    pre: bool = False
-
-
-_new = tuple.__new__  # a Ctx from a list of its fields, without `_replace`'s keyword handling
-_BOLD, _ITALIC, _LINK, _HEADING, _LIST_ITEM, _CLS, _IN_CONTENT, _PRE = 0, 1, 2, 3, 4, 7, 8, 10
 _NO_ATTRS: dict[str, str] = {}
 
 
-class Walker:
-    """Collects blocks for one stretch of the tree; popups go to the root walker's queue."""
-
-    def __init__(self, page: Page, root: "Walker | None" = None):
-        self.page = page
-        self.root = root or self
-        self.blocks: list[Block] = []
-        self.pending: list[Block] = []
-        self.runs: list[tuple[str, tuple]] = []  # the running paragraph: (text, (bold, italic, link))
-        self.buf_ctx: Ctx | None = None
-        self.section: str | None = None  # the last h1/h2-level heading of the page body
-
-    # -- text buffer ---------------------------------------------------------------------
-    def add_text(self, text: str, ctx: Ctx) -> None:
-        text = collapse_space(text)
-        if not text:
-            return
-        if self.buf_ctx is None:
-            if text == " ":  # blank (runs of white space are one space by now)
-                return
-            self.buf_ctx = ctx
-        self.runs.append((text, (ctx.bold, ctx.italic, ctx.link)))
-
-    def _text(self, text: str, ctx: Ctx) -> None:
-        """A text node of the walk: in a `<pre>`, each line break ends the paragraph."""
-        if ctx.pre and "\n" in text:
-            for k, line in enumerate(text.split("\n")):
-                if k:
-                    self.flush()
-                self.add_text(line, ctx)
-        else:
-            self.add_text(text, ctx)
-
-    def flush(self) -> None:
-        """End the running paragraph (if any), then emit popups queued while reading it."""
-        if self.buf_ctx is not None:
-            spans = tidy(self.runs)
-            ctx = self.buf_ctx
-            self.runs, self.buf_ctx = [], None
-            if spans:
-                text = spans[0].text if len(spans) == 1 else "".join([s.text for s in spans])
-                if ctx.heading and not _PARENTHESISED.match(text):
-                    kind, level = HEADING, ctx.heading
-                else:
-                    kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
-                self._emit_text(ctx, kind, tuple(spans), level, text)
-        if self is self.root and self.pending:
-            self.blocks.extend(self.pending)
-            self.pending.clear()
-
-    def _emit_text(self, ctx: Ctx, kind: str, spans: tuple[Span, ...], level: int, text: str) -> None:
-        """`emit` for a paragraph, heading or list item of `ctx` (its attrs made once per
-        region, class and section, as most blocks of a section share them)."""
-        if not ctx.tooltip:  # (`emit`'s test: role "tooltip" and a tooltip_id come from it alone)
-            root = self.root
-            if kind == HEADING and level <= 2:
-                root.section = text
-            section = root.section
-        else:
-            section = None
-        key = (ctx.tooltip, ctx.containers, ctx.cls, section)
-        cache = self.page.block_attrs
-        attrs = cache.get(key)
-        if attrs is None:
-            attrs = _attrs(ctx)
-            if section:
-                attrs["section"] = section
-            attrs = cache[key] = self.page.shared_attrs(attrs)
-        self.blocks.append(Block(kind, spans=spans, level=level, role=_role(ctx), attrs=attrs))
-
-    def emit(self, attrs: dict[str, str], kind: str, **fields) -> None:
-        """Add a block. Blocks with equal attrs share one dict (most blocks of a section carry
-        the same few), which keeps a big page's blocks small."""
-        root = self.root
-        if fields.get("role") != "tooltip" and not attrs.get("tooltip_id"):
-            if kind == HEADING and fields.get("level", 0) <= 2:
-                root.section = "".join(s.text for s in fields.get("spans", ()))
-            if root.section:
-                attrs["section"] = root.section
-        self.blocks.append(Block(kind, attrs=self.page.shared_attrs(attrs), **fields))
+class Walker(Blocks):
+    """Walks one stretch of the tree into blocks (see `Blocks` for how text becomes blocks)."""
 
     # -- the walk ------------------------------------------------------------------------
     # A walk step is a generator run by `html_tree.run` on an explicit stack (pages nest
@@ -243,8 +146,8 @@ class Walker:
             cls = kind.block_class or ctx.cls
             if cls != ctx.cls:
                 fields = list(ctx)
-                fields[_CLS] = cls
-                ctx = _new(Ctx, fields)
+                fields[CLS] = cls
+                ctx = new_ctx(Ctx, fields)
             if tag == "table":
                 return self._flushed(self._table(el, ctx, depth))
             if (kind.stat and self.stat_grid(el, ctx)) or (kind.invul and self.invulnerable_save(el, ctx)):
@@ -257,14 +160,14 @@ class Walker:
             fields = list(ctx)
             if level and not block:
                 # A header-styled span inside a line is a bold run-in label, not a heading.
-                fields[_BOLD] = True
+                fields[BOLD] = True
             elif level:
-                fields[_HEADING], fields[_BOLD], fields[_LIST_ITEM] = level, True, False
+                fields[HEADING_LEVEL], fields[BOLD], fields[LIST_ITEM_FIELD] = level, True, False
             elif tag == "li":
-                fields[_LIST_ITEM], fields[_HEADING] = True, 0
+                fields[LIST_ITEM_FIELD], fields[HEADING_LEVEL] = True, 0
             else:
-                fields[_PRE] = True
-            ctx = _new(Ctx, fields)
+                fields[PRE] = True
+            ctx = new_ctx(Ctx, fields)
         if not len(el) and id(el) not in page.tree.open:  # text alone, parsed whole: read it now
             text = el.text
             if text:
@@ -310,16 +213,16 @@ class Walker:
             return ctx
         fields = list(ctx)
         if bold:
-            fields[_BOLD] = True
+            fields[BOLD] = True
         if italic:
-            fields[_ITALIC] = True
+            fields[ITALIC] = True
         if target:
-            fields[_LINK] = target
+            fields[LINK] = target
         if opens:
-            fields[_IN_CONTENT] = True
+            fields[IN_CONTENT] = True
         if container:
-            fields[6] = ctx.containers + ((container, self.page.next_id(container)),)
-        return _new(Ctx, fields)
+            fields[CONTAINERS] = ctx.containers + ((container, self.page.next_id(container)),)
+        return new_ctx(Ctx, fields)
 
     def cell_image(self, el: Tag, ctx: Ctx) -> None:
         """A value drawn as an image in a table cell (Wahapedia's dice in the Wound Roll table):
@@ -390,13 +293,13 @@ class Walker:
         out = drop_empty_columns(out)
         if not out:
             return
-        attrs = _attrs(ctx)
+        attrs = attrs_of(ctx)
         caption = next((c for c in el if c.tag == "caption"), None)
         if caption is not None and text_of(caption, strip=True):
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
-        self.emit(attrs, TABLE, rows=tuple(map(tuple, out)), role=_role(ctx))
+        self.emit(attrs, TABLE, rows=tuple(map(tuple, out)), role=role_of(ctx))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
@@ -414,7 +317,7 @@ class Walker:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
             values.append(clean(text_of(value_els[0], " ")))
-        self.emit(_attrs(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
+        self.emit(attrs_of(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
         return True
 
     def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
@@ -428,7 +331,7 @@ class Walker:
         if not parts or len(" ".join(parts)) > 120:
             return False
         value = next((p for p in reversed(parts) if re.match(r"^\d\+", p)), "")
-        attrs = _attrs(ctx)
+        attrs = attrs_of(ctx)
         if value:
             attrs["value"] = value
         self.emit(attrs, PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save")
@@ -453,29 +356,3 @@ class Walker:
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
-
-
-def _role(ctx: Ctx) -> str | None:
-    if ctx.tooltip:
-        return "tooltip"
-    return ctx.containers[-1][0] if ctx.containers else None
-
-
-# Sub-regions that live inside a bigger one (a datasheet's profile, its weapon table...).
-PARTS = frozenset({"profile", "weapons", "keywords", "stratagem-row"})
-
-
-def _attrs(ctx: Ctx) -> dict[str, str]:
-    """attrs of a block: tooltip_id, container/region (outermost region), part/part_id, class."""
-    attrs: dict[str, str] = {}
-    if ctx.tooltip:
-        attrs["tooltip_id"] = ctx.tooltip
-    if ctx.containers:
-        majors = [c for c in ctx.containers if c[0] not in PARTS] or list(ctx.containers[:1])
-        attrs["container"], attrs["region"] = majors[0]
-        inner = ctx.containers[-1]
-        if inner is not majors[0]:
-            attrs["part"], attrs["part_id"] = inner
-    if ctx.cls:
-        attrs["class"] = ctx.cls
-    return attrs
