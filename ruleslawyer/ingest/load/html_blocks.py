@@ -107,6 +107,8 @@ class Blocks:
             attrs = attrs_of(ctx)
             if section:
                 attrs["section"] = section
+            if len(cache) >= 1024:  # kept small: neighbouring blocks share their context
+                cache.clear()
             attrs = cache[key] = self.page.shared_attrs(attrs)
         self.blocks.append(Block(kind, spans=spans, level=level, role=role_of(ctx), attrs=attrs))
 
