@@ -25,7 +25,7 @@ class Page:
     tree: Any = None  # the html_stream.Stream the page is parsed by
     attrs_seen: dict | None = None
     # Per-page caches of the walk: element verdicts by (tag, class attribute), and the
-    # shared attrs of a paragraph by what they are made of (see `Walker.flush`).
+    # shared attrs of a paragraph by what they are made of (see `Blocks._emit_text`).
     kinds: dict = field(default_factory=dict)
     block_attrs: dict = field(default_factory=dict)
 
