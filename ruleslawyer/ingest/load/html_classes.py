@@ -50,7 +50,7 @@ _CHROME_TOKENS = frozenset({
     "cookies", "consent", "gdpr", "cmp", "noprint", "yandex", "share", "social", "subscribe",
     "subscription", "newsletter", "paywall", "login", "signin", "signup",
 })
-_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
+CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menu", "menubar"})
 # Boxes that pop over the page: kept (they may hold rules) unless their text is an ad prompt.
 _POPUP_TOKENS = frozenset({"popup", "modal", "overlay", "dialog", "lightbox", "notice", "notification",
                            "toast", "flyout"})
@@ -144,29 +144,6 @@ def _popup_name(name: str) -> bool:
     return bool(_POPUP_TOKENS.intersection(tokens(name)))
 
 
-def is_ad(el) -> bool:
-    """True for an advert box: an ad-related class or id token (whole tokens only)."""
-    return _any_name(_ad_name, el)
-
-
-def is_chrome(el, in_content: bool) -> bool:
-    """Navigation, menus, site header/footer, cookie banners: page furniture, not content.
-
-    `<header>`/`<footer>`/`<aside>` inside an article or section hold that article's title,
-    notes or a rules sidebar and are kept; at page level they are the site's banner, footer
-    and sidebar.
-    """
-    name = el.tag
-    if name == "nav":
-        return True
-    if name in ("header", "footer", "aside") and not in_content:
-        return True
-    role = el.get("role")
-    if role and role.lower() in _CHROME_ROLES:
-        return True
-    return _any_name(_chrome_name, el)
-
-
 def is_popup_box(el) -> bool:
     """A box that pops over the page: a `<dialog>`, or a class/id saying popup, modal..."""
     return el.tag == "dialog" or _any_name(_popup_name, el)
@@ -187,15 +164,6 @@ def is_hidden_inline(el) -> bool:
     return el.tag not in BLOCK_TAGS and bool(_DISPLAY_NONE.search(el.get("style") or ""))
 
 
-def heading_level(el) -> int:
-    """The heading level an element renders as (0 when it is not a heading)."""
-    level = HEADING_TAGS.get(el.tag, 0)
-    if level:
-        return level
-    attr = el.get("class")
-    return _class_heading_level(attr) if attr else 0
-
-
 @lru_cache(maxsize=8192)
 def _class_heading_level(attr: str) -> int:
     for cls in _class_names(attr):
@@ -208,21 +176,6 @@ def _class_heading_level(attr: str) -> int:
         if toks and toks[-1] in _HEADER_TOKENS:
             return 5
     return 0
-
-
-def style_flags(el, css_bold: frozenset[str], css_italic: frozenset[str]) -> tuple[bool, bool]:
-    """(bold, italic) that this element itself turns on, from its tag, classes or inline style."""
-    bold = el.tag in BOLD_TAGS or el.tag in ("th", "dt")  # a definition term is a label
-    italic = el.tag in ITALIC_TAGS
-    attr = el.get("class")
-    if attr:
-        by_class = _class_style(attr, css_bold, css_italic)
-        bold, italic = bold or by_class[0], italic or by_class[1]
-    style = el.get("style")
-    if style:
-        bold = bold or bool(_BOLD_STYLE.search(style))
-        italic = italic or bool(_ITALIC_STYLE.search(style))
-    return bold, italic
 
 
 @lru_cache(maxsize=8192)
@@ -289,3 +242,76 @@ def _class_container(attr: str) -> str | None:
             if tok in toks:
                 return name
     return None
+
+
+# -- one element's verdicts, asked once per distinct tag and class attribute -----------------
+# The walk asks a dozen questions of every element; all but those about its id, role and
+# inline style depend on its tag and class attribute alone, which a page repeats thousands of
+# times. `element_kind` answers them together, and the walk keeps the answer per page.
+
+STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
+
+
+class ElementKind:
+    """What an element's tag and class attribute say (see `element_kind`)."""
+
+    __slots__ = ("drop", "page_chrome", "block", "popup", "tooltip", "bold", "italic",
+                 "opens_content", "container", "block_class", "badge", "stat", "invul", "points",
+                 "heading", "maybe_empty_list", "plain")
+
+    def __init__(self, tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]):
+        names = _class_names(attr) if attr else ()
+        toks = [tokens(c) for c in attr.split()] if attr else []
+        # Never content: code and media tags, adverts (an ad token in a class name, whole
+        # tokens only), navigation and page chrome (menus, cookie banners...). The element's
+        # id and role can say so too (`id_drops`, CHROME_ROLES).
+        self.drop = (tag in DROP_TAGS or tag == "nav" or bool(attr) and (_any_class(_ad_name, attr)
+                                                                         or _any_class(_chrome_name, attr)))
+        # `<header>`/`<footer>`/`<aside>` inside an article or section hold that article's
+        # title, notes or a rules sidebar and are kept; at page level they are the site's
+        # banner, footer and sidebar.
+        self.page_chrome = tag in ("header", "footer", "aside")
+        self.block = tag in BLOCK_TAGS
+        self.popup = tag == "dialog" or bool(attr) and _any_class(_popup_name, attr)
+        self.tooltip = "tooltip_content" in names
+        # Bold or italic turned on by the tag or the classes (an inline style can add to it:
+        # `style_facts`).
+        by_class = _class_style(attr, css_bold, css_italic) if attr else (False, False)
+        self.bold = tag in BOLD_TAGS or tag in ("th", "dt") or by_class[0]  # a definition term is a label
+        self.italic = tag in ITALIC_TAGS or by_class[1]
+        self.opens_content = tag in ("article", "main", "section")
+        self.container = _class_container(attr) if attr else None
+        self.block_class = block_class(attr or "")
+        self.badge = "kwb2" in names
+        self.stat = bool(attr) and not class_tokens(attr).isdisjoint(STAT_TOKENS)
+        self.invul = any("invul" in t for ts in toks for t in ts)
+        self.points = tag in ("ul", "ol") and any(t in ("pts", "points") for ts in toks for t in ts)
+        self.heading = HEADING_TAGS.get(tag, 0) or (_class_heading_level(attr) if attr else 0)  # 0: none
+        self.maybe_empty_list = tag in ("ul", "ol", "dl", "menu")
+        # Neither the tag nor the classes change the context (bold, italic, region, content).
+        self.plain = not (self.bold or self.italic or self.container or self.opens_content)
+
+
+def element_kind(tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]) -> ElementKind:
+    """The verdicts on an element with this tag and class attribute, on a page whose style
+    sheets make `css_bold`/`css_italic` classes bold/italic."""
+    return ElementKind(tag, attr, css_bold, css_italic)
+
+
+@lru_cache(maxsize=8192)
+def id_drops(el_id: str) -> bool:
+    """Whether an element id alone marks an advert or page chrome."""
+    return _ad_name(el_id) or _chrome_name(el_id)
+
+
+@lru_cache(maxsize=8192)
+def popup_id(el_id: str) -> bool:
+    """Whether an element id marks a popup box."""
+    return _popup_name(el_id)
+
+
+@lru_cache(maxsize=8192)
+def style_facts(style: str) -> tuple[bool, bool, bool]:
+    """(hidden, bold, italic) that an inline style attribute says."""
+    return (bool(_DISPLAY_NONE.search(style)), bool(_BOLD_STYLE.search(style)),
+            bool(_ITALIC_STYLE.search(style)))

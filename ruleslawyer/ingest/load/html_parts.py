@@ -4,11 +4,12 @@ span tidying and link lists."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from . import html_classes as hc
-from .html_tree import Element, descendants, elements, has_descendant, text_of
+from .html_tree import Element, descendants, has_descendant, text_of
 from ..document import TABLE, Block, Span
 
 
@@ -23,6 +24,17 @@ class Page:
     warnings: list | None = None
     tree: Any = None  # the html_stream.Stream the page is parsed by
     attrs_seen: dict | None = None
+    # Per-page caches of the walk: element verdicts by (tag, class attribute), and the
+    # shared attrs of a paragraph by what they are made of (see `Blocks._emit_text`).
+    kinds: dict = field(default_factory=dict)
+    block_attrs: dict = field(default_factory=dict)
+
+    def kind(self, tag: str, attr: str | None) -> "hc.ElementKind":
+        """The verdicts on an element with this tag and class attribute (kept per page)."""
+        kind = self.kinds.get((tag, attr))
+        if kind is None:
+            kind = self.kinds[(tag, attr)] = hc.element_kind(tag, attr, self.css_bold, self.css_italic)
+        return kind
 
     def shared_attrs(self, attrs: dict[str, str]) -> dict[str, str]:
         """One dict per distinct block attrs (same items in the same order)."""
@@ -121,62 +133,92 @@ def drop_link_runs(blocks: list[Block], min_links: int = 8) -> list[Block]:
     return out
 
 
+def collapse_space(text: str) -> str:
+    """Each run of white space (and zero-width spaces) as one space: `_WS.sub(" ", text)`,
+    done by `str.split`, several times faster (the walk does it to every text of a page)."""
+    if "\u200b" in text:  # the one character of _WS that str.split does not split at
+        return _WS.sub(" ", text)
+    parts = text.split()
+    if not parts:
+        return " " if text else ""
+    out = " ".join(parts)
+    if text[0].isspace():
+        out = " " + out
+    if text[-1].isspace():
+        out += " "
+    return out
+
+
 def clean(text: str) -> str:
-    return _WS.sub(" ", text).strip()
+    if "\u200b" in text:
+        return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
-def tidy(spans: list[Span]) -> list[Span]:
-    """Merge same-style neighbours, collapse spaces across span edges, strip the block ends."""
-    merged: list[Span] = []
-    for s in spans:
-        if merged and (merged[-1].bold, merged[-1].italic, merged[-1].link) == (s.bold, s.italic, s.link):
-            last = merged[-1]
-            merged[-1] = Span(last.text + s.text, last.bold, last.italic, last.color, last.link)
-        else:
-            merged.append(s)
-    out: list[Span] = []
+def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:
+    """Spans of a paragraph from its runs of (text, (bold, italic, link)): same-style
+    neighbours merged, spaces collapsed across span edges, the block ends stripped."""
+    n = len(runs)
+    if n == 1:  # (the runs hold no white space but single spaces, and do not start blank)
+        text, (bold, italic, link) = runs[0]
+        text = text.strip(" ")
+        return [Span(text, bold, italic, None, link)] if text else []
+    out: list[tuple[str, tuple]] = []
     prev_space = True
-    for s in merged:
-        text = s.text
+    i = 0
+    while i < n:
+        text, style = runs[i]
+        i += 1
+        if i < n and runs[i][1] == style:
+            parts = [text]
+            while i < n and runs[i][1] == style:
+                parts.append(runs[i][0])
+                i += 1
+            text = "".join(parts)
         if prev_space:
             text = text.lstrip(" ")
-        if not text:
-            continue
-        prev_space = text.endswith(" ")
-        out.append(Span(text, s.bold, s.italic, s.color, s.link) if text != s.text else s)
-    while out and not out[-1].text.strip():
+            if not text:
+                continue
+        prev_space = text[-1] == " "
+        out.append((text, style))
+    while out and not out[-1][0].strip():
         out.pop()
     if out:
-        last = out[-1]
-        out[-1] = Span(last.text.rstrip(), last.bold, last.italic, last.color, last.link)
-    return out
+        out[-1] = (out[-1][0].rstrip(), out[-1][1])
+    return [Span(text, bold, italic, None, link) for text, (bold, italic, link) in out]
 
 
 def own_rows(table: Element) -> list[Element]:
     """The table's rows, not those of tables nested in its cells."""
     rows = []
-    for part in elements(table):
-        if part.tag == "tr":
+    for part in table:
+        tag = part.tag
+        if tag == "tr":
             rows.append(part)
-        elif part.tag in ("thead", "tbody", "tfoot"):
-            rows.extend(r for r in elements(part) if r.tag == "tr")
+        elif tag in ("thead", "tbody", "tfoot"):
+            rows.extend(r for r in part if r.tag == "tr")
     return rows
 
 
 def cells_of(tr: Element) -> list[Element]:
     """A row's td and th cells."""
-    return [c for c in elements(tr) if c.tag in ("td", "th")]
+    return [c for c in tr if c.tag in ("td", "th")]
 
 
 _LAYOUT_INSIDE = frozenset({"table", "p", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"})
 
 
-def is_layout_table(table: Element, rows: list[Element]) -> bool:
-    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data."""
+def is_layout_table(table: Element, rows: list[Element], cells: list[list[Element]] | None = None) -> bool:
+    """A table used to lay out prose (paragraphs, lists, nested tables) rather than data.
+    `cells`: each row's `cells_of`, when the caller has them."""
     if not rows:
         return True
-    for tr in rows:
-        for cell in cells_of(tr):
+    for row in (cells if cells is not None else map(cells_of, rows)):
+        for cell in row:
+            if not len(cell):  # text alone (most cells)
+                if len((cell.text or "").strip()) > 400:
+                    return True
+                continue
             if has_descendant(cell, _LAYOUT_INSIDE):
                 return True
             if len(text_of(cell, " ", strip=True)) > 400:
@@ -187,10 +229,32 @@ def is_layout_table(table: Element, rows: list[Element]) -> bool:
 def is_header_cell(cell: Element) -> bool:
     if cell.tag == "th":
         return True
-    for el in [cell, *descendants(cell)]:
-        if any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in (el.get("class") or "").split()):
-            return True
-    return False
+    if _header_class(cell.get("class") or ""):
+        return True
+    return len(cell) > 0 and any(_header_class(d.get("class") or "") for d in descendants(cell))
+
+
+def is_header_row(cells: list[Element]) -> bool:
+    """Whether every cell of a row is a header cell (`is_header_cell`) or holds no text."""
+    for c in cells:
+        if c.tag == "th":
+            continue
+        if len(c):
+            if is_header_cell(c) or not text_of(c).strip():
+                continue
+            return False
+        attr = c.get("class")  # text alone: `is_header_cell` and `text_of` made short
+        if attr and _header_class(attr):
+            continue
+        text = c.text
+        if text and text.strip():
+            return False
+    return True
+
+
+@lru_cache(maxsize=8192)
+def _header_class(attr: str) -> bool:
+    return any(c.lower() == "dsheader" or hc.tokens(c)[-1:] == ["header"] for c in attr.split())
 
 
 def drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[list[str]], list[int]]:
@@ -214,18 +278,40 @@ def drop_echo_rows(rows: list[list[str]], header_rows: list[int]) -> tuple[list[
 def drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
     if not rows:
         return rows
-    width = max(len(r) for r in rows)
+    width = max(map(len, rows))
+    if any(len(r) == width and all(r) for r in rows):
+        return rows  # a full row: every column has a cell with text
     cols = [j for j in range(width) if any(j < len(r) and r[j] for r in rows)]
     # A row cut short by colspans keeps only the kept columns it has.
     return [[r[j] for j in cols if j < len(r)] for r in rows]
 
 
-def descendants_with_token(el: Element, token: str) -> list[Element]:
-    found = []
-    for d in descendants(el):
-        for c in (d.get("class") or "").split():
-            toks = hc.tokens(c)
-            if toks and toks[-1] == token:
-                found.append(d)
-                break
-    return found
+def boxes_with_tokens(el: Element, wanted: tuple[str, ...]) -> list[list[list[Element]]]:
+    """For each child element of `el` that holds text (a box), and each of the `wanted`
+    tokens: the elements inside the box, in document order, one of whose class names ends in
+    that token ("dsCharName" ends in "name"). One pass over each box."""
+    boxes = []
+    for box in el:
+        if not isinstance(box.tag, str):
+            continue
+        found: list[list[Element]] = [[] for _ in wanted]
+        text = box.text
+        has_text = bool(text and text.strip())
+        for d in descendants(box):
+            if not has_text:
+                text, tail = d.text, d.tail
+                has_text = bool((text and text.strip()) or (tail and tail.strip()))
+            attr = d.get("class")
+            if attr:
+                for i in _token_hits(attr, wanted):
+                    found[i].append(d)
+        if has_text:
+            boxes.append(found)
+    return boxes
+
+
+@lru_cache(maxsize=8192)
+def _token_hits(attr: str, wanted: tuple[str, ...]) -> tuple[int, ...]:
+    """Which of the `wanted` tokens end one of the class names of a class attribute."""
+    last = {toks[-1] for toks in map(hc.tokens, attr.split()) if toks}
+    return tuple(i for i, token in enumerate(wanted) if token in last)

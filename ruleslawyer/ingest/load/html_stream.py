@@ -217,8 +217,10 @@ class Stream:
         """`html_tree.children(el)`, waiting for each piece to be parsed; when `el` is still
         being parsed, each child is removed from the tree once it and its tail are read."""
         if id(el) not in self.open:
-            yield from children(el)
-            return
+            return children(el)
+        return self._children_parsing(el)
+
+    def _children_parsing(self, el: Element) -> Iterator[Node]:
         key = id(el)
         while not len(el) and key in self.open and self.pump():
             pass

@@ -113,7 +113,8 @@ def run(steps: Steps) -> None:
     real pages can nest thousands of elements deep, so the walk must not recurse."""
     stack = [steps]
     while stack:
-        try:
-            stack.append(next(stack[-1]))
-        except StopIteration:
+        step = next(stack[-1], None)  # (a step never yields None)
+        if step is None:
             stack.pop()
+        else:
+            stack.append(step)

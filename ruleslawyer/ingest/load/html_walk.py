@@ -31,105 +31,60 @@ What parsers can rely on (all hints; the block texts alone still read like the p
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
+from ..document import PARAGRAPH, TABLE, Span
 from . import html_classes as hc
-from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, descendants_with_token, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_cell, is_layout_table, is_points_list, is_weapon_keyword, own_rows, tidy)
+from .html_blocks import (BOLD, CLS, CONTAINERS, HEADING_LEVEL, IN_CONTENT, ITALIC, LINK, LIST_ITEM_FIELD, PRE, Blocks,
+                          Ctx, attrs_of, new_ctx, role_of)
+from .html_parts import (Page, cells_of, clean, image_value, is_die_image, join_die_plus, boxes_with_tokens, drop_empty_columns, drop_echo_rows, drop_link_runs, is_header_row, is_layout_table, is_points_list, is_weapon_keyword, own_rows)
 from .html_tree import Element as Tag, Steps, children, run, elements, elements_with_tags, text_of
 
-_LISTS = frozenset({"ul", "ol"})
-_STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
+__all__ = ["Ctx", "Page", "Walker"]  # (Ctx and Page for html.load_html and the tests)
 
-_WS = re.compile(r"[\s\u00a0\u2009\u202f\u200b]+")
-_PARENTHESISED = re.compile(r"^\(.*\)$")
+_LISTS = frozenset({"ul", "ol"})
 _BADGE_JOIN = re.compile(r"\]\s*\[")
 _BADGE_SPACE = re.compile(r"\[\s+")
+_NO_ATTRS: dict[str, str] = {}
 
 
-class Ctx(NamedTuple):
-    """What the enclosing elements say about the text being read."""
-
-    bold: bool = False
-    italic: bool = False
-    link: str | None = None
-    heading: int = 0
-    list_item: bool = False
-    tooltip: str | None = None
-    containers: tuple[tuple[str, str], ...] = ()
-    cls: str | None = None
-    in_content: bool = False
-    in_cell: bool = False
-    pre: bool = False
-
-
-class Walker:
-    """Collects blocks for one stretch of the tree; popups go to the root walker's queue."""
-
-    def __init__(self, page: Page, root: "Walker | None" = None):
-        self.page = page
-        self.root = root or self
-        self.blocks: list[Block] = []
-        self.pending: list[Block] = []
-        self.spans: list[Span] = []
-        self.buf_ctx: Ctx | None = None
-        self.section: str | None = None  # the last h1/h2-level heading of the page body
-
-    # -- text buffer ---------------------------------------------------------------------
-    def add_text(self, text: str, ctx: Ctx) -> None:
-        text = _WS.sub(" ", text)
-        if not text:
-            return
-        if self.buf_ctx is None:
-            if not text.strip():
-                return
-            self.buf_ctx = ctx
-        self.spans.append(Span(text, bold=ctx.bold, italic=ctx.italic, link=ctx.link))
-
-    def flush(self) -> None:
-        """End the running paragraph (if any), then emit popups queued while reading it."""
-        if self.buf_ctx is not None:
-            spans = tidy(self.spans)
-            ctx = self.buf_ctx
-            self.spans, self.buf_ctx = [], None
-            if spans:
-                text = "".join(s.text for s in spans)
-                if ctx.heading and not _PARENTHESISED.match(text):
-                    kind, level = HEADING, ctx.heading
-                else:
-                    kind, level = (LIST_ITEM if ctx.list_item else PARAGRAPH), 0
-                self.emit(_attrs(ctx), kind, spans=tuple(spans), level=level, role=_role(ctx))
-        if self is self.root and self.pending:
-            self.blocks.extend(self.pending)
-            self.pending.clear()
-
-    def emit(self, attrs: dict[str, str], kind: str, **fields) -> None:
-        """Add a block. Blocks with equal attrs share one dict (most blocks of a section carry
-        the same few), which keeps a big page's blocks small."""
-        root = self.root
-        if fields.get("role") != "tooltip" and not attrs.get("tooltip_id"):
-            if kind == HEADING and fields.get("level", 0) <= 2:
-                root.section = "".join(s.text for s in fields.get("spans", ()))
-            if root.section:
-                attrs["section"] = root.section
-        self.blocks.append(Block(kind, attrs=self.page.shared_attrs(attrs), **fields))
+class Walker(Blocks):
+    """Walks one stretch of the tree into blocks (see `Blocks` for how text becomes blocks)."""
 
     # -- the walk ------------------------------------------------------------------------
+    # A walk step is a generator run by `html_tree.run` on an explicit stack (pages nest
+    # thousands deep). Most elements need none: `_walk` reads an element whose content is
+    # text alone, or that it drops or reads whole, at once, and returns a step only for
+    # what has child elements left to walk.
     def walk_children(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
         """Read the children of `el` (the page body, a popup, a table cell) into blocks."""
         run(self._children(el, ctx, depth))
 
     def walk(self, el: Tag, ctx: Ctx, depth: int = 0) -> None:
         """Read one element and everything inside it into blocks."""
-        run(self._walk(el, ctx, depth))
+        steps = self._walk(el, ctx, depth)
+        if steps is not None:
+            run(steps)
 
-    def _children(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
+    def _children(self, el: Tag, ctx: Ctx, depth: int, flush_after: bool = False) -> Steps:
         prev_hidden: Tag | None = None  # the hidden inline sibling just read (or skipped)
         shown_variant = False
         tree = self.page.tree
+        block_tags = hc.BLOCK_TAGS
         for child in tree.children(el):
-            if not isinstance(child, str):
-                if hc.is_hidden_inline(child) and not self.is_tooltip(child):
+            if isinstance(child, str):
+                if child.strip():
+                    prev_hidden, shown_variant = None, False
+                if ctx.pre and "\n" in child:
+                    self._text(child, ctx)
+                else:
+                    self.add_text(child, ctx)
+                continue
+            tag = child.tag
+            items = child.items()
+            attrs = dict(items) if items else _NO_ATTRS
+            if tag not in block_tags:
+                style = attrs.get("style")
+                if style and hc.style_facts(style)[0] and not self.is_tooltip(child):
                     # Filter variants: Wahapedia prints a keyword once per detachment filter,
                     # all hidden, and its script shows one. Show the first of such a run; a
                     # lone hidden span is hidden for good.
@@ -140,96 +95,134 @@ class Walker:
                         yield self._children(child, self.enter(child, ctx), depth + 1)
                     prev_hidden = child
                     continue
-                prev_hidden, shown_variant = None, False
-                yield self._walk(child, ctx, depth + 1)
-            else:
-                if child.strip():
-                    prev_hidden, shown_variant = None, False
-                if ctx.pre and "\n" in child:
-                    for k, line in enumerate(str(child).split("\n")):
-                        if k:
-                            self.flush()
-                        self.add_text(line, ctx)
-                else:
-                    self.add_text(str(child), ctx)
+            prev_hidden, shown_variant = None, False
+            steps = self._walk_element(child, tag, attrs, ctx, depth + 1)
+            if steps is not None:
+                yield steps
+        if flush_after:
+            self.flush()
 
-    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
-        name = el.tag
-        if name == "img" and ctx.in_cell:
+    def _walk(self, el: Tag, ctx: Ctx, depth: int) -> Steps | None:
+        """Read one element: what is left to walk inside it as a step, or None when done."""
+        items = el.items()
+        return self._walk_element(el, el.tag, dict(items) if items else _NO_ATTRS, ctx, depth)
+
+    def _walk_element(self, el: Tag, tag: str, attrs: dict[str, str], ctx: Ctx, depth: int) -> Steps | None:
+        """`_walk` of an element whose tag and attributes the caller has read."""
+        if tag == "img" and ctx.in_cell:
             self.cell_image(el, ctx)
-            return
-        if name in hc.DROP_TAGS or hc.is_ad(el) or hc.is_chrome(el, ctx.in_content):
-            return
-        if name == "br":
-            self.flush()
-            return
-        if (name in hc.BLOCK_TAGS or name == "dialog") and hc.is_popup_box(el) \
-                and hc.is_ad_popup(self.page.tree.complete(el)):
-            return
-        if self.is_tooltip(el):
-            yield self._tooltip(el, ctx, depth)
-            return
-        if hc.is_hidden_inline(el):
-            return
-        block = name in hc.BLOCK_TAGS
-        if name in ("ul", "ol", "dl", "menu") and not self.page.tree.has_text(el):
-            return  # a list with no items does not break the running line (a rule box does)
-        ctx = self.enter(el, ctx)
-        if ctx.in_cell and not block and is_weapon_keyword(el):
-            # Wahapedia sets a weapon's abilities as badges; print them the way rules text
-            # does: "Flamer [ignores cover, torrent]".
-            self.add_text(" [", ctx)
-            yield self._children(el, ctx, depth)
-            self.add_text("]", ctx)
-            return
-        if block:
-            self.flush()
-            ctx = ctx._replace(cls=hc.block_class(el.get("class") or "") or ctx.cls)
-        if name == "table":
-            yield self._table(el, ctx, depth)
-        elif block and self.stat_grid(el, ctx):
-            pass
-        elif block and self.invulnerable_save(el, ctx):
-            pass
-        elif name in ("ul", "ol") and is_points_list(el):
-            yield self._points_list(el, ctx, depth)
+            return None
+        page = self.page
+        kind = page.kinds.get((tag, attrs.get("class"))) or page.kind(tag, attrs.get("class"))
+        if kind.drop or (kind.page_chrome and not ctx.in_content):
+            return None  # code, media, ads and page chrome (by tag and class)
+        if attrs:
+            el_id, role, style = attrs.get("id"), attrs.get("role"), attrs.get("style")
+            if (el_id and hc.id_drops(el_id)) or (role and role.lower() in hc.CHROME_ROLES):
+                return None  # ads and page chrome (by id or role)
         else:
-            level = hc.heading_level(el)
+            el_id = role = style = None
+        if tag == "br":
+            self.flush()
+            return None
+        block = kind.block
+        if (block or tag == "dialog") and (kind.popup or (el_id and hc.popup_id(el_id))) \
+                and hc.is_ad_popup(page.tree.complete(el)):
+            return None
+        if (el_id and (el_id in page.tooltip_ids or el_id.startswith("tooltip_content"))) \
+                or role == "tooltip" or kind.tooltip:
+            return self._tooltip(el, ctx, depth)
+        if style and not block and hc.style_facts(style)[0]:
+            return None  # hidden inline
+        if kind.maybe_empty_list and not page.tree.has_text(el):
+            return None  # a list with no items does not break the running line (a rule box does)
+        if attrs or not kind.plain:  # (else nothing about the element changes the context)
+            ctx = self._enter(tag, attrs, kind, style, ctx)
+        if ctx.in_cell and not block and kind.badge and is_weapon_keyword(el):
+            return self._badge(el, ctx, depth)
+        if block:
+            if self.buf_ctx is not None or self.pending:  # (else `flush` has nothing to do)
+                self.flush()
+            cls = kind.block_class or ctx.cls
+            if cls != ctx.cls:
+                fields = list(ctx)
+                fields[CLS] = cls
+                ctx = new_ctx(Ctx, fields)
+            if tag == "table":
+                return self._flushed(self._table(el, ctx, depth))
+            if (kind.stat and self.stat_grid(el, ctx)) or (kind.invul and self.invulnerable_save(el, ctx)):
+                self.flush()
+                return None
+            if kind.points:
+                return self._flushed(self._points_list(el, ctx, depth))
+        level = kind.heading
+        if level or tag == "li" or tag == "pre":
+            fields = list(ctx)
             if level and not block:
                 # A header-styled span inside a line is a bold run-in label, not a heading.
-                level = 0
-                ctx = ctx._replace(bold=True)
-            if level:
-                ctx = ctx._replace(heading=level, bold=True, list_item=False)
-            elif name == "li":
-                ctx = ctx._replace(list_item=True, heading=0)
-            elif name == "pre":
-                ctx = ctx._replace(pre=True)
-            yield self._children(el, ctx, depth)
-        if block:
-            self.flush()
+                fields[BOLD] = True
+            elif level:
+                fields[HEADING_LEVEL], fields[BOLD], fields[LIST_ITEM_FIELD] = level, True, False
+            elif tag == "li":
+                fields[LIST_ITEM_FIELD], fields[HEADING_LEVEL] = True, 0
+            else:
+                fields[PRE] = True
+            ctx = new_ctx(Ctx, fields)
+        if not len(el) and id(el) not in page.tree.open:  # text alone, parsed whole: read it now
+            text = el.text
+            if text:
+                if ctx.pre:
+                    self._text(text, ctx)
+                else:
+                    self.add_text(text, ctx)
+            if block:
+                self.flush()
+            return None
+        return self._children(el, ctx, depth, flush_after=block)
+
+    def _flushed(self, steps: Steps) -> Steps:
+        """A step, then the end of the running paragraph (after a block element)."""
+        yield steps
+        self.flush()
+
+    def _badge(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
+        """Wahapedia sets a weapon's abilities as badges; print them the way rules text
+        does: "Flamer [ignores cover, torrent]"."""
+        self.add_text(" [", ctx)
+        yield self._children(el, ctx, depth)
+        self.add_text("]", ctx)
 
     def enter(self, el: Tag, ctx: Ctx) -> Ctx:
         """The context inside `el`: its style, link target and the region it opens."""
-        bold, italic = hc.style_flags(el, self.page.css_bold, self.page.css_italic)
-        changes = {}
-        if bold and not ctx.bold:
-            changes["bold"] = True
-        if italic and not ctx.italic:
-            changes["italic"] = True
-        target = el.get("data-tooltip-content")
-        if not target and el.tag == "a":
-            href = el.get("href") or ""
+        attrs = dict(el.items())
+        return self._enter(el.tag, attrs, self.page.kind(el.tag, attrs.get("class")), attrs.get("style"), ctx)
+
+    def _enter(self, tag: str, attrs: dict[str, str], kind: hc.ElementKind, style: str | None, ctx: Ctx) -> Ctx:
+        bold, italic = kind.bold, kind.italic
+        if style:
+            _hidden, by_style_bold, by_style_italic = hc.style_facts(style)
+            bold, italic = bold or by_style_bold, italic or by_style_italic
+        target = attrs.get("data-tooltip-content") if attrs else None
+        if not target and tag == "a":
+            href = attrs.get("href") or ""
             if href and href != "#" and not href.lower().startswith("javascript:"):
                 target = href
+        container = kind.container
+        opens = kind.opens_content and not ctx.in_content
+        if not ((bold and not ctx.bold) or (italic and not ctx.italic) or target or opens or container):
+            return ctx
+        fields = list(ctx)
+        if bold:
+            fields[BOLD] = True
+        if italic:
+            fields[ITALIC] = True
         if target:
-            changes["link"] = target
-        if el.tag in ("article", "main", "section") and not ctx.in_content:
-            changes["in_content"] = True
-        container = hc.container_of(el)
+            fields[LINK] = target
+        if opens:
+            fields[IN_CONTENT] = True
         if container:
-            changes["containers"] = ctx.containers + ((container, self.page.next_id(container)),)
-        return ctx._replace(**changes) if changes else ctx
+            fields[CONTAINERS] = ctx.containers + ((container, self.page.next_id(container)),)
+        return new_ctx(Ctx, fields)
 
     def cell_image(self, el: Tag, ctx: Ctx) -> None:
         """A value drawn as an image in a table cell (Wahapedia's dice in the Wound Roll table):
@@ -266,7 +259,8 @@ class Walker:
     # -- tables --------------------------------------------------------------------------
     def _table(self, el: Tag, ctx: Ctx, depth: int) -> Steps:
         rows = own_rows(self.page.tree.complete(el))
-        if is_layout_table(el, rows):
+        row_cells = [cells_of(tr) for tr in rows]
+        if is_layout_table(el, rows, row_cells):
             if not hc.container_of(el) and any(is_points_list(d) for d in elements_with_tags(el, _LISTS)):
                 # A card laid out as a table around a "name / N pts" header: an enhancement.
                 ctx = ctx._replace(containers=ctx.containers + (("enhancement", self.page.next_id("enhancement")),))
@@ -274,54 +268,56 @@ class Walker:
             return
         out: list[list[str]] = []
         header_rows: list[int] = []
-        for tr in rows:
-            cells = cells_of(tr)
+        cell_ctx = None
+        for cells in row_cells:
             texts = []
             for cell in cells:
                 if not len(cell) and not ctx.pre:
                     text = clean(cell.text or "")  # text alone: what the walk below would read
                 else:
+                    if cell_ctx is None:
+                        cell_ctx = ctx._replace(heading=0, list_item=False, in_cell=True)
                     sub = Walker(self.page, root=self.root)
-                    yield sub._children(cell, ctx._replace(heading=0, list_item=False, in_cell=True), depth + 1)
+                    yield sub._children(cell, cell_ctx, depth + 1)
                     sub.flush()
                     text = join_die_plus(" ".join(b.text for b in sub.blocks if b.text))
-                texts.append(_BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text)).strip())
+                if "[" in text:
+                    text = _BADGE_JOIN.sub(", ", _BADGE_SPACE.sub("[", text))
+                texts.append(text.strip())
             if any(texts):
                 # (a cell without text does not count: tested last, as it is the dearest)
-                if cells and all(c.tag == "th" or is_header_cell(c) or not text_of(c, strip=True) for c in cells):
+                if cells and is_header_row(cells):
                     header_rows.append(len(out))
                 out.append(texts)
         out, header_rows = drop_echo_rows(out, header_rows)
         out = drop_empty_columns(out)
         if not out:
             return
-        attrs = _attrs(ctx)
-        caption = next((c for c in elements(el) if c.tag == "caption"), None)
+        attrs = attrs_of(ctx)
+        caption = next((c for c in el if c.tag == "caption"), None)
         if caption is not None and text_of(caption, strip=True):
             attrs["caption"] = clean(text_of(caption, " "))
         if header_rows:
             attrs["header_rows"] = ",".join(str(i) for i in header_rows)
-        self.emit(attrs, TABLE, rows=tuple(tuple(r) for r in out), role=_role(ctx))
+        self.emit(attrs, TABLE, rows=tuple(map(tuple, out)), role=role_of(ctx))
 
     def stat_grid(self, el: Tag, ctx: Ctx) -> bool:
         """A row of name/value boxes (M T Sv W Ld OC) as one table block, role "stat-grid"."""
         attr = el.get("class")
-        if not attr or hc.class_tokens(attr).isdisjoint(_STAT_TOKENS):
+        if not attr or hc.class_tokens(attr).isdisjoint(hc.STAT_TOKENS):
             return False
         if len(self.page.tree.complete(el)) < 3:
             return False  # fewer than three child elements, let alone three boxes with text
-        cells = [c for c in elements(el) if text_of(c, strip=True)]
-        if len(cells) < 3:
+        boxes = boxes_with_tokens(el, ("name", "value"))  # the child elements with text
+        if len(boxes) < 3:
             return False
         names, values = [], []
-        for cell in cells:
-            name_els = descendants_with_token(cell, "name")
-            value_els = descendants_with_token(cell, "value")
+        for name_els, value_els in boxes:
             if len(name_els) != 1 or len(value_els) != 1:
                 return False
             names.append(clean(text_of(name_els[0], " ")))
             values.append(clean(text_of(value_els[0], " ")))
-        self.emit(_attrs(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
+        self.emit(attrs_of(ctx), TABLE, rows=(tuple(names), tuple(values)), role="stat-grid")
         return True
 
     def invulnerable_save(self, el: Tag, ctx: Ctx) -> bool:
@@ -335,7 +331,7 @@ class Walker:
         if not parts or len(" ".join(parts)) > 120:
             return False
         value = next((p for p in reversed(parts) if re.match(r"^\d\+", p)), "")
-        attrs = _attrs(ctx)
+        attrs = attrs_of(ctx)
         if value:
             attrs["value"] = value
         self.emit(attrs, PARAGRAPH, spans=(Span(" ".join(parts), bold=True),), role="invulnerable-save")
@@ -354,33 +350,9 @@ class Walker:
             self.flush()
             for k in rest:
                 if not isinstance(k, str):
-                    yield self._walk(k, ctx, depth + 2)
+                    steps = self._walk(k, ctx, depth + 2)
+                    if steps is not None:
+                        yield steps
                 else:
                     self.add_text(str(k), ctx)
             self.flush()
-
-
-def _role(ctx: Ctx) -> str | None:
-    if ctx.tooltip:
-        return "tooltip"
-    return ctx.containers[-1][0] if ctx.containers else None
-
-
-# Sub-regions that live inside a bigger one (a datasheet's profile, its weapon table...).
-PARTS = frozenset({"profile", "weapons", "keywords", "stratagem-row"})
-
-
-def _attrs(ctx: Ctx) -> dict[str, str]:
-    """attrs of a block: tooltip_id, container/region (outermost region), part/part_id, class."""
-    attrs: dict[str, str] = {}
-    if ctx.tooltip:
-        attrs["tooltip_id"] = ctx.tooltip
-    if ctx.containers:
-        majors = [c for c in ctx.containers if c[0] not in PARTS] or list(ctx.containers[:1])
-        attrs["container"], attrs["region"] = majors[0]
-        inner = ctx.containers[-1]
-        if inner is not majors[0]:
-            attrs["part"], attrs["part_id"] = inner
-    if ctx.cls:
-        attrs["class"] = ctx.cls
-    return attrs
