@@ -9,11 +9,11 @@ texts kept as role "tooltip" blocks). See `html_walk` for the roles and attrs em
 from __future__ import annotations
 
 import codecs
-import gc
 import re
 from typing import Iterator
 
 from ...errors import LoadError
+from ...gcpause import gc_paused
 from ..document import HEADING, Document, DocumentOrigin
 
 MAX_HTML_BYTES = 64 * 1024 * 1024
@@ -155,9 +155,7 @@ def load_html(data: bytes, origin: DocumentOrigin, chunk_chars: int = CHUNK_CHAR
     # The walk makes a few objects per element and keeps most of them (spans, blocks), which
     # Python's cycle collector would scan over and over as the page grows; it makes no
     # cycles worth collecting, so the collector rests until the walk is done.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         for unlimited in (False, True):
             stream = Stream(_chunks(text, chunk_chars), unlimited=unlimited)
             walker = Walker(Page(tooltip_ids=tooltip_ids, css_bold=bold, css_italic=italic, tree=stream))
@@ -170,9 +168,6 @@ def load_html(data: bytes, origin: DocumentOrigin, chunk_chars: int = CHUNK_CHAR
                 continue
             except RecursionError:  # a library below us recursing; the walk itself does not
                 raise LoadError(path, "the HTML is nested too deeply to read (a broken or hostile page)") from None
-    finally:
-        if collecting:
-            gc.enable()
     title = text_of(stream.title, " ", strip=True) if stream.title is not None else None
     blocks = tuple(walker.blocks)
     if not any(b.text.strip() for b in blocks):

@@ -45,12 +45,20 @@ class Blocks:
 
     def __init__(self, page: Page, root: "Blocks | None" = None):
         self.page = page
-        self.root = root or self
+        # None for the root itself: a reference to itself would be a cycle, and everything it
+        # holds (the blocks, the page's parser and what is left of its tree) would wait for
+        # the cycle collector, which ingest pauses for the whole file (300 MB on a 60 MB page).
+        self._root = root
         self.blocks: list[Block] = []
         self.pending: list[Block] = []
         self.runs: list[tuple[str, tuple]] = []  # the running paragraph: (text, (bold, italic, link))
         self.buf_ctx: Ctx | None = None
         self.section: str | None = None  # the last h1/h2-level heading of the page body
+
+    @property
+    def root(self) -> "Blocks":
+        """The blocks whose queue takes popups (the page's, or a popup's own)."""
+        return self._root or self
 
     # -- text buffer ---------------------------------------------------------------------
     def add_text(self, text: str, ctx: Ctx) -> None:

@@ -149,6 +149,9 @@ class Stream:
                 self.done = True
                 root = self.parser.close()
                 if self.unlimited:
+                    # The parser target refers back to this stream: let go of it, so the tree
+                    # is freed with the stream (ingest pauses the cycle collector for the file).
+                    self.parser = None
                     self.root = root if root is not None else (self.root or etree.Element("html"))
                 elif root is None:
                     raise Restart("no tree")

@@ -40,9 +40,12 @@ def norm_value(text: str) -> str:
 def norm_text(text: str) -> str:
     """Running text with whitespace collapsed (quotes and dashes kept as printed; a
     non-breaking hyphen, U+2011, is a hyphen: "Kombi‑rokkit" is "Kombi-rokkit")."""
+    text = text.replace("\u00ad", "").replace("\u2011", "-")
     # str.split() splits on exactly the characters `\s` matches: the same as collapsing runs
     # with the regex and stripping, at a fraction of the cost (every line passes through here).
-    return " ".join(text.replace("\u00ad", "").replace("\u2011", "-").split())
+    # The text itself when nothing changed, so a line shares its block's string, not a copy.
+    joined = " ".join(text.split())
+    return text if joined == text else joined
 
 
 def stat_name(label: str) -> str:
@@ -97,7 +100,7 @@ class Line:
             return norm_text(cells[0])
         return norm_text(" ".join(c for c in cells if c.strip()))
 
-    @cached_property
+    @property
     def heading_like(self) -> bool:
         """A heading block, or a short line with no lower-case letters (an ALL-CAPS title)."""
         if self.kind == "row" or not (self.kind == HEADING or is_caps(self.text)):
@@ -123,20 +126,10 @@ class Line:
     @property
     def tokens(self) -> list[str]:
         """The cells, or the words of a lone cell (a table row a loader left as one line)."""
-        return list(self._tokens[0])
-
-    @cached_property
-    def _tokens(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The tokens and their label keys, worked out once: header tests ask for them on every
-        line, and several times for a line of a card."""
         cells = [c.strip() for c in self.cells if c.strip()]
-        tokens = tuple(cells[0].split() if len(cells) == 1 else cells)
-        return tokens, tuple(map(label_key, tokens))
-
-    @property
-    def token_keys(self) -> tuple[str, ...]:
-        """`label_key` of each token (for comparing them with header names)."""
-        return self._tokens[1]
+        if len(cells) == 1:
+            return cells[0].split()
+        return cells
 
 
 def is_caps(text: str) -> bool:
@@ -187,11 +180,11 @@ def stat_header(line: Line) -> list[str] | None:
 
     Returns the cells as printed (empty padding cells dropped), or None for any other line.
     """
-    folded = line.token_keys
+    cells = line.tokens
+    folded = [label_key(c) for c in cells]
     have = set(folded)
     if not {"M", "T", "W", "LD", "SV"} <= have:
         return None
-    cells = line.tokens
     # OC (10th) or WS and BS (9th); a row of nothing but the five shared names is taken too
     # (a loader may have set the last column apart).
     if not ("OC" in have or {"WS", "BS"} <= have or all(f in STAT_NAMES for f in folded)):
@@ -284,11 +277,11 @@ def weapon_header(line: Line) -> list[str] | None:
     9th edition: WEAPON RANGE TYPE S AP D ABILITIES; 10th edition: [RANGED WEAPONS] RANGE A
     BS S AP D. The first cell may be a title ("WEAPON", "RANGED WEAPONS") or empty.
     """
-    folded = line.token_keys
+    cells = line.tokens
+    folded = [label_key(c) for c in cells]
     have = set(folded)
     if not {"RANGE", "S", "AP", "D"} <= have or not have & {"TYPE", "A"}:
         return None
-    cells = line.tokens
     unknown = [f for f in folded if f not in WEAPON_COLUMNS and f not in ("WEAPON", "WEAPONS", "RANGEDWEAPONS",
                                                                           "MELEEWEAPONS", "RANGED", "MELEE")]
     if unknown:
