@@ -117,8 +117,9 @@ class CardReader(WeaponReading):
 
         # Labels that switch section, wherever they appear. A loader may have run several
         # keyword lines into one ("FACTION KEYWORDS: ... KEYWORDS: ..."): read each part.
-        parts = [p for p in _LABEL_SPLIT.split(text) if p.strip()]
-        if len(parts) > 1 and (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)):
+        parts = [p for p in _LABEL_SPLIT.split(text) if p.strip()] \
+            if FACTION_KEYWORDS.match(text) or KEYWORDS.match(text) else []
+        if len(parts) > 1:
             for part in parts[:-1]:
                 self._keyword_label(part)
             text = parts[-1]
@@ -135,7 +136,7 @@ class CardReader(WeaponReading):
             self.add_keywords(self.keywords, m.group(2))
             self.keywords_open = bool(re.search(r"[;,]$", m.group(2).strip()))
             return 1
-        m = POWER.match(text)
+        m = POWER.match(text) if "POWER" in text.upper() else None  # the pattern scans the whole line
         if m and not m.group(1):
             self.power = int(m.group(2))
             return 1

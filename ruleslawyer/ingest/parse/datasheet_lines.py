@@ -308,5 +308,7 @@ def vertical_weapon_header(lines: list[Line], i: int) -> tuple[list[str], int] |
     return None
 
 
+@lru_cache(maxsize=16384)
 def is_value(text: str) -> bool:
+    """Whether `text` reads as one printed value (cached: cards repeat "3+", "6\"", "D6" ...)."""
     return bool(VALUE.match(norm_value(text)))
