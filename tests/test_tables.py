@@ -212,3 +212,33 @@ def test_diagram_distances_and_side_by_side_captions_are_not_tables():
     chart = Block(TABLE, rows=(("Size", "Points"), ("Patrol", "500"), ("Strike Force", "2000")))
     doc = _blocks_doc(heading("Moving"), distances, heading("Dense Terrain"), captions, heading("Battle Sizes"), chart)
     assert [t.name for t in parse_document(doc) if t.kind == "table"] == ["Battle Sizes"]
+
+
+def _list_doc(items: list[str]):
+    from ruleslawyer.ingest.document import LIST_ITEM, Block, Document, Span
+
+    blocks = tuple(Block(LIST_ITEM, spans=(Span(t),)) for t in items)
+    return Document(origin=DocumentOrigin(path="list.md", name="list.md", format="md", sha256="x"), blocks=blocks)
+
+
+def test_a_long_list_is_read_once_not_once_per_item(monkeypatch):
+    """Each list item is tested for "label: value" a bounded number of times, however long the
+    list (every item used to start a scan to the end of the list: quadratic)."""
+    from ruleslawyer.ingest.parse import tables
+
+    calls = []
+    real = tables._label_value
+    monkeypatch.setattr(tables, "_label_value", lambda text: calls.append(text) or real(text))
+    items = [f"Unit {n}: {n * 5} points" for n in range(3000)]
+    records = [r for r in parse_document(_list_doc(items)) if r.kind == "table"]
+    assert records == []  # no dice in it: a list, not a table
+    assert len(calls) <= 2 * len(items)
+
+
+def test_a_dice_list_from_its_second_item_is_still_found():
+    """The first item breaks the dice pattern; the rest ("Light cover: 5+") make a table from there on."""
+    items = ["Note: read the table below", "Light cover: 5+", "Heavy cover: 4+", "Fortified: 3+"]
+    tables = [r for r in parse_document(_list_doc(items)) if r.kind == "table"]
+    assert len(tables) == 1
+    assert [(row.label, row.cells) for row in tables[0].rows] == [
+        ("Light cover", ("5+",)), ("Heavy cover", ("4+",)), ("Fortified", ("3+",))]

@@ -51,8 +51,11 @@ def entry_line(index: int, block: Block, text: str | None = None) -> EntryLine:
     body = normalise_quotes(raw).strip()
     if kind != TABLE and _BULLET.match(body):
         body, kind = _BULLET.sub("", body, count=1), LIST_ITEM
-    lead = "" if block.is_bold or text is not None else normalise_quotes(block.bold_prefix()).strip()
-    return EntryLine(index, body, kind, bold=block.is_bold, italic=block.is_italic,
+    bold = block.is_bold
+    # (a block with no bold span has no bold prefix: its spans are not walked for one)
+    lead = "" if bold or text is not None or not any(s.bold for s in block.spans) \
+        else normalise_quotes(block.bold_prefix()).strip()
+    return EntryLine(index, body, kind, bold=bold, italic=block.is_italic,
                      color=block.color, page=block.page, rows=block.rows, lead=lead)
 
 

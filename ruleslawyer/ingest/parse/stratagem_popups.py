@@ -146,22 +146,24 @@ class PopupParser:
         self._group_cache = out
         return out
 
-    def _detachment_lines(self) -> list[bool]:
-        """Whether each line is a usable "<Group> Detachment" line (two False after the end)."""
-        if not hasattr(self, "_det_cache"):
-            self._det_cache = [line.usable and DET_RE.match(line.text.strip()) is not None
-                               for line in self.lines] + [False, False]
-        return self._det_cache
+    def _openers(self) -> set[int]:
+        """The positions where a popup may open (where `_head` tests its shapes): a usable line
+        with a "<Group> Detachment" line one or two lines below, or on a page laid out by
+        detachment. Found in one pass; most documents have none."""
+        if not hasattr(self, "_opener_cache"):
+            lines = self.lines
+            dets = [line.usable and DET_RE.match(line.text.strip()) is not None for line in lines] + [False, False]
+            groups = self._groups()
+            self._opener_cache = {k for k, line in enumerate(lines)
+                                  if line.usable and (dets[k + 1] or dets[k + 2] or groups[k] is not None)}
+        return self._opener_cache
 
     def _head(self, k: int):
         """(name, points, first position, last head position, group, kind) of a popup at k."""
         lines = self.lines
         n = len(lines)
-        if not lines[k].usable:
+        if k not in self._openers():
             return None
-        dets = self._detachment_lines()
-        if not (dets[k + 1] or dets[k + 2]) and self._groups()[k] is None:
-            return None  # every shape below needs a detachment line next, or a detachment layout
         name_line = lines[k]
         text = name_line.text.strip()
         det = lambda j: j < n and lines[j].usable and DET_RE.match(lines[j].text.strip())
@@ -200,11 +202,17 @@ class PopupParser:
     def parse(self, is_start) -> Iterator[Record]:
         """The enhancement and detachment rule records of every popup, in page order."""
         lines = self.lines
+        openers = sorted(self._openers())
+        at = 0  # the next opener to try
         k = 0
-        while k < len(lines):
+        while at < len(openers):
+            if openers[at] < k:
+                at += 1
+                continue
+            k = openers[at]
             head = self._head(k)
             if head is None:
-                k += 1
+                at += 1
                 continue
             name, pts, first, last, group, kind = head
             body, k = self._body(last + 1, is_start)

@@ -58,13 +58,14 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     blocks = doc.blocks
     seen: dict[str, list[frozenset]] = {}  # a table's name -> the row-label sets printed under it
     words = functools.cache(lambda: vocabulary(doc))
+    list_runs: dict[int, _ListRun] = {}
     i = 0
     while i < len(blocks):
         if ctx.is_claimed(i) and not (blocks[i].kind == TABLE and _keeps_in_text(blocks[i])):
             # A rule popup's table stays readable when the popup's parser took the popup.
             i += 1
             continue
-        grid, end = _grid_at(blocks, i, ctx)
+        grid, end = _grid_at(blocks, i, ctx, list_runs)
         if grid is None and blocks[i].kind in (HEADING, PARAGRAPH) and not ctx.is_claimed(i):
             found = glued_grid_at(doc, i, ctx.is_claimed, words)
             if found:
@@ -100,7 +101,45 @@ def _keeps_in_text(block: Block) -> bool:
     return (block.role or "") in _INLINE_ROLES or block.attrs.get("in_rule") == "true"
 
 
-def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
+@dataclass
+class _ListRun:
+    """A run of "label: value" list items, read once for every position in it: the pairs, where
+    the run stops, whether the list ends there, and whether every label (or value) from each
+    position on carries a dice result."""
+
+    start: int
+    pairs: list[tuple[str, str]]
+    stop: int
+    ends_list: bool
+    dice_labels: list[bool]
+    dice_values: list[bool]
+
+
+def _list_run(blocks, i: int, ctx: ParseContext, runs: dict[int, _ListRun]) -> _ListRun:
+    """The run of list items from block `i` (from the cache when an earlier position read it:
+    a list of thousands of items is read once, not once per item)."""
+    run = runs.get(i)
+    if run is not None:
+        return run
+    j = i
+    pairs: list[tuple[str, str]] = []
+    while j < len(blocks) and not ctx.is_claimed(j) and blocks[j].kind == LIST_ITEM:
+        pair = _label_value(blocks[j].text)
+        if pair is None:
+            break
+        pairs.append(pair)
+        j += 1
+    labels, values = [True] * (len(pairs) + 1), [True] * (len(pairs) + 1)
+    for k in range(len(pairs) - 1, -1, -1):
+        labels[k] = labels[k + 1] and bool(_DICE.search(pairs[k][0]))
+        values[k] = values[k + 1] and bool(_DICE.search(pairs[k][1]))
+    run = _ListRun(i, pairs, j, j >= len(blocks) or blocks[j].kind != LIST_ITEM, labels, values)
+    for k in range(i, j):
+        runs[k] = run
+    return run
+
+
+def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, "_ListRun"]) -> tuple[_Grid | None, int]:
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
@@ -116,28 +155,22 @@ def _grid_at(blocks, i: int, ctx: ParseContext) -> tuple[_Grid | None, int]:
             rows = [[c.strip() for c in blocks[k].text.split("\t")] for k in range(i, j)]
             return _Grid(rows, list(range(i, j))), j
     if b.kind == LIST_ITEM:
-        j = i
-        rows = []
-        while j < len(blocks) and not ctx.is_claimed(j) and blocks[j].kind == LIST_ITEM:
-            pair = _label_value(blocks[j].text)
-            if pair is None:
-                break
-            rows.append(list(pair))
-            j += 1
-        ends_list = j >= len(blocks) or blocks[j].kind != LIST_ITEM
-        if len(rows) >= 2 and ends_list and _is_dice_list(rows):
-            return _Grid(rows, list(range(i, j)), has_header=False), j
+        # The items from i on that read "label: value", up to the first that does not: a
+        # table when the list ends there and every label, or every value, carries a dice
+        # result ("6+ Minor Cover", "2+").
+        run = _list_run(blocks, i, ctx, list_runs)
+        k = i - run.start
+        if run.stop - i >= 2 and run.ends_list and (run.dice_labels[k] or run.dice_values[k]):
+            return _Grid([list(p) for p in run.pairs[k:]], list(range(i, run.stop)), has_header=False), run.stop
     return None, i + 1
 
 
+_LABEL_VALUE = re.compile(r"^\s*([^:|\t]{1,48}?)\s*(?::|\||\t)\s+(.+?)\s*$")
+
+
 def _label_value(text: str) -> tuple[str, str] | None:
-    m = re.match(r"^\s*([^:|\t]{1,48}?)\s*(?::|\||\t)\s+(.+?)\s*$", text)
+    m = _LABEL_VALUE.match(text)
     return (m.group(1).strip(), m.group(2).strip()) if m else None
-
-
-def _is_dice_list(rows: list[list[str]]) -> bool:
-    """Every label, or every value, carries a dice result ("6+ Minor Cover", "2+")."""
-    return all(_DICE.search(r[0]) for r in rows) or all(_DICE.search(r[1]) for r in rows)
 
 
 def _build(doc: Document, ctx: ParseContext, grid: _Grid) -> tuple[RefTable | None, list[int]]:
