@@ -21,6 +21,9 @@ from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_l
 from .records import Record, from_dict, record_name, to_dict
 
 SCHEMA_VERSION = 3
+# One encoder for every record row (json.dumps with options makes a new one per call).
+_RECORD_JSON = json.JSONEncoder(ensure_ascii=False)
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY,
@@ -198,7 +201,7 @@ class Store:
         rows = []
         for seq, rec in enumerate(records):
             rows.append((path, seq, rec.kind, record_name(rec), rec.edition, getattr(rec, "faction", None),
-                         json.dumps(to_dict(rec), ensure_ascii=False)))
+                         _RECORD_JSON.encode(to_dict(rec))))
         self._refuse_if_read_only()
         try:
             self.conn.execute("BEGIN IMMEDIATE")

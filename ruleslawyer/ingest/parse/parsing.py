@@ -34,7 +34,8 @@ class ParseContext:
     claimed: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)  # doubts worth reporting, stored with the file
     # Views of the document that several parsers build the same way (their line lists), made
-    # once per parse: keyed by the view's name, worked out from `doc` alone (never from `claimed`).
+    # once per parse and keyed by the view's name; what depends on `claimed` is refreshed by
+    # whoever hands the view out again.
     memo: dict[str, object] = field(default_factory=dict)
 
     def warn(self, message: str, page: int | None = None) -> None:

@@ -33,7 +33,7 @@ BULLET_RE = re.compile(r"^(?:[•▪●·]\s*|[-–]\s+)")
 UNIVERSAL_GROUPS = {"core", "boarding actions"}
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one per block of a page, and no per-line __dict__
 class Line:
     """One block as a line: its index in the Document, text, and whether it may be used."""
 
@@ -57,12 +57,13 @@ class Line:
 def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
     """Every block of `doc` as a Line (claimed and junk ones included, marked).
 
-    The texts depend on the document alone, so they are worked out once per parse and shared
-    by the parsers that ask (stratagems, then rules); which lines are claimed is read afresh
-    each time, since the parsers in between claim blocks."""
+    The texts depend on the document alone, so the lines are made once per parse and shared
+    by the parsers that ask (stratagems, then rules: one parser is done with them before the
+    next starts); which lines are claimed is read afresh each time, since the parsers in
+    between claim blocks."""
     claimed = ctx.claimed
-    texts = ctx.memo.get("stratagem_lines")
-    if texts is None:
+    lines = ctx.memo.get("stratagem_lines")
+    if lines is None:
         lines = []
         for i, block in enumerate(doc.blocks):
             text = text_of(block)
@@ -70,10 +71,11 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
                 text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
             lines.append(Line(i, block, text, i in claimed, is_furniture(text)))
         _mend_broken_words(lines, doc)
-        ctx.memo["stratagem_lines"] = [(line.text, line.junk) for line in lines]
+        ctx.memo["stratagem_lines"] = lines
         return lines
-    return [Line(i, block, text, i in claimed, junk)
-            for i, (block, (text, junk)) in enumerate(zip(doc.blocks, texts))]
+    for line in lines:
+        line.claimed = line.index in claimed
+    return lines
 
 
 _CAPS_LINE = re.compile(r"^[A-Z][A-Z'’ -]*[A-Z](?: \d{1,2}\.\d{2})?$")
