@@ -91,8 +91,9 @@ def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
         return lines
     out = list(lines)
     for n, line in enumerate(lines[:-1]):
-        if line.kind != HEADING and DASH_HEADER.match(line.text) and not is_instruction(line.text) \
-                and is_instruction(lines[n + 1].text):
+        # (the instruction below first: few lines are one, and the header pattern is dearer)
+        if line.kind != HEADING and is_instruction(lines[n + 1].text) and DASH_HEADER.match(line.text) \
+                and not is_instruction(line.text):
             out[n] = dataclasses.replace(line, bold=True)
     return out
 

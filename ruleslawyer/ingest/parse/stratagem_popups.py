@@ -152,7 +152,9 @@ class PopupParser:
         detachment. Found in one pass; most documents have none."""
         if not hasattr(self, "_opener_cache"):
             lines = self.lines
-            dets = [line.usable and DET_RE.match(line.text.strip()) is not None for line in lines] + [False, False]
+            # (DET_RE ends in the word "Detachment": lines without it are not tried)
+            dets = [line.usable and "Detachment" in line.text and DET_RE.match(line.text.strip()) is not None
+                    for line in lines] + [False, False]
             groups = self._groups()
             self._opener_cache = {k for k, line in enumerate(lines)
                                   if line.usable and (dets[k + 1] or dets[k + 2] or groups[k] is not None)}
