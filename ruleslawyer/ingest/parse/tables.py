@@ -327,25 +327,30 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     if len({h.upper() for h in header} & _PROFILE_HEADS) >= 3:
         return False
     every = [c for c in cells + header if c]
-    if every and not any(re.search(r"[A-Za-z]{3}|\d\+", c) for c in every) \
-            and any(re.search(r"[A-Za-z]", c) for c in every):
+    if every and not any(_WORDISH.search(c) for c in every) and any(_LETTER.search(c) for c in every):
         return False  # letter codes and numbers over a picture (BP, X5, 1.): a diagram's labels
-    if every and all(re.fullmatch(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?', c) for c in every) \
+    if every and all(_DISTANCE.fullmatch(c) for c in every) \
             and any(c.endswith(('"', "\u201d")) for c in every):
         return False  # distances marked on a diagram (1", 1 1/2", 9")
     labels = [r[0] for r in data]
-    if labels and all(re.fullmatch(r'\d+(?:"|\+)', lab) for lab in labels):
+    if labels and all(_ROLL_OR_DISTANCE.fullmatch(lab) for lab in labels):
         return False
     # "1. START OF PHASE" / "2. MOVE UNITS" / "3. END OF PHASE": a numbered list of steps whose
     # numbers a text dump set off with a tab; a chart has more than one column of values.
     steps = ([header[0]] if grid.has_header else []) + labels
-    numbers = [re.fullmatch(r"(\d{1,2})[.)]", lab.strip()) for lab in steps]
+    numbers = [_STEP_NUMBER.fullmatch(lab.strip()) for lab in steps]
     if len(steps) >= 2 and all(numbers) and [int(m.group(1)) for m in numbers] == list(range(1, len(steps) + 1)) \
             and all(sum(1 for c in row[1:] if c) <= 1 for row in ([header] if grid.has_header else []) + data):
         return False
     return True
 
 
+# The per-cell tests of _reference_like (compiled once: it runs for every candidate table).
+_WORDISH = re.compile(r"[A-Za-z]{3}|\d\+")
+_LETTER = re.compile(r"[A-Za-z]")
+_DISTANCE = re.compile(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?')
+_ROLL_OR_DISTANCE = re.compile(r'\d+(?:"|\+)')
+_STEP_NUMBER = re.compile(r"(\d{1,2})[.)]")
 _DOUBLED_WORD = re.compile(r"\b([A-Za-z]{3,})\s+\1\b")
 # Words a line of running text can stop on mid-sentence; a table cell does not end on them.
 _DANGLING = frozenset("a an the of to in on at by for from with than that and or if before after against "
