@@ -63,42 +63,44 @@ def label_key(text: str) -> str:
     return _NOT_KEY.sub("", text.translate(_DASHES).upper())
 
 
-class cached_property:  # noqa: N801 (named as the functools one it stands in for)
-    """functools.cached_property without its lock: Python 3.11's takes one on every first read,
-    a fifth of the cost of reading a big page's lines. The value goes into the instance's
-    __dict__, which later reads find before this descriptor (as with functools')."""
-
-    def __init__(self, func):
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        value = instance.__dict__[self.name] = self.func(instance)
-        return value
-
-
-@dataclass(frozen=True)
 class Line:
-    """One text block or one table row, with the block it came from."""
+    """One text block or one table row, with the block it came from.
 
-    index: int  # block index in the Document
-    cells: tuple[str, ...]
-    kind: str  # heading / paragraph / list_item / row
-    block: Block
-    virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
+    A plain class with slots, not a frozen dataclass: a big page makes a Line per block and
+    per table row, and the dataclass's __init__ (one object.__setattr__ per field) and a
+    __dict__ per instance were a good part of the parser's cost and memory. `text` is set
+    at once: every line's text is read while looking for cards. Lines are never changed
+    after they are made; equality and hash are the dataclass's (all fields but `text`,
+    which follows from `cells`).
+    """
 
-    @cached_property
-    def text(self) -> str:  # cached: the card reader asks for it many times per line
-        cells = self.cells
+    __slots__ = ("index", "cells", "kind", "block", "virtual", "text")
+
+    def __init__(self, index: int, cells: tuple[str, ...], kind: str, block: Block, virtual: bool = False):
+        self.index = index  # block index in the Document
+        self.cells = cells
+        self.kind = kind  # heading / paragraph / list_item / row
+        self.block = block
+        self.virtual = virtual  # a piece of a block (one side of a row, the rest after a label)
         if len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
-            return norm_text(cells[0])
-        return norm_text(" ".join(c for c in cells if c.strip()))
+            self.text = norm_text(cells[0])
+        else:
+            self.text = norm_text(" ".join(c for c in cells if c.strip()))
+
+    def _key(self) -> tuple:
+        return (self.index, self.cells, self.kind, self.block, self.virtual)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Line(index={self.index!r}, cells={self.cells!r}, kind={self.kind!r}, "
+                f"block={self.block!r}, virtual={self.virtual!r})")
 
     @property
     def heading_like(self) -> bool:
@@ -175,11 +177,22 @@ def document_lines(doc: Document) -> list[Line]:
 
 
 # ---------------------------------------------------------------- header rows
+# A word that reads "M" (or "D") once upper-cased and stripped of punctuation, as `label_key`
+# folds a cell. A cell that folds to "M" is such a word of the line's text (cells are joined by
+# spaces; norm_text only drops or swaps characters that `label_key` drops), and no character
+# but "m" upper-cases to anything holding "M" (nor any but "d" to "D"): checked over every code
+# point. Every characteristic header has an "M", every weapon header a "D"; most lines neither.
+M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+_D_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[dD][^\sA-Za-z0-9+]*(?!\S)")
+
+
 def stat_header(line: Line) -> list[str] | None:
     """The header cells of a characteristic row ("No. NAME M WS BS ..." or "M T Sv W Ld OC").
 
     Returns the cells as printed (empty padding cells dropped), or None for any other line.
     """
+    if not M_WORD.search(line.text):
+        return None  # no cell folds to "M": the cheap test first (the card reader asks of every line)
     cells = line.tokens
     folded = [label_key(c) for c in cells]
     have = set(folded)
@@ -249,7 +262,7 @@ class InlineStats:
 
 def inline_stats(line: Line) -> InlineStats | None:
     """The name, characteristic labels, values and trailing text of a run-together card head."""
-    if stat_header(line) is not None:
+    if not M_WORD.search(line.text) or stat_header(line) is not None:
         return None
     cells = [c for c in line.cells if c.strip()]
     if not cells:
@@ -277,6 +290,8 @@ def weapon_header(line: Line) -> list[str] | None:
     9th edition: WEAPON RANGE TYPE S AP D ABILITIES; 10th edition: [RANGED WEAPONS] RANGE A
     BS S AP D. The first cell may be a title ("WEAPON", "RANGED WEAPONS") or empty.
     """
+    if not _D_WORD.search(line.text):
+        return None  # no cell folds to "D": the cheap test first
     cells = line.tokens
     folded = [label_key(c) for c in cells]
     have = set(folded)

@@ -14,12 +14,14 @@ printed in full under a heading of the same name) is left for the rules parser.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_lines import (M_WORD, Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -69,10 +71,9 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 
 
 # ---------------------------------------------------------------- finding cards
-# A word that reads "M" once upper-cased and stripped of punctuation (as `label_key` does):
-# every characteristic header, one row or run into a line, has one. Most lines of a document
-# have none, and are passed over without folding each of their words.
-_M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+# Every characteristic header, one row or run into a line, has a word that folds to "M" (M_WORD);
+# most lines of a document have none, and are passed over without folding each of their words.
+_M_WORD = M_WORD
 
 
 def _unread_card(card_lines: list[Line]) -> bool:
@@ -93,15 +94,34 @@ def _stat_anchor(lines: list[Line], i: int) -> int | None:
     return grid[1] if grid else None
 
 
+# A line of at most three characters: the only kind a flattened stat grid opens on.
+_SHORT_LINE = re.compile(r"^[^\n]{0,3}$", re.M)
+
+
+def _anchor_candidates(lines: list[Line]) -> list[int]:
+    """The indexes of the lines a stat header may start at, in order: those with a word that
+    folds to "M" (a header row or a run-together card head) and those of three characters at
+    most (a flattened grid's first label). Found with two passes over the lines' text joined
+    by newlines (no line's text holds one) instead of a test per line."""
+    texts = [line.text for line in lines]
+    joined = "\n".join(texts)
+    ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
+    found = {bisect_right(ends, m.start()) for m in _M_WORD.finditer(joined)}
+    found.update(bisect_right(ends, m.start()) for m in _SHORT_LINE.finditer(joined))
+    return sorted(k for k in found if k < len(lines))
+
+
 def find_cards(lines: list[Line]) -> list[Card]:
     """Cards: one per characteristic header that has a name line above it."""
     cards: list[Card] = []
     floor = 0
     i = 0
-    while i < len(lines):
+    for k in _anchor_candidates(lines):
+        if k < i:
+            continue  # inside the stats just read
+        i = k
         after = _stat_anchor(lines, i)
         if after is None:
-            i += 1
             continue
         start = i if inline_stats(lines[i]) is not None else _find_name(lines, i, floor)
         if start is None or (cards and _only_profile_names(lines, floor, start)):
