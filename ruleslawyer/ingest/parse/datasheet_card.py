@@ -99,9 +99,11 @@ class CardReader(WeaponReading):
         self.seen_stats = False
 
     def add_keywords(self, target: list[str], text: str) -> None:
+        seen = {t.upper() for t in target}  # kept up to date, not made again for each keyword
         for k in split_keywords(text):
-            if k.upper() not in {t.upper() for t in target}:
+            if k.upper() not in seen:
                 target.append(k)
+                seen.add(k.upper())
 
     # ------------------------------------------------------------ one line
     def read(self, lines: list[Line], k: int, end: int) -> int:
@@ -182,7 +184,8 @@ class CardReader(WeaponReading):
             self.section = SECTIONS[label_key(m.group(1))]
             self.read([line.piece(m.group(2), "paragraph")], 0, 1)
             return 1
-        if naming and line.heading_like and len(text.split()) <= 5 and self.profiles:
+        heading = line.heading_like  # asked below up to four times
+        if naming and heading and len(text.split()) <= 5 and self.profiles:
             # A model name printed under the values it names (a flattened stat grid).
             last = self.profiles[-1]
             self.profiles[-1] = Profile(name=title_case(text), stats=last.stats, models=last.models)
@@ -193,10 +196,10 @@ class CardReader(WeaponReading):
             self.add_keywords(self.keywords, text)  # a keyword list wrapped after a ";"
             self.keywords_open = bool(re.search(r"[;,]$", text))
             return 1
-        if line.heading_like and self.seen_stats and label_key(text) == label_key(self.name):
+        if heading and self.seen_stats and label_key(text) == label_key(self.name):
             self.section = "back"  # the card's back: its name again, flavour text, then its labels
             return 1
-        if self.section == "back" and not line.heading_like:
+        if self.section == "back" and not heading:
             return 1
         if self.section in ("stats", "after_stats") and nxt is not None and self._model_title(line, lines, k):
             self.next_profile_name = title_case(text)
@@ -208,10 +211,10 @@ class CardReader(WeaponReading):
             box_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
             return 1
         # A heading that is no part of a card ends it (after the stats have been read).
-        if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE \
+        if self.seen_stats and heading and self.section not in _HEADINGS_INSIDE \
                 and not (self.section == "weapons" and re.fullmatch(r"\[[^\]]*\]", text)):
             return END  # (a weapon's "[BLAST]" keywords set on a line of their own are not a heading)
-        if self.section in ("abilities", "other_wargear") and line.heading_like:
+        if self.section in ("abilities", "other_wargear") and heading:
             if folded in self.abilities.textless_names() | self.wargear.textless_names():
                 return END  # the full text of a shared rule the card only names
         return self._in_section(lines, k, nxt)

@@ -94,21 +94,32 @@ def _stat_anchor(lines: list[Line], i: int) -> int | None:
     return grid[1] if grid else None
 
 
-# A line of at most three characters: the only kind a flattened stat grid opens on.
-_SHORT_LINE = re.compile(r"^[^\n]{0,3}$", re.M)
+# An "m" ending a word with only punctuation after it: where a word that folds to "M" ends.
+# The pattern opens on a letter, so the regex engine skips ahead to each "m" in C; `_M_WORD`,
+# which opens on a lookbehind, is tried at every position and costs several times more.
+_M_END = re.compile(r"[mM][^\sA-Za-z0-9+]*(?!\S)")
+_PUNCT = re.compile(r"[^\sA-Za-z0-9+]*")
 
 
 def _anchor_candidates(lines: list[Line]) -> list[int]:
     """The indexes of the lines a stat header may start at, in order: those with a word that
-    folds to "M" (a header row or a run-together card head) and those of three characters at
-    most (a flattened grid's first label). Found with two passes over the lines' text joined
-    by newlines (no line's text holds one) instead of a test per line."""
+    folds to "M" (a header row or a run-together card head: what `_M_WORD` finds) and those of
+    three characters at most (a flattened grid's first label). The words are found in one pass
+    over the lines' text joined by newlines (a line's text holds no whitespace but single
+    spaces) instead of a search per line."""
     texts = [line.text for line in lines]
+    found = [k for k, t in enumerate(texts) if len(t) <= 3]
     joined = "\n".join(texts)
     ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
-    found = {bisect_right(ends, m.start()) for m in _M_WORD.finditer(joined)}
-    found.update(bisect_right(ends, m.start()) for m in _SHORT_LINE.finditer(joined))
-    return sorted(k for k in found if k < len(lines))
+    for m in _M_END.finditer(joined):
+        at = m.start()
+        before = joined[at - 1] if at else " "
+        if before not in " \n":  # the word goes on before the "m": only punctuation may
+            start = max(joined.rfind(" ", 0, at), joined.rfind("\n", 0, at)) + 1
+            if _PUNCT.fullmatch(joined, start, at) is None:
+                continue
+        found.append(bisect_right(ends, at))
+    return sorted(set(found))
 
 
 def find_cards(lines: list[Line]) -> list[Card]:
