@@ -43,6 +43,9 @@ SECTIONS = {
 # Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
 _HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
 END = 0  # what `read` returns when a line ends the card
+# What the keyword labels' patterns (`re.I`, anchored) can match first: "F", "K", either case,
+# and the Kelvin sign, which `re.I` takes for a "k" (all code points checked in the tests).
+_KEYWORD_FIRST = "fFkK\u212a"
 
 
 def _starts_stats(lines: list[Line], k: int) -> bool:
@@ -119,20 +122,22 @@ class CardReader(WeaponReading):
 
         # Labels that switch section, wherever they appear. A loader may have run several
         # keyword lines into one ("FACTION KEYWORDS: ... KEYWORDS: ..."): read each part.
+        label = text[:1] in _KEYWORD_FIRST
         parts = [p for p in _LABEL_SPLIT.split(text) if p.strip()] \
-            if FACTION_KEYWORDS.match(text) or KEYWORDS.match(text) else []
+            if label and (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)) else []
         if len(parts) > 1:
             for part in parts[:-1]:
                 self._keyword_label(part)
             text = parts[-1]
+            label = text[:1] in _KEYWORD_FIRST
         # A label with its value on the line: what follows may be more of the list, but a
         # heading after it is the next part of the page. A bare label: its value follows.
-        m = FACTION_KEYWORDS.match(text)
+        m = FACTION_KEYWORDS.match(text) if label else None
         if m:
             self.section = "faction_keywords_more" if m.group(1).strip() else "faction_keywords"
             self.add_keywords(self.faction_keywords, m.group(1))
             return 1
-        m = KEYWORDS.match(text)
+        m = KEYWORDS.match(text) if label else None
         if m and (m.group(2) or m.group(1) or line.heading_like):
             self.section = "keywords_more" if m.group(2).strip() else "keywords"
             self.add_keywords(self.keywords, m.group(2))
@@ -142,7 +147,7 @@ class CardReader(WeaponReading):
         if m and not m.group(1):
             self.power = int(m.group(2))
             return 1
-        if BASE.fullmatch(text.strip()):
+        if "(" in text and BASE.fullmatch(text.strip()):
             self.base = base_size(BASE.match(text.strip()))
             return 1
         header = stat_header(line)
@@ -171,7 +176,7 @@ class CardReader(WeaponReading):
                 return vh[1] - k
             self.section = "weapons"
             return 1
-        m = _DAMAGED.match(text)
+        m = _DAMAGED.match(text) if text[:1] in "dD" else None
         if m and (line.heading_like or "WOUNDS REMAINING" in text.upper()):
             self.section = "damaged"
             self.damaged.append(text)

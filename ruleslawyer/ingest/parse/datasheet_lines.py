@@ -76,13 +76,16 @@ class Line:
 
     __slots__ = ("index", "cells", "kind", "block", "virtual", "text")
 
-    def __init__(self, index: int, cells: tuple[str, ...], kind: str, block: Block, virtual: bool = False):
+    def __init__(self, index: int, cells: tuple[str, ...], kind: str, block: Block, virtual: bool = False,
+                 text: str | None = None):
         self.index = index  # block index in the Document
         self.cells = cells
         self.kind = kind  # heading / paragraph / list_item / row
         self.block = block
         self.virtual = virtual  # a piece of a block (one side of a row, the rest after a label)
-        if len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
+        if text is not None:  # the caller knows it (the text the cells give, as below)
+            self.text = text
+        elif len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
             self.text = norm_text(cells[0])
         else:
             self.text = norm_text(" ".join(c for c in cells if c.strip()))
@@ -166,8 +169,11 @@ def document_lines(doc: Document) -> list[Line]:
     for i, block in enumerate(doc.blocks):
         if block.kind == TABLE:
             for row in block.rows:
-                if any(c.strip() for c in row):
-                    out.append(Line(i, tuple(map(norm_text, row)), "row", block))
+                if any(map(str.strip, row)):
+                    cells = tuple(map(norm_text, row))
+                    # The cells are normalised already (stripped, "" when blank): joined, they
+                    # are the text Line would make (norm_text leaves its own output as it is).
+                    out.append(Line(i, cells, "row", block, False, " ".join([c for c in cells if c])))
         else:
             text = block.text
             if text.strip():
