@@ -41,9 +41,10 @@ class Card:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     """Every datasheet in `doc`; claims the blocks each card is printed in."""
     lines = document_lines(doc)
-    cards = find_cards(lines)
+    joined = _joined(lines)
+    cards = find_cards(lines, joined)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
-    eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
+    eleventh = bool(cards) and eleventh_edition_marks(lines, joined) > 0
     # A datasheet or two printed in a numbered rules chapter are annotated examples of the
     # layout (call-out numbers run into their values): no units, and no rule text either. A
     # book of many datasheets beside numbered rules is read as usual.
@@ -101,7 +102,11 @@ _M_END = re.compile(r"[mM][^\sA-Za-z0-9+]*(?!\S)")
 _PUNCT = re.compile(r"[^\sA-Za-z0-9+]*")
 
 
-def _anchor_candidates(lines: list[Line]) -> list[int]:
+def _joined(lines: list[Line]) -> str:  # for one regex pass over all lines (no text holds a newline)
+    return "\n".join([line.text for line in lines])
+
+
+def _anchor_candidates(lines: list[Line], joined: str | None = None) -> list[int]:
     """The indexes of the lines a stat header may start at, in order: those with a word that
     folds to "M" (a header row or a run-together card head: what `_M_WORD` finds) and those of
     three characters at most (a flattened grid's first label). The words are found in one pass
@@ -109,7 +114,8 @@ def _anchor_candidates(lines: list[Line]) -> list[int]:
     spaces) instead of a search per line."""
     texts = [line.text for line in lines]
     found = [k for k, t in enumerate(texts) if len(t) <= 3]
-    joined = "\n".join(texts)
+    if joined is None:
+        joined = "\n".join(texts)
     ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
     for m in _M_END.finditer(joined):
         at = m.start()
@@ -122,12 +128,13 @@ def _anchor_candidates(lines: list[Line]) -> list[int]:
     return sorted(set(found))
 
 
-def find_cards(lines: list[Line]) -> list[Card]:
-    """Cards: one per characteristic header that has a name line above it."""
+def find_cards(lines: list[Line], joined: str | None = None) -> list[Card]:
+    """Cards: one per characteristic header that has a name line above it (`joined`: the
+    lines' text as `_joined` makes it, when the caller has it already)."""
     cards: list[Card] = []
     floor = 0
     i = 0
-    for k in _anchor_candidates(lines):
+    for k in _anchor_candidates(lines, joined):
         if k < i:
             continue  # inside the stats just read
         i = k
@@ -226,10 +233,10 @@ _INSV_LABEL = frozenset({"INSV", "INVSV"})
 _MARK_LETTERS = re.compile("|".join("[^A-Z0-9+]*".join(word) for word in ("INSV", "INVSV", "SUPPORT")))
 
 
-def eleventh_edition_marks(lines: list[Line]) -> int:
+def eleventh_edition_marks(lines: list[Line], joined: str | None = None) -> int:
     """How many 11th edition card features the lines show: an "InSv" box label (the
     invulnerable save box) or a SUPPORT box (a title followed by the units it can join)."""
-    if not _MARK_LETTERS.search("\n".join([line.text for line in lines]).upper()):
+    if not _MARK_LETTERS.search((joined if joined is not None else _joined(lines)).upper()):
         return 0  # no line folds to either label: one pass over the text instead of one per line
     marks = 0
     for k, line in enumerate(lines):
@@ -246,7 +253,8 @@ def datasheet_edition(doc: Document) -> int | None:
     """11 when the document prints 11th edition datasheet cards (InSv boxes, SUPPORT boxes),
     else None. For the document-level edition guess (parsing.guess_edition) to consult."""
     lines = document_lines(doc)
-    return 11 if eleventh_edition_marks(lines) and find_cards(lines) else None
+    joined = _joined(lines)
+    return 11 if eleventh_edition_marks(lines, joined) and find_cards(lines, joined) else None
 
 
 # ---------------------------------------------------------------- reading a card
