@@ -13,7 +13,8 @@ import sys
 from ruleslawyer.ingest.document import Block
 from ruleslawyer.ingest.parse import datasheet_card
 from ruleslawyer.ingest.parse.datasheet_card import BASE, FACTION_KEYWORDS, KEYWORDS
-from ruleslawyer.ingest.parse.datasheet_lines import Line, label_key, norm_text, stat_header, weapon_header
+from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, _M_NEAR, Line, has_m_word, label_key, norm_text,
+                                                      stat_header, weapon_header)
 from ruleslawyer.ingest.parse.datasheets import _M_WORD, _anchor_candidates
 
 _KEPT = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+")
@@ -65,15 +66,18 @@ def _slow_fold_has(line: Line, key: str) -> bool:
 
 def test_header_tests_skip_only_lines_without_an_m_or_d_cell():
     rng = random.Random(2)
-    for _ in range(20000):
+    for _ in range(40000):
         cells = ["".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 3))]
         if not any(c.strip() for c in cells):
             continue
         line = _line(cells, "row" if len(cells) > 1 else "paragraph")
+        text = line.text
+        assert has_m_word(text) == bool(_M_WORD.search(text)), cells
+        assert bool(_D_NEAR.search(" " + text) and _D_WORD.search(text)) == bool(_D_WORD.search(text)), cells
         if _slow_fold_has(line, "M"):
-            assert _M_WORD.search(line.text), cells
+            assert _M_WORD.search(text), cells
         if _slow_fold_has(line, "D"):
-            assert re.search(r"(?<!\S)[^\sA-Za-z0-9+]*[dD][^\sA-Za-z0-9+]*(?!\S)", line.text), cells
+            assert _D_WORD.search(text), cells
 
 
 def test_headers_with_punctuated_labels_are_still_found():
