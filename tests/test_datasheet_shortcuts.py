@@ -13,11 +13,9 @@ import sys
 from ruleslawyer.ingest.document import Block
 from ruleslawyer.ingest.parse import datasheet_card
 from ruleslawyer.ingest.parse.datasheet_card import BASE, FACTION_KEYWORDS, KEYWORDS
-from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, _M_NEAR, Line, has_m_word, label_key, norm_text,
-                                                      stat_header, weapon_header)
-from ruleslawyer.ingest.parse.datasheets import _M_WORD, _anchor_candidates
+from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, _M_NEAR, M_WORD, Line, anchor_candidates,
+                                                      has_m_word, label_key, norm_text, stat_header, weapon_header)
 
-_KEPT = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+")
 
 
 def _all_chars():
@@ -56,8 +54,8 @@ def test_anchor_candidates_are_the_lines_a_header_can_start_at():
         texts = [" ".join("".join(rng.choice(_ALPHABET) for _ in range(rng.randint(1, 6))).split()) or "q"
                  for _ in range(rng.randint(1, 6))]
         lines = [_line([t]) for t in texts]
-        want = [k for k, line in enumerate(lines) if _M_WORD.search(line.text) or len(line.text) <= 3]
-        assert _anchor_candidates(lines) == want, texts
+        want = [k for k, line in enumerate(lines) if M_WORD.search(line.text) or len(line.text) <= 3]
+        assert anchor_candidates(lines) == want, texts
 
 
 def _slow_fold_has(line: Line, key: str) -> bool:
@@ -72,10 +70,10 @@ def test_header_tests_skip_only_lines_without_an_m_or_d_cell():
             continue
         line = _line(cells, "row" if len(cells) > 1 else "paragraph")
         text = line.text
-        assert has_m_word(text) == bool(_M_WORD.search(text)), cells
+        assert has_m_word(text) == bool(M_WORD.search(text)), cells
         assert bool(_D_NEAR.search(" " + text) and _D_WORD.search(text)) == bool(_D_WORD.search(text)), cells
         if _slow_fold_has(line, "M"):
-            assert _M_WORD.search(text), cells
+            assert M_WORD.search(text), cells
         if _slow_fold_has(line, "D"):
             assert _D_WORD.search(text), cells
 

@@ -10,7 +10,9 @@ its cells. The helpers here recognise the header rows that give a card its struc
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from functools import lru_cache
 
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
@@ -200,6 +202,40 @@ _D_NEAR = re.compile(r"[dD](?<=[^A-Za-z0-9+][dD])[^\sA-Za-z0-9+]*(?!\S)")
 def has_m_word(text: str) -> bool:
     """Whether a word of `text` folds to "M" (as M_WORD finds), the cheap test first."""
     return _M_NEAR.search(" " + text) is not None and M_WORD.search(text) is not None
+
+
+# An "m" ending a word with only punctuation after it: where a word that folds to "M" ends.
+# The pattern opens on a letter, so the regex engine skips ahead to each "m" in C; `M_WORD`,
+# which opens on a lookbehind, is tried at every position and costs several times more.
+_M_END = re.compile(r"[mM][^\sA-Za-z0-9+]*(?!\S)")
+_PUNCT = re.compile(r"[^\sA-Za-z0-9+]*")
+
+
+def joined_text(lines: list[Line]) -> str:
+    """The lines' text joined by newlines (no line's text holds one), for one regex pass over all."""
+    return "\n".join([line.text for line in lines])
+
+
+def anchor_candidates(lines: list[Line], joined: str | None = None) -> list[int]:
+    """The indexes of the lines a stat header may start at, in order: those with a word that
+    folds to "M" (a header row or a run-together card head: what `M_WORD` finds) and those of
+    three characters at most (a flattened grid's first label). The words are found in one pass
+    over the lines' text joined by newlines (a line's text holds no whitespace but single
+    spaces) instead of a search per line."""
+    texts = [line.text for line in lines]
+    found = [k for k, t in enumerate(texts) if len(t) <= 3]
+    if joined is None:
+        joined = "\n".join(texts)
+    ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
+    for m in _M_END.finditer(joined):
+        at = m.start()
+        before = joined[at - 1] if at else " "
+        if before not in " \n":  # the word goes on before the "m": only punctuation may
+            start = max(joined.rfind(" ", 0, at), joined.rfind("\n", 0, at)) + 1
+            if _PUNCT.fullmatch(joined, start, at) is None:
+                continue
+        found.append(bisect_right(ends, at))
+    return sorted(set(found))
 
 
 def stat_header(line: Line) -> list[str] | None:

@@ -14,14 +14,12 @@ printed in full under a heading of the same name) is left for the rules parser.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (M_WORD, Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_lines import (Line, anchor_candidates, document_lines, has_m_word, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -41,7 +39,7 @@ class Card:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     """Every datasheet in `doc`; claims the blocks each card is printed in."""
     lines = document_lines(doc)
-    joined = _joined(lines)
+    joined = joined_text(lines)
     cards = find_cards(lines, joined)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
     eleventh = bool(cards) and eleventh_edition_marks(lines, joined) > 0
@@ -72,11 +70,6 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 
 
 # ---------------------------------------------------------------- finding cards
-# Every characteristic header, one row or run into a line, has a word that folds to "M" (M_WORD);
-# most lines of a document have none, and are passed over without folding each of their words.
-_M_WORD = M_WORD
-
-
 def _unread_card(card_lines: list[Line]) -> bool:
     """Whether lines hold a whole datasheet card: a weapons box and a keywords line besides the
     characteristics (an erratum's corrected profile or a rules example has neither)."""
@@ -89,52 +82,19 @@ def _unread_card(card_lines: list[Line]) -> bool:
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
     """The index after the stat header starting at lines[i], or None if none starts there."""
     line = lines[i]
-    if _M_WORD.search(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
+    if has_m_word(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
         return i + 1
     grid = vertical_stats(lines, i)
     return grid[1] if grid else None
 
 
-# An "m" ending a word with only punctuation after it: where a word that folds to "M" ends.
-# The pattern opens on a letter, so the regex engine skips ahead to each "m" in C; `_M_WORD`,
-# which opens on a lookbehind, is tried at every position and costs several times more.
-_M_END = re.compile(r"[mM][^\sA-Za-z0-9+]*(?!\S)")
-_PUNCT = re.compile(r"[^\sA-Za-z0-9+]*")
-
-
-def _joined(lines: list[Line]) -> str:  # for one regex pass over all lines (no text holds a newline)
-    return "\n".join([line.text for line in lines])
-
-
-def _anchor_candidates(lines: list[Line], joined: str | None = None) -> list[int]:
-    """The indexes of the lines a stat header may start at, in order: those with a word that
-    folds to "M" (a header row or a run-together card head: what `_M_WORD` finds) and those of
-    three characters at most (a flattened grid's first label). The words are found in one pass
-    over the lines' text joined by newlines (a line's text holds no whitespace but single
-    spaces) instead of a search per line."""
-    texts = [line.text for line in lines]
-    found = [k for k, t in enumerate(texts) if len(t) <= 3]
-    if joined is None:
-        joined = "\n".join(texts)
-    ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
-    for m in _M_END.finditer(joined):
-        at = m.start()
-        before = joined[at - 1] if at else " "
-        if before not in " \n":  # the word goes on before the "m": only punctuation may
-            start = max(joined.rfind(" ", 0, at), joined.rfind("\n", 0, at)) + 1
-            if _PUNCT.fullmatch(joined, start, at) is None:
-                continue
-        found.append(bisect_right(ends, at))
-    return sorted(set(found))
-
-
 def find_cards(lines: list[Line], joined: str | None = None) -> list[Card]:
     """Cards: one per characteristic header that has a name line above it (`joined`: the
-    lines' text as `_joined` makes it, when the caller has it already)."""
+    lines' text as `joined_text` makes it, when the caller has it already)."""
     cards: list[Card] = []
     floor = 0
     i = 0
-    for k in _anchor_candidates(lines, joined):
+    for k in anchor_candidates(lines, joined):
         if k < i:
             continue  # inside the stats just read
         i = k
@@ -236,7 +196,7 @@ _MARK_LETTERS = re.compile("|".join("[^A-Z0-9+]*".join(word) for word in ("INSV"
 def eleventh_edition_marks(lines: list[Line], joined: str | None = None) -> int:
     """How many 11th edition card features the lines show: an "InSv" box label (the
     invulnerable save box) or a SUPPORT box (a title followed by the units it can join)."""
-    if not _MARK_LETTERS.search((joined if joined is not None else _joined(lines)).upper()):
+    if not _MARK_LETTERS.search((joined if joined is not None else joined_text(lines)).upper()):
         return 0  # no line folds to either label: one pass over the text instead of one per line
     marks = 0
     for k, line in enumerate(lines):
@@ -253,7 +213,7 @@ def datasheet_edition(doc: Document) -> int | None:
     """11 when the document prints 11th edition datasheet cards (InSv boxes, SUPPORT boxes),
     else None. For the document-level edition guess (parsing.guess_edition) to consult."""
     lines = document_lines(doc)
-    joined = _joined(lines)
+    joined = joined_text(lines)
     return 11 if eleventh_edition_marks(lines, joined) and find_cards(lines, joined) else None
 
 
