@@ -43,6 +43,9 @@ SECTIONS = {
 # Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
 _HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
 END = 0  # what `read` returns when a line ends the card
+# What the keyword labels' patterns (`re.I`, anchored) can match first: "F", "K", either case,
+# and the Kelvin sign, which `re.I` takes for a "k" (all code points checked in the tests).
+_KEYWORD_FIRST = "fFkK\u212a"
 
 
 def _starts_stats(lines: list[Line], k: int) -> bool:
@@ -99,9 +102,11 @@ class CardReader(WeaponReading):
         self.seen_stats = False
 
     def add_keywords(self, target: list[str], text: str) -> None:
+        seen = {t.upper() for t in target}  # kept up to date, not made again for each keyword
         for k in split_keywords(text):
-            if k.upper() not in {t.upper() for t in target}:
+            if k.upper() not in seen:
                 target.append(k)
+                seen.add(k.upper())
 
     # ------------------------------------------------------------ one line
     def read(self, lines: list[Line], k: int, end: int) -> int:
@@ -117,20 +122,22 @@ class CardReader(WeaponReading):
 
         # Labels that switch section, wherever they appear. A loader may have run several
         # keyword lines into one ("FACTION KEYWORDS: ... KEYWORDS: ..."): read each part.
+        label = text[:1] in _KEYWORD_FIRST
         parts = [p for p in _LABEL_SPLIT.split(text) if p.strip()] \
-            if FACTION_KEYWORDS.match(text) or KEYWORDS.match(text) else []
+            if label and (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)) else []
         if len(parts) > 1:
             for part in parts[:-1]:
                 self._keyword_label(part)
             text = parts[-1]
+            label = text[:1] in _KEYWORD_FIRST
         # A label with its value on the line: what follows may be more of the list, but a
         # heading after it is the next part of the page. A bare label: its value follows.
-        m = FACTION_KEYWORDS.match(text)
+        m = FACTION_KEYWORDS.match(text) if label else None
         if m:
             self.section = "faction_keywords_more" if m.group(1).strip() else "faction_keywords"
             self.add_keywords(self.faction_keywords, m.group(1))
             return 1
-        m = KEYWORDS.match(text)
+        m = KEYWORDS.match(text) if label else None
         if m and (m.group(2) or m.group(1) or line.heading_like):
             self.section = "keywords_more" if m.group(2).strip() else "keywords"
             self.add_keywords(self.keywords, m.group(2))
@@ -140,7 +147,7 @@ class CardReader(WeaponReading):
         if m and not m.group(1):
             self.power = int(m.group(2))
             return 1
-        if BASE.fullmatch(text.strip()):
+        if "(" in text and BASE.fullmatch(text.strip()):
             self.base = base_size(BASE.match(text.strip()))
             return 1
         header = stat_header(line)
@@ -169,7 +176,7 @@ class CardReader(WeaponReading):
                 return vh[1] - k
             self.section = "weapons"
             return 1
-        m = _DAMAGED.match(text)
+        m = _DAMAGED.match(text) if text[:1] in "dD" else None
         if m and (line.heading_like or "WOUNDS REMAINING" in text.upper()):
             self.section = "damaged"
             self.damaged.append(text)
@@ -182,7 +189,8 @@ class CardReader(WeaponReading):
             self.section = SECTIONS[label_key(m.group(1))]
             self.read([line.piece(m.group(2), "paragraph")], 0, 1)
             return 1
-        if naming and line.heading_like and len(text.split()) <= 5 and self.profiles:
+        heading = line.heading_like  # asked below up to four times
+        if naming and heading and len(text.split()) <= 5 and self.profiles:
             # A model name printed under the values it names (a flattened stat grid).
             last = self.profiles[-1]
             self.profiles[-1] = Profile(name=title_case(text), stats=last.stats, models=last.models)
@@ -193,10 +201,10 @@ class CardReader(WeaponReading):
             self.add_keywords(self.keywords, text)  # a keyword list wrapped after a ";"
             self.keywords_open = bool(re.search(r"[;,]$", text))
             return 1
-        if line.heading_like and self.seen_stats and label_key(text) == label_key(self.name):
+        if heading and self.seen_stats and label_key(text) == label_key(self.name):
             self.section = "back"  # the card's back: its name again, flavour text, then its labels
             return 1
-        if self.section == "back" and not line.heading_like:
+        if self.section == "back" and not heading:
             return 1
         if self.section in ("stats", "after_stats") and nxt is not None and self._model_title(line, lines, k):
             self.next_profile_name = title_case(text)
@@ -208,10 +216,10 @@ class CardReader(WeaponReading):
             box_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
             return 1
         # A heading that is no part of a card ends it (after the stats have been read).
-        if self.seen_stats and line.heading_like and self.section not in _HEADINGS_INSIDE \
+        if self.seen_stats and heading and self.section not in _HEADINGS_INSIDE \
                 and not (self.section == "weapons" and re.fullmatch(r"\[[^\]]*\]", text)):
             return END  # (a weapon's "[BLAST]" keywords set on a line of their own are not a heading)
-        if self.section in ("abilities", "other_wargear") and line.heading_like:
+        if self.section in ("abilities", "other_wargear") and heading:
             if folded in self.abilities.textless_names() | self.wargear.textless_names():
                 return END  # the full text of a shared rule the card only names
         return self._in_section(lines, k, nxt)

@@ -10,7 +10,9 @@ its cells. The helpers here recognise the header rows that give a card its struc
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from functools import lru_cache
 
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
@@ -63,42 +65,47 @@ def label_key(text: str) -> str:
     return _NOT_KEY.sub("", text.translate(_DASHES).upper())
 
 
-class cached_property:  # noqa: N801 (named as the functools one it stands in for)
-    """functools.cached_property without its lock: Python 3.11's takes one on every first read,
-    a fifth of the cost of reading a big page's lines. The value goes into the instance's
-    __dict__, which later reads find before this descriptor (as with functools')."""
-
-    def __init__(self, func):
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        value = instance.__dict__[self.name] = self.func(instance)
-        return value
-
-
-@dataclass(frozen=True)
 class Line:
-    """One text block or one table row, with the block it came from."""
+    """One text block or one table row, with the block it came from.
 
-    index: int  # block index in the Document
-    cells: tuple[str, ...]
-    kind: str  # heading / paragraph / list_item / row
-    block: Block
-    virtual: bool = False  # a piece of a block (one side of a row, the rest after a label)
+    A plain class with slots, not a frozen dataclass: a big page makes a Line per block and
+    per table row, and the dataclass's __init__ (one object.__setattr__ per field) and a
+    __dict__ per instance were a good part of the parser's cost and memory. `text` is set
+    at once: every line's text is read while looking for cards. Lines are never changed
+    after they are made; equality and hash are the dataclass's (all fields but `text`,
+    which follows from `cells`).
+    """
 
-    @cached_property
-    def text(self) -> str:  # cached: the card reader asks for it many times per line
-        cells = self.cells
-        if len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
-            return norm_text(cells[0])
-        return norm_text(" ".join(c for c in cells if c.strip()))
+    __slots__ = ("index", "cells", "kind", "block", "virtual", "text")
+
+    def __init__(self, index: int, cells: tuple[str, ...], kind: str, block: Block, virtual: bool = False,
+                 text: str | None = None):
+        self.index = index  # block index in the Document
+        self.cells = cells
+        self.kind = kind  # heading / paragraph / list_item / row
+        self.block = block
+        self.virtual = virtual  # a piece of a block (one side of a row, the rest after a label)
+        if text is not None:  # the caller knows it (the text the cells give, as below)
+            self.text = text
+        elif len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
+            self.text = norm_text(cells[0])
+        else:
+            self.text = norm_text(" ".join(c for c in cells if c.strip()))
+
+    def _key(self) -> tuple:
+        return (self.index, self.cells, self.kind, self.block, self.virtual)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Line(index={self.index!r}, cells={self.cells!r}, kind={self.kind!r}, "
+                f"block={self.block!r}, virtual={self.virtual!r})")
 
     @property
     def heading_like(self) -> bool:
@@ -164,8 +171,11 @@ def document_lines(doc: Document) -> list[Line]:
     for i, block in enumerate(doc.blocks):
         if block.kind == TABLE:
             for row in block.rows:
-                if any(c.strip() for c in row):
-                    out.append(Line(i, tuple(map(norm_text, row)), "row", block))
+                if any(map(str.strip, row)):
+                    cells = tuple(map(norm_text, row))
+                    # The cells are normalised already (stripped, "" when blank): joined, they
+                    # are the text Line would make (norm_text leaves its own output as it is).
+                    out.append(Line(i, cells, "row", block, False, " ".join([c for c in cells if c])))
         else:
             text = block.text
             if text.strip():
@@ -175,11 +185,67 @@ def document_lines(doc: Document) -> list[Line]:
 
 
 # ---------------------------------------------------------------- header rows
+# A word that reads "M" (or "D") once upper-cased and stripped of punctuation, as `label_key`
+# folds a cell. A cell that folds to "M" is such a word of the line's text (cells are joined by
+# spaces; norm_text only drops or swaps characters that `label_key` drops), and no character
+# but "m" upper-cases to anything holding "M" (nor any but "d" to "D"): checked over every code
+# point. Every characteristic header has an "M", every weapon header a "D"; most lines neither.
+M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
+_D_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[dD][^\sA-Za-z0-9+]*(?!\S)")
+# The same words' letter with what must be next to it, searched in " " + text first: these
+# open on the letter, which the regex engine skips to in C, where the patterns above try their
+# lookbehind at every position (a third of the cost on most lines, which hold neither).
+_M_NEAR = re.compile(r"[mM](?<=[^A-Za-z0-9+][mM])[^\sA-Za-z0-9+]*(?!\S)")
+_D_NEAR = re.compile(r"[dD](?<=[^A-Za-z0-9+][dD])[^\sA-Za-z0-9+]*(?!\S)")
+
+
+def has_m_word(text: str) -> bool:
+    """Whether a word of `text` folds to "M" (as M_WORD finds), the cheap test first."""
+    return _M_NEAR.search(" " + text) is not None and M_WORD.search(text) is not None
+
+
+# An "m" ending a word with only punctuation after it: where a word that folds to "M" ends.
+# The pattern opens on a letter, so the regex engine skips ahead to each "m" in C; `M_WORD`,
+# which opens on a lookbehind, is tried at every position and costs several times more.
+_M_END = re.compile(r"[mM][^\sA-Za-z0-9+]*(?!\S)")
+_PUNCT = re.compile(r"[^\sA-Za-z0-9+]*")
+
+
+def joined_text(lines: list[Line]) -> str:
+    """The lines' text joined by newlines (no line's text holds one), for one regex pass over all."""
+    return "\n".join([line.text for line in lines])
+
+
+def anchor_candidates(lines: list[Line], joined: str | None = None) -> list[int]:
+    """The indexes of the lines a stat header may start at, in order: those with a word that
+    folds to "M" (a header row or a run-together card head: what `M_WORD` finds) and those of
+    three characters at most (a flattened grid's first label). The words are found in one pass
+    over the lines' text joined by newlines (a line's text holds no whitespace but single
+    spaces) instead of a search per line."""
+    texts = [line.text for line in lines]
+    found = [k for k, t in enumerate(texts) if len(t) <= 3]
+    if joined is None:
+        joined = "\n".join(texts)
+    ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
+    for m in _M_END.finditer(joined):
+        at = m.start()
+        before = joined[at - 1] if at else " "
+        if before not in " \n":  # the word goes on before the "m": only punctuation may
+            start = max(joined.rfind(" ", 0, at), joined.rfind("\n", 0, at)) + 1
+            if _PUNCT.fullmatch(joined, start, at) is None:
+                continue
+        found.append(bisect_right(ends, at))
+    return sorted(set(found))
+
+
 def stat_header(line: Line) -> list[str] | None:
     """The header cells of a characteristic row ("No. NAME M WS BS ..." or "M T Sv W Ld OC").
 
     Returns the cells as printed (empty padding cells dropped), or None for any other line.
     """
+    text = line.text
+    if not (_M_NEAR.search(" " + text) and M_WORD.search(text)):
+        return None  # no cell folds to "M": the cheap test first (the card reader asks of every line)
     cells = line.tokens
     folded = [label_key(c) for c in cells]
     have = set(folded)
@@ -249,7 +315,7 @@ class InlineStats:
 
 def inline_stats(line: Line) -> InlineStats | None:
     """The name, characteristic labels, values and trailing text of a run-together card head."""
-    if stat_header(line) is not None:
+    if not has_m_word(line.text) or stat_header(line) is not None:
         return None
     cells = [c for c in line.cells if c.strip()]
     if not cells:
@@ -277,6 +343,9 @@ def weapon_header(line: Line) -> list[str] | None:
     9th edition: WEAPON RANGE TYPE S AP D ABILITIES; 10th edition: [RANGED WEAPONS] RANGE A
     BS S AP D. The first cell may be a title ("WEAPON", "RANGED WEAPONS") or empty.
     """
+    text = line.text
+    if not (_D_NEAR.search(" " + text) and _D_WORD.search(text)):
+        return None  # no cell folds to "D": the cheap test first
     cells = line.tokens
     folded = [label_key(c) for c in cells]
     have = set(folded)

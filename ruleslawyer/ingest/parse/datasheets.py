@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (Line, document_lines, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_lines import (Line, anchor_candidates, document_lines, has_m_word, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -39,9 +39,10 @@ class Card:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
     """Every datasheet in `doc`; claims the blocks each card is printed in."""
     lines = document_lines(doc)
-    cards = find_cards(lines)
+    joined = joined_text(lines)
+    cards = find_cards(lines, joined)
     vocabulary = keyword_vocabulary(doc.text) if cards else frozenset()
-    eleventh = bool(cards) and eleventh_edition_marks(lines) > 0
+    eleventh = bool(cards) and eleventh_edition_marks(lines, joined) > 0
     # A datasheet or two printed in a numbered rules chapter are annotated examples of the
     # layout (call-out numbers run into their values): no units, and no rule text either. A
     # book of many datasheets beside numbered rules is read as usual.
@@ -69,12 +70,6 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Datasheet]:
 
 
 # ---------------------------------------------------------------- finding cards
-# A word that reads "M" once upper-cased and stripped of punctuation (as `label_key` does):
-# every characteristic header, one row or run into a line, has one. Most lines of a document
-# have none, and are passed over without folding each of their words.
-_M_WORD = re.compile(r"(?<!\S)[^\sA-Za-z0-9+]*[mM][^\sA-Za-z0-9+]*(?!\S)")
-
-
 def _unread_card(card_lines: list[Line]) -> bool:
     """Whether lines hold a whole datasheet card: a weapons box and a keywords line besides the
     characteristics (an erratum's corrected profile or a rules example has neither)."""
@@ -87,21 +82,24 @@ def _unread_card(card_lines: list[Line]) -> bool:
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
     """The index after the stat header starting at lines[i], or None if none starts there."""
     line = lines[i]
-    if _M_WORD.search(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
+    if has_m_word(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
         return i + 1
     grid = vertical_stats(lines, i)
     return grid[1] if grid else None
 
 
-def find_cards(lines: list[Line]) -> list[Card]:
-    """Cards: one per characteristic header that has a name line above it."""
+def find_cards(lines: list[Line], joined: str | None = None) -> list[Card]:
+    """Cards: one per characteristic header that has a name line above it (`joined`: the
+    lines' text as `joined_text` makes it, when the caller has it already)."""
     cards: list[Card] = []
     floor = 0
     i = 0
-    while i < len(lines):
+    for k in anchor_candidates(lines, joined):
+        if k < i:
+            continue  # inside the stats just read
+        i = k
         after = _stat_anchor(lines, i)
         if after is None:
-            i += 1
             continue
         start = i if inline_stats(lines[i]) is not None else _find_name(lines, i, floor)
         if start is None or (cards and _only_profile_names(lines, floor, start)):
@@ -195,10 +193,10 @@ _INSV_LABEL = frozenset({"INSV", "INVSV"})
 _MARK_LETTERS = re.compile("|".join("[^A-Z0-9+]*".join(word) for word in ("INSV", "INVSV", "SUPPORT")))
 
 
-def eleventh_edition_marks(lines: list[Line]) -> int:
+def eleventh_edition_marks(lines: list[Line], joined: str | None = None) -> int:
     """How many 11th edition card features the lines show: an "InSv" box label (the
     invulnerable save box) or a SUPPORT box (a title followed by the units it can join)."""
-    if not _MARK_LETTERS.search("\n".join([line.text for line in lines]).upper()):
+    if not _MARK_LETTERS.search((joined if joined is not None else joined_text(lines)).upper()):
         return 0  # no line folds to either label: one pass over the text instead of one per line
     marks = 0
     for k, line in enumerate(lines):
@@ -215,7 +213,8 @@ def datasheet_edition(doc: Document) -> int | None:
     """11 when the document prints 11th edition datasheet cards (InSv boxes, SUPPORT boxes),
     else None. For the document-level edition guess (parsing.guess_edition) to consult."""
     lines = document_lines(doc)
-    return 11 if eleventh_edition_marks(lines) and find_cards(lines) else None
+    joined = joined_text(lines)
+    return 11 if eleventh_edition_marks(lines, joined) and find_cards(lines, joined) else None
 
 
 # ---------------------------------------------------------------- reading a card
