@@ -13,9 +13,8 @@ import sys
 from ruleslawyer.ingest.document import Block
 from ruleslawyer.ingest.parse import datasheet_card
 from ruleslawyer.ingest.parse.datasheet_card import BASE, FACTION_KEYWORDS, KEYWORDS
-from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, _M_NEAR, M_WORD, Line, anchor_candidates,
+from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, M_WORD, Line, anchor_candidates,
                                                       has_m_word, label_key, norm_text, stat_header, weapon_header)
-
 
 
 def _all_chars():

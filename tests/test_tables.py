@@ -224,11 +224,11 @@ def _list_doc(items: list[str]):
 def test_a_long_list_is_read_once_not_once_per_item(monkeypatch):
     """Each list item is tested for "label: value" a bounded number of times, however long the
     list (every item used to start a scan to the end of the list: quadratic)."""
-    from ruleslawyer.ingest.parse import tables
+    from ruleslawyer.ingest.parse import tables_lists
 
     calls = []
-    real = tables._label_value
-    monkeypatch.setattr(tables, "_label_value", lambda text: calls.append(text) or real(text))
+    real = tables_lists.label_value
+    monkeypatch.setattr(tables_lists, "label_value", lambda text: calls.append(text) or real(text))
     items = [f"Unit {n}: {n * 5} points" for n in range(3000)]
     records = [r for r in parse_document(_list_doc(items)) if r.kind == "table"]
     assert records == []  # no dice in it: a list, not a table

@@ -28,8 +28,8 @@ from ...names import title_case
 from .parsing import ParseContext
 from .decision_lists import decision_span
 from .tables_glued import glued_grid_at, vocabulary
+from .tables_lists import DICE, ListRun, list_run
 
-_DICE = re.compile(r"(?:^|\s)\d\+(?:\s|$)|^[2-6]\+$|^\+$")
 _STEP = re.compile(r"^\s*\d+\s*[.)]\s*")
 _RULE_NUMBER = re.compile(r"\s+\d{2}\.\d{2}$")
 _LOOKBACK = 4
@@ -58,7 +58,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     blocks = doc.blocks
     seen: dict[str, list[frozenset]] = {}  # a table's name -> the row-label sets printed under it
     words = functools.cache(lambda: vocabulary(doc))
-    list_runs: dict[int, _ListRun] = {}
+    list_runs: dict[int, ListRun] = {}
     i = 0
     while i < len(blocks):
         if ctx.is_claimed(i) and not (blocks[i].kind == TABLE and _keeps_in_text(blocks[i])):
@@ -101,45 +101,7 @@ def _keeps_in_text(block: Block) -> bool:
     return (block.role or "") in _INLINE_ROLES or block.attrs.get("in_rule") == "true"
 
 
-@dataclass
-class _ListRun:
-    """A run of "label: value" list items, read once for every position in it: the pairs, where
-    the run stops, whether the list ends there, and whether every label (or value) from each
-    position on carries a dice result."""
-
-    start: int
-    pairs: list[tuple[str, str]]
-    stop: int
-    ends_list: bool
-    dice_labels: list[bool]
-    dice_values: list[bool]
-
-
-def _list_run(blocks, i: int, ctx: ParseContext, runs: dict[int, _ListRun]) -> _ListRun:
-    """The run of list items from block `i` (from the cache when an earlier position read it:
-    a list of thousands of items is read once, not once per item)."""
-    run = runs.get(i)
-    if run is not None:
-        return run
-    j = i
-    pairs: list[tuple[str, str]] = []
-    while j < len(blocks) and not ctx.is_claimed(j) and blocks[j].kind == LIST_ITEM:
-        pair = _label_value(blocks[j].text)
-        if pair is None:
-            break
-        pairs.append(pair)
-        j += 1
-    labels, values = [True] * (len(pairs) + 1), [True] * (len(pairs) + 1)
-    for k in range(len(pairs) - 1, -1, -1):
-        labels[k] = labels[k + 1] and bool(_DICE.search(pairs[k][0]))
-        values[k] = values[k + 1] and bool(_DICE.search(pairs[k][1]))
-    run = _ListRun(i, pairs, j, j >= len(blocks) or blocks[j].kind != LIST_ITEM, labels, values)
-    for k in range(i, j):
-        runs[k] = run
-    return run
-
-
-def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, "_ListRun"]) -> tuple[_Grid | None, int]:
+def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, ListRun]) -> tuple[_Grid | None, int]:
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
@@ -158,19 +120,11 @@ def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, "_ListRun"]
         # The items from i on that read "label: value", up to the first that does not: a
         # table when the list ends there and every label, or every value, carries a dice
         # result ("6+ Minor Cover", "2+").
-        run = _list_run(blocks, i, ctx, list_runs)
+        run = list_run(blocks, i, ctx.is_claimed, list_runs)
         k = i - run.start
         if run.stop - i >= 2 and run.ends_list and (run.dice_labels[k] or run.dice_values[k]):
             return _Grid([list(p) for p in run.pairs[k:]], list(range(i, run.stop)), has_header=False), run.stop
     return None, i + 1
-
-
-_LABEL_VALUE = re.compile(r"^\s*([^:|\t]{1,48}?)\s*(?::|\||\t)\s+(.+?)\s*$")
-
-
-def _label_value(text: str) -> tuple[str, str] | None:
-    m = _LABEL_VALUE.match(text)
-    return (m.group(1).strip(), m.group(2).strip()) if m else None
 
 
 def _build(doc: Document, ctx: ParseContext, grid: _Grid) -> tuple[RefTable | None, list[int]]:
@@ -378,7 +332,7 @@ def _wordy(column: tuple[str, ...]) -> bool:
 def _looks_like_data(row: list[str]) -> bool:
     """A first row whose value cells are dice results is data, not a header."""
     values = [c for c in row[1:] if c]
-    return bool(values) and all(_DICE.search(c) for c in values)
+    return bool(values) and all(DICE.search(c) for c in values)
 
 
 def _drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
@@ -406,7 +360,7 @@ def _take_caption_rows(rows: list[list[str]]) -> tuple[str | None, list[list[str
         spans = len(rows[0]) > 2 or (not any(ch.islower() for ch in filled[0] if filled)
                                      and all(rows[1])) if filled else False
         if len(filled) == 1 and spans and re.search(r"[A-Za-z]{2}", filled[0]) \
-                and not _DICE.search(filled[0]):
+                and not DICE.search(filled[0]):
             caption = _caption(filled[0]) if caption is None else f"{caption} {_caption(filled[0])}"
             rows = rows[1:]
             continue
