@@ -161,6 +161,7 @@ class Loader:
         self.work = work / self.name
         self.files: dict[str, bytes] = {}  # file name in the folder -> its seed bytes
         self.target = self.work  # what is ingested: the folder, or one file in it
+        self.current = -1  # which of several seed sets is in the folder (see choose_from)
 
     def write_all(self) -> None:
         self.work.mkdir(parents=True, exist_ok=True)
@@ -169,6 +170,17 @@ class Loader:
 
     def pool(self) -> list[bytes]:
         return list(self.files.values())
+
+    def choose_from(self, sets: list[dict[str, bytes]], rnd: random.Random) -> str:
+        """Pick one of `sets` (the folder is rewritten whole when the pick changes) and the name
+        of the file in it to damage."""
+        n = rnd.randrange(len(sets))
+        if n != self.current or not self.work.is_dir():
+            shutil.rmtree(self.work, ignore_errors=True)
+            self.files = sets[n]
+            self.write_all()
+            self.current = n
+        return rnd.choice(sorted(self.files))
 
 
 class WahapediaLoader(Loader):
@@ -181,20 +193,13 @@ class WahapediaLoader(Loader):
                                     real / "e11" / "csv" / "ListBrewer_Data_sample_repaired"]):
             sub = export_subset(folder, work / f"seed{n}")
             self.exports = getattr(self, "exports", []) + [{p.name: p.read_bytes() for p in sub.glob("*.csv")}]
-        self.export = -1
 
     def pool(self):
         return [b for files in self.exports for b in files.values()]
 
     def choose(self, rnd: random.Random) -> tuple[str, list[bytes]]:
-        """Which export this input damages (its folder is rewritten whole when it changes) and which file."""
-        n = rnd.randrange(len(self.exports))
-        if n != self.export or not self.work.is_dir():
-            shutil.rmtree(self.work, ignore_errors=True)
-            self.files = self.exports[n]
-            self.write_all()
-            self.export = n
-        name = rnd.choice(sorted(self.files))
+        """Which export this input damages and which file of it."""
+        name = self.choose_from(self.exports, rnd)
         return name, [self.files[name]]
 
 
@@ -211,16 +216,9 @@ class BattleScribeLoader(Loader):
             {"Necrons.json": json_subset(real / "e11" / "bsdata" / "Necrons.json"),
              "Warhammer_40_000.json": json_subset(real / "e11" / "bsdata" / "Warhammer_40_000.json")},
         ]
-        self.current = -1
 
     def choose(self, rnd):
-        n = rnd.randrange(len(self.sets))
-        if n != self.current or not self.work.is_dir():
-            shutil.rmtree(self.work, ignore_errors=True)
-            self.files = self.sets[n]
-            self.write_all()
-            self.current = n
-        name = rnd.choice(sorted(self.files))
+        name = self.choose_from(self.sets, rnd)
         catalogue = next(k for k in self.files if k.endswith((".cat", "Necrons.json")))
         self.target = self.work / catalogue  # the catalogue is what a user names; the .gst comes with it
         return name, [self.files[name]]
