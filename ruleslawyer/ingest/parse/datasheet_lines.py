@@ -204,6 +204,11 @@ def has_m_word(text: str) -> bool:
     return _M_NEAR.search(" " + text) is not None and M_WORD.search(text) is not None
 
 
+def _has_d_word(text: str) -> bool:
+    """Whether a word of `text` folds to "D" (as _D_WORD finds), the cheap test first."""
+    return _D_NEAR.search(" " + text) is not None and _D_WORD.search(text) is not None
+
+
 # An "m" ending a word with only punctuation after it: where a word that folds to "M" ends.
 # The pattern opens on a letter, so the regex engine skips ahead to each "m" in C; `M_WORD`,
 # which opens on a lookbehind, is tried at every position and costs several times more.
@@ -225,7 +230,7 @@ def anchor_candidates(lines: list[Line], joined: str | None = None) -> list[int]
     texts = [line.text for line in lines]
     found = [k for k, t in enumerate(texts) if len(t) <= 3]
     if joined is None:
-        joined = "\n".join(texts)
+        joined = joined_text(lines)
     ends = list(accumulate([len(t) + 1 for t in texts]))  # where each line's text ends, plus one
     for m in _M_END.finditer(joined):
         at = m.start()
@@ -243,8 +248,7 @@ def stat_header(line: Line) -> list[str] | None:
 
     Returns the cells as printed (empty padding cells dropped), or None for any other line.
     """
-    text = line.text
-    if not (_M_NEAR.search(" " + text) and M_WORD.search(text)):
+    if not has_m_word(line.text):
         return None  # no cell folds to "M": the cheap test first (the card reader asks of every line)
     cells = line.tokens
     folded = [label_key(c) for c in cells]
@@ -343,8 +347,7 @@ def weapon_header(line: Line) -> list[str] | None:
     9th edition: WEAPON RANGE TYPE S AP D ABILITIES; 10th edition: [RANGED WEAPONS] RANGE A
     BS S AP D. The first cell may be a title ("WEAPON", "RANGED WEAPONS") or empty.
     """
-    text = line.text
-    if not (_D_NEAR.search(" " + text) and _D_WORD.search(text)):
+    if not _has_d_word(line.text):
         return None  # no cell folds to "D": the cheap test first
     cells = line.tokens
     folded = [label_key(c) for c in cells]

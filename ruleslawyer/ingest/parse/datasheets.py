@@ -19,7 +19,7 @@ from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (Line, anchor_candidates, document_lines, has_m_word, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_lines import (Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -82,7 +82,8 @@ def _unread_card(card_lines: list[Line]) -> bool:
 def _stat_anchor(lines: list[Line], i: int) -> int | None:
     """The index after the stat header starting at lines[i], or None if none starts there."""
     line = lines[i]
-    if has_m_word(line.text) and (stat_header(line) is not None or inline_stats(line) is not None):
+    # (both tests look for a word that folds to "M" first)
+    if stat_header(line) is not None or inline_stats(line) is not None:
         return i + 1
     grid = vertical_stats(lines, i)
     return grid[1] if grid else None
