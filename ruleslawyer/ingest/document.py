@@ -65,17 +65,19 @@ class Block:
     @property
     def is_bold(self) -> bool:
         """True when every non-blank span is bold (a run-in label or a bold heading line)."""
-        if len(self.spans) == 1:  # most blocks (the parsers ask of every block)
-            return bool(self.spans[0].bold) and not self.spans[0].text.isspace() and self.spans[0].text != ""
-        spans = [s for s in self.spans if s.text.strip()]
-        return bool(spans) and all(s.bold for s in spans)
+        return self._every_span_with_text("bold")
 
     @property
     def is_italic(self) -> bool:
-        if len(self.spans) == 1:
-            return bool(self.spans[0].italic) and not self.spans[0].text.isspace() and self.spans[0].text != ""
+        return self._every_span_with_text("italic")
+
+    def _every_span_with_text(self, style: str) -> bool:
+        """Whether there is text and every non-blank span has `style` ("bold", "italic")."""
+        if len(self.spans) == 1:  # most blocks (the parsers ask of every block): no list made
+            span = self.spans[0]
+            return bool(getattr(span, style)) and bool(span.text.strip())
         spans = [s for s in self.spans if s.text.strip()]
-        return bool(spans) and all(s.italic for s in spans)
+        return bool(spans) and all(getattr(s, style) for s in spans)
 
     @property
     def color(self) -> str | None:
