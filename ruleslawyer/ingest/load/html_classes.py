@@ -247,13 +247,15 @@ def _class_container(attr: str) -> str | None:
 # -- one element's verdicts, asked once per distinct tag and class attribute -----------------
 # The walk asks a dozen questions of every element; all but those about its id, role and
 # inline style depend on its tag and class attribute alone, which a page repeats thousands of
-# times. `element_kind` answers them together, and the walk keeps the answer per page.
+# times. `ElementKind` answers them together, and the walk keeps the answer per page.
 
 STAT_TOKENS = frozenset({"profile", "stats", "stat", "characteristics", "chars", "statline"})
 
 
 class ElementKind:
-    """What an element's tag and class attribute say (see `element_kind`)."""
+    """The verdicts on an element with this tag and class attribute, on a page whose style
+    sheets make `css_bold`/`css_italic` classes bold/italic (a page keeps one per pair:
+    `html_parts.Page.kind`)."""
 
     __slots__ = ("drop", "page_chrome", "block", "popup", "tooltip", "bold", "italic",
                  "opens_content", "container", "block_class", "badge", "stat", "invul", "points",
@@ -290,12 +292,6 @@ class ElementKind:
         self.maybe_empty_list = tag in ("ul", "ol", "dl", "menu")
         # Neither the tag nor the classes change the context (bold, italic, region, content).
         self.plain = not (self.bold or self.italic or self.container or self.opens_content)
-
-
-def element_kind(tag: str, attr: str | None, css_bold: frozenset[str], css_italic: frozenset[str]) -> ElementKind:
-    """The verdicts on an element with this tag and class attribute, on a page whose style
-    sheets make `css_bold`/`css_italic` classes bold/italic."""
-    return ElementKind(tag, attr, css_bold, css_italic)
 
 
 @lru_cache(maxsize=8192)

@@ -33,7 +33,7 @@ class Page:
         """The verdicts on an element with this tag and class attribute (kept per page)."""
         kind = self.kinds.get((tag, attr))
         if kind is None:
-            kind = self.kinds[(tag, attr)] = hc.element_kind(tag, attr, self.css_bold, self.css_italic)
+            kind = self.kinds[(tag, attr)] = hc.ElementKind(tag, attr, self.css_bold, self.css_italic)
         return kind
 
     def shared_attrs(self, attrs: dict[str, str]) -> dict[str, str]:
@@ -150,9 +150,8 @@ def collapse_space(text: str) -> str:
 
 
 def clean(text: str) -> str:
-    if "\u200b" in text:
-        return _WS.sub(" ", text).strip()
-    return " ".join(text.split())
+    """`collapse_space` with the ends stripped."""
+    return collapse_space(text).strip()
 
 
 def tidy(runs: list[tuple[str, tuple[bool, bool, str | None]]]) -> list[Span]:
