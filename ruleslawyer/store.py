@@ -10,7 +10,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -20,7 +20,7 @@ from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_l
                         open_checks, read_only_error, report_damage, schema_damage, connect, wrong_scalar)
 from .records import Record, from_dict, record_name, to_dict
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # One encoder for every record row (json.dumps with options makes a new one per call).
 _RECORD_JSON = json.JSONEncoder(ensure_ascii=False)
 
@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS files (
     reader TEXT NOT NULL DEFAULT '',
     date TEXT,
     version TEXT,
-    preference INTEGER NOT NULL DEFAULT 0
+    preference INTEGER NOT NULL DEFAULT 0,
+    reading TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS files_sha ON files(sha256);
 CREATE TABLE IF NOT EXISTS records (
@@ -86,6 +87,12 @@ class StoredFile:
     date: str | None = None  # publication date (ISO) where the document says so or the user set it
     version: str | None = None
     preference: int = 0  # the user's ranking (`ingest --prefer`, ruleslawyer.toml): higher wins
+    # How the file was read, as the ingest stored it (JSON object; {} for files read before
+    # schema 4): "read_as" (datasheet_cards, faction_pack, points_list, faq_errata,
+    # rules_update, rules_chapter, army_list, notes, unknown, ...), "evidence" (why), "coverage"
+    # (0..1, the share of body text placed in records), "unread_pages" (page numbers) and
+    # "inferred" ({"edition"|"faction"|"date": {"value": ..., "reason": "..."}}).
+    reading: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def effective_date(self) -> str:
@@ -151,6 +158,8 @@ class Store:
                     self.conn.execute("ALTER TABLE files ADD COLUMN date TEXT")
                     self.conn.execute("ALTER TABLE files ADD COLUMN version TEXT")
                     self.conn.execute("ALTER TABLE files ADD COLUMN preference INTEGER NOT NULL DEFAULT 0")
+                if 1 <= version <= 3:  # schema 4: how each file was read (see StoredFile.reading)
+                    self.conn.execute("ALTER TABLE files ADD COLUMN reading TEXT NOT NULL DEFAULT '{}'")
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
@@ -191,8 +200,11 @@ class Store:
     def replace_file(self, *, path: str, name: str, sha256: str, format: str, size: int,
                      records: Iterable[Record], title: str | None = None, edition: int | None = None,
                      warnings: Iterable[str] = (), reader: str = "", date: str | None = None,
-                     version: str | None = None, preference: int | None = None) -> int:
+                     version: str | None = None, preference: int | None = None,
+                     reading: dict | None = None) -> int:
         """Store `records` as the whole content of `path`, replacing what it had, atomically.
+
+        `reading` says how the file was read (see `StoredFile.reading`).
 
         `reader` names the version of the code that read the file (see `is_unchanged`); `date`
         and `version` are the document's own (publication date, version); `preference` the
@@ -212,9 +224,9 @@ class Store:
             self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
             self.conn.execute(
                 "INSERT INTO files (path, name, sha256, format, size, ingested_at, title, edition, warnings, reader,"
-                " date, version, preference) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " date, version, preference, reading) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (path, name, sha256, format, size, time.time(), title, edition, json.dumps(list(warnings)), reader,
-                 date, version, preference))
+                 date, version, preference, json.dumps(reading or {}, ensure_ascii=False)))
             self.conn.executemany(
                 "INSERT INTO records (file_path, seq, kind, name, edition, faction, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 rows)
@@ -315,9 +327,9 @@ class Store:
         out = []
         for row in self.conn.execute(
                 "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings, date, version,"
-                " preference FROM files ORDER BY path"):
+                " preference, reading FROM files ORDER BY path"):
             out.append(StoredFile(*row[:8], warnings=_warnings(row[8]), record_count=counts.get(row[0], 0),
-                                  date=row[9], version=row[10], preference=row[11]))
+                                  date=row[9], version=row[10], preference=row[11], reading=_reading(row[12])))
         return out
 
     def set_file_dating(self, path: str, *, date: str | None = None, version: str | None = None,
@@ -359,3 +371,12 @@ def _warnings(text: str) -> tuple[str, ...]:
         return tuple(str(w) for w in json.loads(text))
     except (TypeError, ValueError):
         return ("(the stored warnings are damaged)",)
+
+
+def _reading(text: str) -> dict:
+    """A file's stored reading (how it was read); damaged or missing reads as {}."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}

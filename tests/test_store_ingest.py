@@ -76,8 +76,9 @@ def test_a_schema_1_store_is_upgraded_in_place(tmp_path):
     with Store(db) as store:
         assert store.is_unchanged("a.md", "ab")  # nothing lost
         assert not store.is_unchanged("a.md", "ab", reader="any")  # read again by the next ingest
-        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         assert store.files()[0].date is None  # schema 3 adds publication dates; none known here
+        assert store.files()[0].reading == {}  # schema 4 adds how a file was read; unknown for old rows
 
 
 def test_bad_files_are_reported_and_the_rest_ingested(tmp_path, tmp_store):
