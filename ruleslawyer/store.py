@@ -261,7 +261,10 @@ class Store:
     def generation(self) -> int:
         """A counter bumped by every change: derived data (the index) records which it saw."""
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
-        return int(row[0]) if row else 0
+        try:
+            return int(row[0]) if row else 0
+        except (TypeError, ValueError):  # a hand-edited value: `check` reports it, --repair resets it
+            return -1
 
     def is_empty(self) -> bool:
         return self.conn.execute("SELECT 1 FROM records LIMIT 1").fetchone() is None
@@ -328,8 +331,10 @@ class Store:
         for row in self.conn.execute(
                 "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings, date, version,"
                 " preference, reading FROM files ORDER BY path"):
-            out.append(StoredFile(*row[:8], warnings=_warnings(row[8]), record_count=counts.get(row[0], 0),
-                                  date=row[9], version=row[10], preference=row[11], reading=_reading(row[12])))
+            out.append(StoredFile(*row[:5], _number(row[5]), row[6], _int_or_none(row[7]), warnings=_warnings(row[8]),
+                                  record_count=counts.get(row[0], 0), date=_iso_date(row[9]),
+                                  version=None if row[10] is None else str(row[10]),
+                                  preference=int(_number(row[11])), reading=_reading(row[12])))
         return out
 
     def set_file_dating(self, path: str, *, date: str | None = None, version: str | None = None,
@@ -380,3 +385,21 @@ def _reading(text: str) -> dict:
     except (TypeError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+# A hand-edited `files` row (text where a number belongs) is reported by `check` and reset by
+# `check --repair`; until then every reader gets a value it can sort and format.
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _int_or_none(value) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def _iso_date(value) -> str | None:
+    text = str(value) if value is not None else ""
+    return text[:10] if len(text) >= 10 and text[4] == "-" and text[:4].isdigit() else None

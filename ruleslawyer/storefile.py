@@ -91,7 +91,37 @@ def open_checks(path: Path, schema: str, version: int) -> bool:
     if st.st_size == 0:
         raise StoreError(f"{path}: the store file is empty (0 bytes), not a store",
                          hint="restore it from a backup, or delete it to start a new store")
+    refuse_foreign(path)
     return cannot_write(path)
+
+
+# Tables any ruleslawyer store has had since schema 1: a file holding other tables and none of
+# these is another program's database, never to be altered.
+_OUR_TABLES = frozenset({"files", "records"})
+
+
+def refuse_foreign(path: Path) -> None:
+    """Refuse an existing SQLite file that is not a ruleslawyer store (another program's data).
+
+    Opening it as a store would add tables, switch its journal mode and set its user_version:
+    changes to a file the user owns that they never asked for. The file is read, never written.
+    """
+    from urllib.parse import quote
+
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return  # cannot even open it: the caller's own open says why
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return  # not a database, or damaged: reported by the caller's open
+    finally:
+        conn.close()
+    if tables and not tables & _OUR_TABLES:
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise StoreError(f"{path}: not a ruleslawyer store (an SQLite file with other tables: {shown}); "
+                         "left unchanged", hint="give a new file name with --db for a new store")
 
 
 def cannot_write(path: Path) -> bool:
@@ -156,6 +186,52 @@ def schema_damage(conn: sqlite3.Connection) -> str | None:
     except sqlite3.DatabaseError as exc:
         return str(exc)
     return None
+
+
+# Typed columns a hand edit (or another program) can break: the column, the SQLite types it may
+# hold, and the value `check --repair` resets it to (an SQL expression).
+TYPED_COLUMNS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("files", "ingested_at", ("real", "integer"), "CAST(strftime('%s','now') AS REAL)"),
+    ("files", "size", ("integer",), "0"),
+    ("files", "preference", ("integer",), "0"),
+    ("files", "edition", ("integer", "null"), "NULL"),
+    ("files", "date", ("text", "null"), "NULL"),
+    ("files", "version", ("text", "null"), "NULL"),
+)
+
+
+def column_damage(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    """(table, column, row key, what it holds) for each typed value of the wrong type in `files`,
+    a publication date that is not an ISO date, and a `meta` generation that is not a number."""
+    found = []
+    for table, column, types, _reset in TYPED_COLUMNS:
+        allowed = ", ".join(f"'{t}'" for t in types)
+        for key, value in conn.execute(
+                f"SELECT path, {column} FROM {table} WHERE typeof({column}) NOT IN ({allowed})"):
+            found.append((table, column, str(key), repr(value)[:40]))
+    for key, value in conn.execute(
+            "SELECT path, date FROM files WHERE date IS NOT NULL AND date NOT GLOB "
+            "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'"):
+        found.append(("files", "date", str(key), repr(value)[:40]))
+    for (value,) in conn.execute("SELECT value FROM meta WHERE key = 'generation'"):
+        if not str(value).strip().isdigit():
+            found.append(("meta", "value", "generation", repr(value)[:40]))
+    return found
+
+
+def reset_damaged_columns(conn: sqlite3.Connection) -> int:
+    """Reset every value `column_damage` finds to its default (inside the caller's transaction);
+    returns how many were reset. The generation restarts above any number a reader may have seen."""
+    reset = 0
+    for table, column, types, default in TYPED_COLUMNS:
+        allowed = ", ".join(f"'{t}'" for t in types)
+        reset += conn.execute(f"UPDATE {table} SET {column} = {default} "
+                              f"WHERE typeof({column}) NOT IN ({allowed})").rowcount
+    reset += conn.execute("UPDATE files SET date = NULL WHERE date IS NOT NULL AND date NOT GLOB "
+                          "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'").rowcount
+    reset += conn.execute("UPDATE meta SET value = CAST(strftime('%s','now') AS TEXT) WHERE key = 'generation' "
+                          "AND NOT (trim(value) != '' AND trim(value) NOT GLOB '*[^0-9]*')").rowcount
+    return reset
 
 
 _SCALARS = {"str": (str,), "int": (int,), "float": (float, int), "bool": (bool,), "None": (type(None),)}

@@ -35,13 +35,45 @@ def files(app, show_warnings, as_json):
         return
     for r in rows:
         when = r.date if r.dated else f"{r.date} (ingested)"
-        parts = [f"{printable(r.name):<40}", f"{r.format:<14}", f"{when:<23}", f"v{r.version}" if r.version else "-",
-                 f"prefer {r.preference:+d}" if r.preference else "", f"{r.records} records",
-                 f"{len(r.warnings)} warnings" if r.warnings else ""]
+        parts = [f"{printable(r.shown or r.name):<40}", f"{r.format:<14}", f"{when:<23}",
+                 f"v{r.version}" if r.version else "-", f"prefer {r.preference:+d}" if r.preference else "",
+                 f"{r.records} records", reading_summary(r), f"{len(r.warnings)} warnings" if r.warnings else ""]
         click.echo("  ".join(p for p in parts if p).rstrip())
         if show_warnings:
+            for line in reading_details(r):
+                click.echo(printable(f"    {line}"))
             for w in r.warnings:
                 click.echo(printable(f"    warning: {w}"))
+
+
+def reading_summary(row) -> str:
+    """What a file was read as, how much of it became records, and its edition, in few words
+    ("faction pack, 87% placed, 11th ed. (inferred)"); empty for files read before this was kept."""
+    reading = row.reading or {}
+    parts = []
+    if reading.get("read_as"):
+        parts.append(str(reading["read_as"]).replace("_", " "))
+    if isinstance(reading.get("coverage"), (int, float)):
+        parts.append(f"{round(100 * reading['coverage'])}% placed")
+    if row.edition:
+        inferred = "edition" in (reading.get("inferred") or {})
+        parts.append(f"{row.edition}th ed." + (" (inferred)" if inferred else ""))
+    return ", ".join(parts)
+
+
+def reading_details(row) -> list[str]:
+    """The evidence behind `reading_summary`: why the file was read as it was, its unread
+    pages, and the reason for each inferred edition, faction or date."""
+    reading = row.reading or {}
+    lines = []
+    if reading.get("read_as"):
+        lines.append(f"read as {str(reading['read_as']).replace('_', ' ')}: {reading.get('evidence') or 'no evidence kept'}")
+    if reading.get("unread_pages"):
+        lines.append("unread pages: " + ", ".join(str(p) for p in reading["unread_pages"]))
+    for field, inferred in sorted((reading.get("inferred") or {}).items()):
+        if isinstance(inferred, dict):
+            lines.append(f"{field} {inferred.get('value')!s} inferred: {inferred.get('reason') or 'no reason kept'}")
+    return lines
 
 
 @click.command()
@@ -54,10 +86,13 @@ def remove(app, names):
     """
     from ..library.files import remove_files
 
+    from ..library.files import distinct_names
+
     with app.store() as store:
+        shown = distinct_names([f.path for f in store.files()])
         removed = remove_files(store, names)
     for path in removed:
-        click.echo(printable(f"Removed {Path(path).name} and its records"))
+        click.echo(printable(f"Removed {shown.get(path, Path(path).name)} and its records"))
 
 
 @click.command()

@@ -40,6 +40,8 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
     with app.store(seed_corpus=False) as store, progress_bar(enabled=not quiet) as progress:
         report = ingest_paths(store, paths, force=force, progress=progress, dating=dating)
         removed = remove_example_corpus(store, paths) if report.read or report.unchanged else 0
+    for skipped in (r for r in report.results if r.status == "skipped"):
+        click.echo(f"Skipped: {skipped.error}", err=True)
     for failure in report.failed:
         click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     if removed:
@@ -81,7 +83,8 @@ def _iso_date(value: str | None) -> str | None:
               help="jsonl: one record per line (records.md); json: one array.")
 @click.option("--kind", "kinds", multiple=True, help="Only records of this kind (repeatable), e.g. datasheet.")
 @click.option("--amended", is_flag=True, help="Export with errata applied (amended copies, change logs).")
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Write here, not stdout.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="Write to this file (replaced only once the export is complete), not stdout.")
 @pass_app
 def export(app, fmt, kinds, amended, output):
     """Write the stored records as JSON in the records.md interchange shape."""
@@ -91,16 +94,29 @@ def export(app, fmt, kinds, amended, output):
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         raise click.BadParameter(f"unknown kind {unknown[0]!r}; kinds are: {', '.join(KINDS)}", param_hint="--kind")
+    from ..outputs import atomic_output, refuse_store_target
+
     with app.store() as store:
+        if output != "-":  # before reading anything: `-o` naming the store itself must not clobber it
+            refuse_store_target(output, store.path)
         # Plain export: every stored record as parsed; --amended: the one reference, errata applied.
         corpus = load_corpus(store, amended=amended, reconciled=amended)
+        where = store.path
     rows = [to_dict(r, include_changes=amended) for r in corpus.records if not kinds or r.kind in kinds]
+    if output == "-":
+        _write_rows(sys.stdout, rows, fmt)
+        return
+    with atomic_output(output, store_path=where) as handle:
+        _write_rows(handle, rows, fmt)
+
+
+def _write_rows(out, rows: list[dict], fmt: str) -> None:
     if fmt == "json":
-        json.dump(rows, output, ensure_ascii=False, indent=2)
-        output.write("\n")
+        json.dump(rows, out, ensure_ascii=False, indent=2)
+        out.write("\n")
     else:
         for row in rows:
-            output.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 @click.command()

@@ -26,6 +26,34 @@ STRUCTURED_SOURCES: tuple[str, ...] = (
 
 STRUCTURED_ONLY = frozenset({"structured"})  # a walk entry read only if a structured source claims it
 
+# What ruleslawyer itself writes is never read back as documents: a folder holding one of these
+# files is a site it built (its manifest, or the marker of a build in progress) or a search index
+# (the pointer file beside its segments), and is skipped with one line.
+OWN_OUTPUT_MARKERS: tuple[tuple[str, str], ...] = (
+    (".ruleslawyer-site.json", "a site ruleslawyer built"),
+    (".ruleslawyer-site-pending.json", "a site ruleslawyer is building"),
+)
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def own_output(folder: Path) -> str | None:
+    """Why `folder` is ruleslawyer's own output (a built site, a search index), or None."""
+    for marker, what in OWN_OUTPUT_MARKERS:
+        if (folder / marker).is_file():
+            return what
+    if folder.name.endswith(".index") and (folder / "CURRENT").is_file():
+        return "a ruleslawyer search index"
+    return None
+
+
+def is_store_file(path: Path) -> bool:
+    """True when `path` is an SQLite database (a store, ours or another program's): never a document."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
+    except OSError:
+        return False
+
 
 def gather(paths: Iterable[str | Path]) -> list[object]:
     """Expand paths into what to ingest: files (as Paths) and structured sources, in order.
@@ -48,6 +76,10 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
     def fail(path: Path, reason: str) -> None:
         add(FileResult(safe_text(str(path)), "failed", error=f"{safe_text(str(path))}: {reason}"), f"\0{path}")
 
+    def skip(path: Path, reason: str) -> None:
+        # Not an error: the batch's exit status stays 0. The CLI prints one "Skipped:" line.
+        add(FileResult(safe_text(str(path)), "skipped", error=f"{safe_text(str(path))}: {reason}"), f"\0{path}")
+
     def detected(path: Path) -> object | None:
         # A detector that cannot read its file reports it like any bad file, in the batch.
         for detect in detectors:
@@ -65,6 +97,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
     def visit_dir(top: Path) -> None:
         # Depth first in sorted order, with a stack rather than recursion: a tree nested
         # thousands deep is walked (its too-long paths reported one by one), not a RecursionError.
+        root = Path(os.path.realpath(top))
         stack: list[tuple[Path, frozenset | None]] = [(top, frozenset())]
         while stack:
             folder, ancestors = stack.pop()
@@ -94,6 +127,10 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             if found is not None:
                 add(found, real_key(folder))
                 continue
+            ours = own_output(folder)
+            if ours is not None:
+                skip(folder, f"{ours}; not read as documents")
+                continue
             try:
                 entries = sorted(os.scandir(folder), key=lambda e: e.name)
             except (OSError, RuntimeError) as exc:
@@ -111,6 +148,10 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
                     fail(path, walk_error(exc))
                     continue
                 if is_dir:
+                    if entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(root):
+                        # Following it would walk (and ingest) a tree the user did not name.
+                        skip(path, f"a symlink to a folder outside {safe_text(str(top))}; not followed")
+                        continue
                     todo.append((path, inside))
                 elif path.suffix.lower() in SUFFIXES:
                     if not is_file and entry.is_symlink() and not os.path.exists(path):
@@ -134,6 +175,8 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
             continue
         if is_dir:
             visit_dir(p)
+        elif exists and is_store_file(p):
+            skip(p, "an SQLite database (a store), not a document")
         else:
             handle_file(p) if exists else add(p, str(p))
     return items

@@ -56,7 +56,7 @@ def check_store(db: str | Path | None = None, *, repair: bool = False) -> CheckR
 
 def _check(store: Store, report: CheckReport) -> set[str]:
     """Fill `report.problems`; return the file paths whose records are damaged or missing."""
-    from ..storefile import schema_damage
+    from ..storefile import column_damage, schema_damage
 
     conn = store.conn
     integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
@@ -70,6 +70,8 @@ def _check(store: Store, report: CheckReport) -> set[str]:
         return set()
     files = {row[0] for row in conn.execute("SELECT path FROM files")}
     report.files = len(files)
+    for table, column, key, value in column_damage(conn):
+        report.problems.append(f"{table}.{column} of {key!r} holds {value}, not a value of its type")
     damaged: set[str] = set()
     for rid, kind, name, file, data in conn.execute(
             "SELECT id, kind, name, file_path, data FROM records ORDER BY file_path, seq"):
@@ -108,6 +110,9 @@ def _repair(store: Store, report: CheckReport, damaged_files: set[str]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         store.create_missing_tables()
+        from ..storefile import reset_damaged_columns
+
+        reset = reset_damaged_columns(store.conn)
         dropped = 0
         for rid, kind, file, data in list(conn.execute("SELECT id, kind, file_path, data FROM records")):
             files_known = conn.execute("SELECT 1 FROM files WHERE path = ?", (file,)).fetchone()
@@ -125,6 +130,8 @@ def _repair(store: Store, report: CheckReport, damaged_files: set[str]) -> None:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    if reset:
+        report.repaired.append(f"reset {reset} damaged value(s) in the files and meta tables")
     if dropped:
         report.repaired.append(f"dropped {dropped} damaged record(s)")
     if any("integrity" in p for p in report.problems):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import NotFoundError
+from ..errors import NotFoundError, RuleslawyerError
 from ..names import fold
 from ..records import record_name
 from ..store import Store
@@ -26,30 +26,76 @@ class FileRow:
     preference: int
     records: int
     warnings: tuple[str, ...]
+    shown: str = ""  # the name with as many of its folders as tell it from other stored files
+    edition: int | None = None
+    reading: dict | None = None  # how the file was read (see StoredFile.reading)
 
     def to_json(self) -> dict:
-        return {"path": self.path, "name": self.name, "format": self.format, "date": self.date,
-                "dated": self.dated, "version": self.version, "preference": self.preference,
-                "records": self.records, "warnings": list(self.warnings)}
+        return {"path": self.path, "name": self.name, "shown": self.shown or self.name, "format": self.format,
+                "date": self.date, "dated": self.dated, "version": self.version, "preference": self.preference,
+                "records": self.records, "edition": self.edition, "reading": dict(self.reading or {}),
+                "warnings": list(self.warnings)}
 
 
 def describe_files(store: Store) -> list[FileRow]:
-    """Every stored file with its date, version, preference (with ruleslawyer.toml), counts, warnings."""
+    """Every stored file with its date, version, preference (with ruleslawyer.toml), counts,
+    warnings, how it was read, and a name that tells it apart from the other stored files."""
     ranking = source_ranking(store)
+    stored = store.files()
+    shown = distinct_names([f.path for f in stored])
     return [FileRow(f.path, f.name, f.format, f.effective_date, bool(f.date), f.version, preference_of(f, ranking),
-                    f.record_count, f.warnings) for f in store.files()]
+                    f.record_count, f.warnings, shown=shown[f.path], edition=f.edition, reading=f.reading)
+            for f in stored]
+
+
+def distinct_names(paths: Iterable[str]) -> dict[str, str]:
+    """For each path, its file name with as many parent folders as tell it apart from the other
+    paths of the same file name ("a/rules.txt" and "b/rules.txt"); a unique name stays bare."""
+    paths = list(paths)
+    parts = {p: Path(p).parts for p in paths}
+    out: dict[str, str] = {}
+    by_name: dict[str, list[str]] = {}
+    for p in paths:
+        by_name.setdefault(Path(p).name, []).append(p)
+    for group in by_name.values():
+        depth = 1
+        while depth < max(len(parts[p]) for p in group):
+            tails = [parts[p][-depth:] for p in group]
+            if len(set(tails)) == len(tails):
+                break
+            depth += 1
+        for p in group:
+            out[p] = str(Path(*parts[p][-depth:])) if len(group) > 1 else Path(p).name
+    return out
+
+
+def _matches(name: str, stored) -> list[str]:
+    """The stored paths a user's NAME means: the exact path, the path it resolves to, or the
+    paths whose last parts are NAME ("rules.txt", "house/rules.txt")."""
+    resolved = str(Path(name).expanduser().resolve())
+    exact = [f.path for f in stored if f.path in (name, resolved)]
+    if exact:
+        return exact
+    tail = Path(name).parts
+    return [f.path for f in stored if tail and Path(f.path).parts[-len(tail):] == tail]
 
 
 def remove_files(store: Store, names: Iterable[str]) -> list[str]:
-    """Remove the stored files named (by path, resolved path or file name); their paths.
+    """Remove the stored files named (by path, resolved path, file name or the end of a path);
+    their paths.
 
-    Every name must match a stored file before anything is removed, so a typo changes nothing.
+    Every name must match exactly one stored file before anything is removed, so a typo or a
+    name shared by files in two folders changes nothing.
     """
     stored = store.files()
     chosen: list[str] = []
     for name in names:
-        resolved = str(Path(name).expanduser().resolve())
-        matches = [f.path for f in stored if name in (f.path, f.name) or f.path == resolved]
+        matches = _matches(name, stored)
+        if len(matches) > 1:
+            shown = distinct_names([f.path for f in stored])
+            listed = ", ".join(shown[m] for m in matches)
+            raise RuleslawyerError(f"{name!r} names {len(matches)} stored files: {listed}; nothing was removed",
+                                   hint="name one by its folder too, as `ruleslawyer files` shows it")
         if not matches:
             import difflib
 

@@ -4,13 +4,18 @@ Only the site is served: the build's own files (the manifest, the caches, anythi
 starts with a dot) answer 404, and folders are never listed. A request that cannot name a file
 (a NUL byte, a malformed escape) answers 400 without a traceback. Connections are bounded:
 an idle one is closed after IDLE_SECONDS, and beyond MAX_CONNECTIONS at once new ones are
-refused with 503, so idle clients cannot pile up threads.
+refused with 503, so idle clients cannot pile up threads. A request's head (request line and
+headers) must arrive within HEAD_SECONDS of the moment the server starts waiting for it, however
+slowly it trickles in, so slow clients cannot hold every slot. A path that resolves outside the
+site folder (through a symlink) answers 404: only the site's own files are served.
 """
 from __future__ import annotations
 
 import functools
 import http.server
+import os
 import posixpath
+import socket
 import threading
 import urllib.parse
 from pathlib import Path
@@ -18,7 +23,9 @@ from pathlib import Path
 from ..errors import RuleslawyerError
 
 IDLE_SECONDS = 15
-MAX_CONNECTIONS = 64
+HEAD_SECONDS = 10  # a whole request head, from the moment the server waits for it
+MAX_CONNECTIONS = 256
+LISTEN_BACKLOG = 128  # a burst of connections waits in the kernel's queue instead of being dropped
 
 
 class _SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -26,6 +33,29 @@ class _SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format, *args):  # one line per request is noise for a preview
         pass
+
+    def handle_one_request(self):
+        # The socket timeout bounds each read; this bounds the whole head, which a client
+        # sending one byte every few seconds would otherwise stretch forever.
+        self._head_timer = threading.Timer(HEAD_SECONDS, self._head_too_slow)
+        self._head_timer.daemon = True
+        self._head_timer.start()
+        try:
+            super().handle_one_request()
+        finally:
+            self._head_timer.cancel()
+
+    def parse_request(self):
+        ok = super().parse_request()
+        self._head_timer.cancel()  # the head is in: the deadline is met
+        return ok
+
+    def _head_too_slow(self) -> None:
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def send_head(self):
         path = urllib.parse.urlsplit(self.path).path
@@ -42,6 +72,11 @@ class _SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404, "File not found")
             return None
         try:
+            target = os.path.realpath(self.translate_path(self.path))
+            root = os.path.realpath(self.directory)
+            if target != root and not target.startswith(root + os.sep):
+                self.send_error(404, "File not found")  # a symlink out of the site folder
+                return None
             return super().send_head()
         except (ValueError, OSError):
             self.send_error(400, "Bad request path")
@@ -56,6 +91,7 @@ class BoundedServer(http.server.ThreadingHTTPServer):
     """ThreadingHTTPServer with at most MAX_CONNECTIONS connections handled at once."""
 
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, *args, **kwargs):
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)

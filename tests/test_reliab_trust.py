@@ -1,0 +1,274 @@
+"""Trustworthy with the user's files (issue 31): nothing a user owns is overwritten or changed by
+surprise, ambiguous names change nothing, ingest never reads its own output, hand-edited stores
+do not crash commands, and the preview server stays inside its folder and stays up.
+
+Each test reproduces one reported failure; each failed before its fix.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import http.client
+import json
+import os
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+
+
+def _run(db: Path, *args: str):
+    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+    return result
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _two_rules_files(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "house" / "rules.md", tmp_path / "club" / "rules.md"
+    for path, roll in ((a, "6s"), (b, "5s")):
+        path.parent.mkdir(parents=True)
+        path.write_text(f"# Overwatch\n\nShoot at a unit that charges you, hitting on {roll} only.\n")
+    return a, b
+
+
+# ------------------------------------------------------------ 1. ambiguous file names
+def test_remove_refuses_a_name_that_several_stored_files_share(tmp_path):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    assert _run(db, "ingest", str(tmp_path / "house"), str(tmp_path / "club")).exit_code == 0
+    result = _run(db, "remove", "rules.md")
+    assert result.exit_code == 1
+    assert "names 2 stored files" in result.output and "house/rules.md" in result.output
+    assert "club/rules.md" in result.output and "nothing was removed" in result.output
+    listed = _run(db, "files").output
+    assert "house/rules.md" in listed and "club/rules.md" in listed  # both kept, told apart
+    removed = _run(db, "remove", "house/rules.md")
+    assert removed.exit_code == 0 and "Removed house/rules.md" in removed.output
+    assert [f["path"] for f in json.loads(_run(db, "files", "--json").output)] == [
+        str((tmp_path / "club" / "rules.md").resolve())]
+
+
+# ------------------------------------------------------------ 2, 6. outputs never clobber
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_export_refuses_to_write_over_the_store(tmp_path, suffix):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    before = _sha(db)
+    result = _run(db, "export", "-o", str(db) + suffix)
+    assert result.exit_code == 1 and "is the store" in result.output
+    assert _sha(db) == before
+    assert _run(db, "check").exit_code == 0
+
+
+def test_export_on_a_full_disk_keeps_the_old_file_and_says_why(tmp_path, monkeypatch):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    out = tmp_path / "records.jsonl"
+    out.write_text("the export of yesterday\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("ruleslawyer.outputs.os.fsync", full)
+    result = _run(db, "export", "-o", str(out))
+    assert result.exit_code == 1
+    assert "the disk is full" in result.output and "Traceback" not in result.output
+    assert out.read_text() == "the export of yesterday\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".records")] == []  # no partial file left
+
+
+def test_export_replaces_the_file_once_complete(tmp_path):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    out = tmp_path / "records.jsonl"
+    out.write_text("old\n")
+    assert _run(db, "export", "-o", str(out)).exit_code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["name"] for r in rows] == ["Overwatch"]
+
+
+# ------------------------------------------------------------ 3. another program's database
+def test_a_foreign_sqlite_file_is_refused_and_left_unchanged(tmp_path):
+    other = tmp_path / "notes.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = _sha(other)
+    for command in (["stats"], ["search", "overwatch"], ["files"], ["check"]):
+        result = _run(other, *command)
+        assert result.exit_code == 1, command
+        assert "not a ruleslawyer store" in result.output and "Traceback" not in result.output
+    assert _sha(other) == before
+    assert not (tmp_path / "notes.db-wal").exists()
+
+
+# ------------------------------------------------------------ 5, 11. ingest reads documents only
+def test_ingest_skips_a_site_it_built_and_a_store(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    (work / "docs").mkdir(parents=True)
+    (work / "docs" / "rules.md").write_text("# Overwatch\n\nShoot at a unit that charges you, on 6s only.\n")
+    db = work / "s.sqlite"
+    assert _run(db, "ingest", str(work / "docs")).exit_code == 0
+    assert _run(db, "site", "build", str(work / "site")).exit_code == 0
+    monkeypatch.chdir(work)
+    result = _run(db, "ingest", "--force", ".")
+    assert result.exit_code == 0
+    assert "Skipped: site: a site ruleslawyer built" in result.output
+    assert "1 files read" in result.output
+    assert [f["name"] for f in json.loads(_run(db, "files", "--json").output)] == ["rules.md"]
+    named = _run(db, "ingest", str(db))
+    assert "an SQLite database (a store), not a document" in named.output and named.exit_code == 0
+
+
+def test_ingest_does_not_follow_a_folder_symlink_out_of_the_named_folder(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Not Mine\n\nA rule from a folder nobody named.\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rules.md").write_text("# Overwatch\n\nShoot at a unit that charges you, on 6s only.\n")
+    (docs / "up").symlink_to(outside, target_is_directory=True)
+    db = tmp_path / "s.sqlite"
+    result = _run(db, "ingest", str(docs))
+    assert result.exit_code == 0
+    assert "a symlink to a folder outside" in result.output and "not followed" in result.output
+    assert [f["name"] for f in json.loads(_run(db, "files", "--json").output)] == ["rules.md"]
+
+
+# ------------------------------------------------------------ 8. hand-edited store values
+@pytest.mark.parametrize("edit", [
+    "UPDATE files SET ingested_at = 'yesterday'",
+    "UPDATE files SET ingested_at = x'00ff'",
+    "UPDATE files SET date = 'soon'",
+    "UPDATE meta SET value = 'many' WHERE key = 'generation'",
+    "UPDATE files SET preference = 'high'",
+])
+def test_hand_edited_values_are_found_by_check_and_repaired(tmp_path, edit):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    conn = sqlite3.connect(db)
+    conn.execute(edit)
+    conn.commit()
+    conn.close()
+    for command in (["show", "overwatch"], ["export"], ["files"], ["search", "overwatch"]):
+        result = _run(db, *command)
+        assert "Traceback" not in result.output and result.exit_code == 0, (command, result.output)
+    checked = _run(db, "check")
+    assert checked.exit_code == 1 and "not a value of its type" in checked.output
+    repaired = _run(db, "check", "--repair")
+    assert "reset 1 damaged value" in repaired.output
+    assert _run(db, "check").exit_code == 0
+
+
+# ------------------------------------------------------------ 12. the preview server
+@pytest.fixture
+def small_site(tmp_path):
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    out = tmp_path / "site"
+    assert _run(db, "site", "build", str(out)).exit_code == 0
+    return out
+
+
+def _serve(out: Path):
+    from ruleslawyer.site.serve import make_server
+
+    server = make_server(out, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _get(port: int, path: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_serve_does_not_follow_symlinks_out_of_the_site(small_site, tmp_path):
+    secret = tmp_path / "private"
+    secret.mkdir()
+    (secret / "passwd").write_text("root:x:0:0\n")
+    (small_site / "etc_link").symlink_to(secret, target_is_directory=True)
+    (small_site / "store.html").symlink_to(tmp_path / "s.sqlite")
+    server = _serve(small_site)
+    try:
+        port = server.server_address[1]
+        assert _get(port, "/index.html") == 200
+        assert _get(port, "/etc_link/passwd") == 404
+        assert _get(port, "/store.html") == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_drops_a_head_that_trickles_past_its_deadline(small_site, monkeypatch):
+    from ruleslawyer.site import serve
+
+    monkeypatch.setattr(serve, "HEAD_SECONDS", 1.0)
+    server = _serve(small_site)
+    try:
+        port = server.server_address[1]
+        slow = socket.create_connection(("127.0.0.1", port))
+        started = time.monotonic()
+        closed = False
+        for byte in b"GET /index.html HTTP/1.1\r\nHost: x\r\n":  # one byte every 0.3 s: each read is quick
+            try:
+                slow.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            slow.settimeout(0.3)
+            try:
+                if slow.recv(1) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                pass
+        assert closed and time.monotonic() - started < 5  # cut at the deadline, not after the whole trickle
+        assert _get(port, "/") == 200  # and everyone else is still served
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_queues_a_burst_of_connections(small_site):
+    server = _serve(small_site)
+    try:
+        assert server.request_queue_size >= 128
+        port = server.server_address[1]
+        statuses = []
+        lock = threading.Lock()
+
+        def fetch():
+            code = _get(port, "/index.html")
+            with lock:
+                statuses.append(code)
+
+        threads = [threading.Thread(target=fetch) for _ in range(150)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert statuses.count(200) == 150
+    finally:
+        server.shutdown()
+        server.server_close()
