@@ -16,8 +16,9 @@ from typing import Iterable, Iterator
 
 from .errors import StoreError
 from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
-from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_line, is_read_only_error,
-                        open_checks, read_only_error, report_damage, schema_damage, connect, wrong_scalar)
+from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_line, disk_full_error,
+                        is_disk_full_error, is_read_only_error, open_checks, read_only_error, report_damage,
+                        schema_damage, connect, wrong_scalar)
 from .records import Record, from_dict, record_name, to_dict
 
 SCHEMA_VERSION = 4
@@ -237,6 +238,8 @@ class Store:
                 self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.DatabaseError) and is_read_only_error(exc):
                 raise read_only_error(self.path) from None
+            if is_disk_full_error(exc):
+                raise disk_full_error(self.path) from None
             raise
         return len(rows)
 

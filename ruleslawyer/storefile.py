@@ -65,6 +65,23 @@ def is_read_only_error(exc: BaseException) -> bool:
     return "readonly" in text or "read-only" in text
 
 
+DISK_FULL_HINT = "free some space on that disk, then run the command again (the store is unchanged)"
+
+
+def is_disk_full_error(exc: BaseException) -> bool:
+    """True for SQLite's "database or disk is full" (SQLITE_FULL) and an OSError of a full disk."""
+    if isinstance(exc, OSError):
+        import errno
+
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    return isinstance(exc, sqlite3.DatabaseError) and "disk is full" in str(exc).lower()
+
+
+def disk_full_error(path: Path) -> StoreError:
+    """The one-line error for a write the disk had no room for: the store is fine, not damaged."""
+    return StoreError(f"{path}: the disk is full; nothing was written to the store", hint=DISK_FULL_HINT)
+
+
 def check_location(path: str | Path, *, create: bool) -> None:
     """Refuse a store path whose folder does not exist (a mistyped --db), unless `create`."""
     p = Path(path).expanduser()

@@ -272,3 +272,54 @@ def test_serve_queues_a_burst_of_connections(small_site):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ------------------------------------------------------------ 14, 15. full disk, damaged pages
+def _many_rules(folder: Path, files: int = 12, rules: int = 40) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in range(files):
+        body = "\n\n".join(f"## Rule {f} {r}\n\nWhen rule {f}-{r} applies, roll {r % 6 + 1} dice and keep the "
+                           f"highest; {'padding words ' * 30}" for r in range(rules))
+        (folder / f"rules{f:02}.md").write_text(f"# Book {f}\n\n{body}\n")
+
+
+def test_a_full_disk_is_named_and_the_store_is_unchanged(tmp_path):
+    from ruleslawyer.errors import StoreError
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _many_rules(tmp_path / "big", files=1, rules=400)
+    with Store(db) as store:
+        ingest_paths(store, [tmp_path / "house"])
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # the disk is all but full
+        with pytest.raises(StoreError) as raised:  # the batch stops: every next file would fail the same way
+            ingest_paths(store, [tmp_path / "big"])
+        assert "the disk is full" in str(raised.value) and "damaged" not in str(raised.value)
+        assert "check" not in (raised.value.hint or "")
+        assert [f.name for f in store.files()] == ["rules.md"]
+    assert _run(db, "check").exit_code == 0
+
+
+def test_check_repair_salvages_a_store_with_damaged_pages(tmp_path):
+    db = tmp_path / "s.sqlite"
+    _many_rules(tmp_path / "docs")
+    assert _run(db, "ingest", str(tmp_path / "docs")).exit_code == 0
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    pages = db.stat().st_size // 4096
+    with open(db, "r+b") as handle:  # one page of records in the middle is overwritten
+        handle.seek(pages // 2 * 4096)
+        handle.write(b"\xde\xad\xbe\xef" * 1024)
+    checked = _run(db, "check")
+    assert checked.exit_code == 1 and "pages of the file are damaged" in checked.output
+    repaired = _run(db, "check", "--repair")
+    assert "salvaged 12 file(s)" in repaired.output and "the damaged store is kept as" in repaired.output
+    assert "Traceback" not in repaired.output
+    assert _run(db, "check").exit_code == 0
+    files = json.loads(_run(db, "files", "--json").output)
+    assert len(files) == 12 and sum(f["records"] for f in files) == 12 * 40  # lost rows read again from disk
+    assert list(tmp_path.glob("s.sqlite.damaged-*"))

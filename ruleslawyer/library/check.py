@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,10 +49,29 @@ def check_store(db: str | Path | None = None, *, repair: bool = False) -> CheckR
                 from ..storefile import read_only_error
 
                 raise read_only_error(store.path)
+            if any(p.startswith("SQLite integrity check") for p in report.problems):
+                store.close()  # the salvage replaces the file: nothing may hold it open
+                _salvage(report)
+                return report
             _repair(store, report, damaged_files)
         return report
     finally:
         store.close()
+
+
+def _salvage(report: CheckReport) -> None:
+    """Damaged pages: copy what SQLite can read into a new store, then read the files whose
+    records were lost again where they are still on disk."""
+    from .salvage import salvage_store
+
+    saved = salvage_store(report.path)
+    report.repaired.append(f"salvaged {saved.kept_files} file(s) and {saved.kept_records} record(s) into a new store"
+                           f"; the damaged store is kept as {saved.damaged_copy.name}")
+    if saved.to_ingest:
+        report.repaired.append(f"{len(saved.to_ingest)} file(s) lost records and must be read again: "
+                               + ", ".join(Path(f).name for f in saved.to_ingest[:10]))
+        with Store(report.path) as store:
+            _reread(store, report, set(saved.to_ingest))
 
 
 def _check(store: Store, report: CheckReport) -> set[str]:
@@ -59,9 +79,15 @@ def _check(store: Store, report: CheckReport) -> set[str]:
     from ..storefile import column_damage, schema_damage
 
     conn = store.conn
-    integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    try:
+        integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    except sqlite3.DatabaseError as exc:  # damage deep enough that the check itself stops
+        integrity = [f"{exc} (the check could not finish)"]
     if integrity != ["ok"]:
         report.problems.extend(f"SQLite integrity check: {line}" for line in integrity[:20])
+        report.problems.append("SQLite integrity check: pages of the file are damaged; `check --repair` copies "
+                               "what can still be read into a new store")
+        return set()
     damage = schema_damage(conn)
     if damage:
         report.problems.append(f"schema: {damage}")
