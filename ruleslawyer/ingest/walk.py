@@ -7,21 +7,15 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .. import lazy
+from .. import registry
 from ..errors import RuleslawyerError
 from ..printable import safe_text
 from .formats import STRUCTURED_SUFFIXES, SUFFIXES
 from .outcome import FileResult
 
 # Folder-shaped sources (a CSV export, a BattleScribe data set) are recognised before the
-# folder is walked file by file. Each entry is "module:detect" where detect(path) returns a
-# StructuredSource or None.
-STRUCTURED_SOURCES: tuple[str, ...] = (
-    "ruleslawyer.ingest.sources.wahapedia:detect",
-    "ruleslawyer.ingest.sources.battlescribe:detect",
-    "ruleslawyer.ingest.sources.mfm:detect",
-    "ruleslawyer.ingest.sources.mfm_html:detect",
-)
+# folder is walked file by file: the `ruleslawyer.sources` registry, each entry a
+# detect(path) -> StructuredSource | None, tried in order.
 
 
 STRUCTURED_ONLY = frozenset({"structured"})  # a walk entry read only if a structured source claims it
@@ -64,7 +58,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
     cannot be walked (a symlink loop, a folder that cannot be listed, a name too long) comes
     back as a failed FileResult, one per entry, and the walk goes on.
     """
-    detectors = [lazy.load(spec) for spec in STRUCTURED_SOURCES]
+    detectors = registry.load_all(registry.SOURCES)
     items: list[object] = []
     seen: set[str] = set()
 
