@@ -116,6 +116,37 @@ def fresh_runner(tmp_path, monkeypatch):
     return CliRunner()
 
 
+# Fixtures that read ../shared/realdata: a test using one is marked `realdata`.
+_REALDATA_FIXTURES = frozenset({"shared", "e11_orks_store", "real_pile"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tiers from what a test uses: ../shared fixtures -> realdata, a browser module ->
+    browser (and slow). `pytest -m "not slow and not browser"` is the inner loop."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        module = item.module.__name__ if getattr(item, "module", None) else ""
+        if names & _REALDATA_FIXTURES or "realdata" in module or "gold" in module:
+            item.add_marker(pytest.mark.realdata)
+        if "browser" in module:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def real_pile(shared, tmp_path_factory) -> Path:
+    """A store of everything in ../shared/realdata, ingested once per test session (a few
+    minutes): the pile a new user in November 2026 would hold. Tests must not write to it."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.store import Store
+
+    db = tmp_path_factory.mktemp("realpile") / "store.sqlite"
+    with Store(db) as store:
+        ingest_paths(store, [shared / "realdata"])
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return db
+
+
 def pytest_sessionfinish(session, exitstatus):
     """A run that collected no tests is a failure, not pytest's exit status 5."""
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:

@@ -21,9 +21,9 @@ import pytest
 from ruleslawyer.ingest.pipeline import ingest_file
 from ruleslawyer.store import Store
 from tests.conftest import ROOT, find_shared
+from tests.fuzz_helpers import MAX_INPUT, mutate, snapshot
 
 PER_LOADER = 2000
-MAX_INPUT = 1024
 PARSE_EVERY = 40  # every 40th input is also parsed in full; the others stop after loading
 BUDGET_SECONDS = 60  # of CPU time: other processes on a busy machine do not count
 CORPUS = ROOT / "ruleslawyer" / "corpus"
@@ -65,41 +65,6 @@ def seeds() -> dict[str, list[bytes]]:
         html += [p.read_bytes() for p in sorted((shared / "inputs").glob("*.html"))]
         text += [p.read_bytes() for p in sorted((shared / "seeds").glob("*.txt"))]
     return {"pdf": pdf, "html": html, "text": text}
-
-
-def mutate(rnd: random.Random, own: list[bytes], others: list[bytes], limit: int = MAX_INPUT) -> bytes:
-    """One damaged input: a window of a seed, then one or two of flip / truncate / splice / insert / repeat."""
-    base = rnd.choice(own)
-    if len(base) > limit and rnd.random() < 0.5:
-        start = rnd.randrange(len(base) - limit)
-        base = base[:64] + base[start:start + limit]  # keep the header: sniffing sees the format
-    data = bytearray(base[:limit * 2])
-    for _ in range(rnd.randint(1, 2)):
-        op = rnd.randrange(5)
-        if op == 0 and data:  # flip bytes
-            for _ in range(rnd.randint(1, 16)):
-                data[rnd.randrange(len(data))] = rnd.randrange(256)
-        elif op == 1 and data:  # truncate
-            del data[rnd.randrange(len(data)):]
-        elif op == 2:  # splice a piece of another file (any format) at a random point
-            other = rnd.choice(others)
-            a = rnd.randrange(max(1, len(other)))
-            piece = other[a:a + rnd.randint(1, 1024)]
-            at = rnd.randrange(len(data) + 1)
-            data[at:at] = piece
-        elif op == 3:  # insert random bytes
-            at = rnd.randrange(len(data) + 1)
-            data[at:at] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 64)))
-        elif data:  # repeat a run
-            a = rnd.randrange(len(data))
-            run = data[a:a + rnd.randint(1, 256)]
-            data[a:a] = run * rnd.randint(2, 8)
-    return bytes(data[:limit * 2])
-
-
-def snapshot(store: Store) -> tuple:
-    """What a change to the store would change: its counter, and every row this connection wrote."""
-    return store.generation, store.conn.total_changes
 
 
 def test_loaders_survive_damaged_inputs(monkeypatch):

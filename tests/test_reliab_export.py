@@ -16,7 +16,7 @@ import pytest
 from ruleslawyer.ingest.pipeline import ingest_paths
 from ruleslawyer.ingest.sources.wahapedia_csv import read_table
 from ruleslawyer.store import Store
-from tests.test_fuzz_structured import export_subset
+from tests.fuzz_helpers import export_subset
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_a_broken_game_system_names_only_the_links_that_need_it(tmp_path):
 
 def test_mfm_meta_that_is_not_a_mapping_is_a_warning(shared, tmp_path):
     """A damaged meta.yaml that still parses (here to a string) was an internal error."""
-    from tests.test_fuzz_structured import mfm_subset
+    from tests.fuzz_helpers import mfm_subset
 
     folder = tmp_path / "mfm"
     folder.mkdir()
