@@ -6,7 +6,6 @@ bench/gold_real.py (the score table recorded in bench/RESULTS.md).
 """
 from __future__ import annotations
 
-import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
