@@ -55,7 +55,10 @@ def read_manifest(path: Path = MANIFEST) -> list[GoldEntry]:
             continue
         cols = line.split("\t")
         kinds = None if cols[2].strip() == "all" else frozenset(k.strip() for k in cols[2].split(","))
-        entries.append(GoldEntry(cols[0], str(folder / cols[1].strip()), kinds, float(cols[3]),
+        gold = cols[1].strip()
+        if folder.parts and not gold.startswith(f"{folder.as_posix()}/"):
+            gold = f"{folder.as_posix()}/{gold}"
+        entries.append(GoldEntry(cols[0], gold, kinds, float(cols[3]),
                                  cols[4].strip() if len(cols) > 4 else "all", half))
     return entries
 
