@@ -1,4 +1,4 @@
-/* Progressive enhancement for list filters (faction pages): without JavaScript every item shows. */
+/* Progressive enhancement for list filters (faction pages' stratagems): without JavaScript every item shows. */
 (function () {
   "use strict";
   document.querySelectorAll("form.filters[data-filter-list]").forEach(function (form) {
@@ -7,7 +7,8 @@
     var selects = form.querySelectorAll("select[data-attr]");
     var output = form.querySelector(".filter-count");
     function apply() {
-      var shown = 0, items = list.children;
+      // the filtered items: a stratagem card (or row) carries the data-* the selects name
+      var shown = 0, items = list.querySelectorAll("[data-phases]");
       for (var i = 0; i < items.length; i++) {
         var li = items[i], ok = true;
         selects.forEach(function (sel) {
