@@ -26,6 +26,7 @@ KEYWORD_ROLES = (("EPIC HERO", "Epic Hero"), ("CHARACTER", "Character"), ("BATTL
 # Unit types, for a datasheet without a keyword role or a role from its source.
 TYPE_KEYWORDS = ("MONSTER", "VEHICLE", "MOUNTED", "BEAST", "SWARM", "FORTIFICATION", "INFANTRY")
 OTHER_ROLE = "Other datasheets"
+_NO_ROLE = frozenset({"other", "other datasheets", "none"})  # a source's role that says nothing
 VARIANTS = "Legends and variants"
 KEY_STATS = ("M", "T", "Sv", "W")
 DETACHMENT_KINDS = ("detachment_rule", "enhancement", "stratagem")
@@ -39,7 +40,7 @@ def datasheet_role(r: Datasheet) -> str:
     for kw, role in KEYWORD_ROLES:
         if kw in keywords:
             return role
-    if r.role:
+    if r.role and fold(r.role) not in _NO_ROLE:
         return title_case(r.role)
     for kw in TYPE_KEYWORDS:
         if kw in keywords:

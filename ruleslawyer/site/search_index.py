@@ -110,7 +110,7 @@ def render_index(entries: list[IndexEntry]) -> str:
                      f"{e.edition if isinstance(e.edition, int) else 0},{enc(e.url)},{enc(e.snippet)},"
                      f"{enc(e.terms)},{enc(e.number or '')}]" for e in entries])
     body = (f'{{"version":2,"kinds":{dumps(kinds)},"factions":{dumps(factions)},"editions":{dumps(editions)},'
-            f'"synonyms":{dumps(synonym_groups())},"docs":[{docs}]}}')
+            f'"synonyms":{dumps(synonym_groups())},"stop":{dumps(sorted(_STOP))},"docs":[{docs}]}}')
     # Never let record text close a script element or open a comment if inlined somewhere.
     body = re.sub(r"</", r"<\\/", body).replace("<!--", "<\\!--")
     return f"window.RULESLAWYER_INDEX = {body};\n"
