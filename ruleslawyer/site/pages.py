@@ -249,7 +249,34 @@ def _plural(kind: str) -> str:
 
 
 # ---------------------------------------------------------------- errata and home
+# Outcomes of the errata page, in order; what each means is said once, above the list.
+OUTCOMES = (
+    ("applied", "Applied", "changed or added the record it names."),
+    ("superseded", "Superseded", "a newer version of the same document has its own entry for the same place, "
+                                 "and only the newest applies."),
+    ("newer-print", "Already in a newer print", "the record is printed in a document dated after the erratum, "
+                                                "so the print already holds the change."),
+    ("no-target", "Target not found", "none of your documents prints the record this entry changes."),
+    ("other", "Not applied", "the entry could not be applied as written; the reason is given with it."),
+)
+
+
+def outcome_group(applied: bool, reason: str | None) -> str:
+    """Which of OUTCOMES an erratum's outcome belongs to (from the reason `amend.apply` gives)."""
+    text = (reason or "").lower()
+    if applied:
+        return "applied"
+    if text.startswith("superseded"):
+        return "superseded"
+    if "is newer than" in text:
+        return "newer-print"
+    if "not in the corpus" in text or "not found" in text:
+        return "no-target"
+    return "other"
+
+
 def errata_page(outcomes, entries: list[Entry], common) -> Page:
+    """errata.html: every erratum grouped by document (newest version first), then by outcome."""
     by_change: dict[tuple, Entry] = {}
     for e in entries:
         for c in getattr(e.record, "changes", ()):
@@ -271,11 +298,44 @@ def errata_page(outcomes, entries: list[Entry], common) -> Page:
                         if err.edition is None or e.record.edition in (None, err.edition)]
                 target = same[0] if same else None
         rows.append({"anchor": f"e{n}", "erratum": err, "applied": o.applied, "reason": o.reason,
-                     "target_name": o.target_name, "url": target.url if target else None})
+                     "target_name": o.target_name, "url": target.url if target else None,
+                     "group": outcome_group(o.applied, o.reason)})
     applied = sum(1 for r in rows if r["applied"])
+    documents = _errata_documents(rows)
+    counts = {key: sum(1 for r in rows if r["group"] == key) for key, _, _ in OUTCOMES}
+    outcomes_shown = [(key, label, meaning, counts[key]) for key, label, meaning in OUTCOMES if counts[key]]
     return Page("errata.html", "errata.html",
-                dict(common, root="", page_title="Errata", rows=rows, applied=applied),
-                tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows))
+                dict(common, root="", page_title="Errata", rows=rows, applied=applied, documents=documents,
+                     outcomes=outcomes_shown),
+                (tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows),
+                 tuple(OUTCOMES)))
+
+
+def _errata_documents(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows by document (name, then version, newest first), each by outcome in OUTCOMES order."""
+    docs: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        e = r["erratum"]
+        docs[(e.document or "Document not named", e.version or "")].append(r)
+    order = {key: i for i, (key, _, _) in enumerate(OUTCOMES)}
+    labels = {key: label for key, label, _ in OUTCOMES}
+    out = []
+    names = sorted({d for d, _ in docs}, key=fold)
+    for name in names:
+        for version in sorted((v for d, v in docs if d == name), key=_version_order, reverse=True):
+            members = docs[(name, version)]
+            groups: dict[str, list] = defaultdict(list)
+            for r in members:
+                groups[r["group"]].append(r)
+            out.append({"name": name, "version": version, "count": len(members),
+                        "applied": sum(1 for r in members if r["applied"]),
+                        "groups": [(k, labels[k], groups[k]) for k in sorted(groups, key=order.get)]})
+    return out
+
+
+def _version_order(version: str) -> tuple:
+    """"1.10" after "1.9"; parts that are not numbers compare as text, after numbers."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in version.lstrip("vV").split("."))
 
 
 def _by_folded_name(entries: list[Entry], wanted: set[str]) -> dict[str, list[Entry]]:
