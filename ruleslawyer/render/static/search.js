@@ -30,7 +30,7 @@
 
   function fold(s) {
     return (s || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-      .replace(/['\u2019`]/g, "").replace(/[^a-z0-9+]+/g, " ").trim();
+      .replace(/['\u2019`]/g, "").replace(/[^\p{L}\p{M}\p{N}+]+/gu, " ").trim();  // every script's letters
   }
   function option(sel, value, label) {
     var o = document.createElement("option"); o.value = value; o.textContent = label; sel.appendChild(o);
