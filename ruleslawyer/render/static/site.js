@@ -34,3 +34,36 @@
     apply();
   });
 })();
+
+/* Edition tabs (faction pages): one edition's section at a time, the current edition first.
+   Without JavaScript every edition shows, one after the other, and the tabs are plain links. */
+(function () {
+  "use strict";
+  document.querySelectorAll("nav.edition-tabs").forEach(function (nav) {
+    var links = Array.prototype.slice.call(nav.querySelectorAll("a[href^='#']"));
+    var sections = links.map(function (a) {
+      var target = document.getElementById(a.getAttribute("href").slice(1));
+      return target ? target.closest("section.edition") : null;
+    });
+    if (sections.indexOf(null) >= 0) return;
+    function show(n) {
+      sections.forEach(function (s, i) { s.hidden = i !== n; });
+      links.forEach(function (a, i) { if (i === n) a.setAttribute("aria-current", "true"); else a.removeAttribute("aria-current"); });
+    }
+    function fromHash() {  // the edition holding the element the address points at, else the first
+      var el = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+      var at = el ? sections.indexOf(el.closest("section.edition")) : -1;
+      show(at >= 0 ? at : 0);
+    }
+    links.forEach(function (a, i) {
+      a.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        show(i);
+        if (window.history && history.replaceState) history.replaceState(null, "", a.getAttribute("href"));
+        nav.scrollIntoView({ block: "nearest" });
+      });
+    });
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+  });
+})();
