@@ -136,3 +136,15 @@ def test_no_library_code_freezes_the_collector(tmp_path):
     frozen = gc.get_freeze_count()
     build_codex(tmp_path / "site")
     assert gc.get_freeze_count() == frozen and gc.isenabled()
+
+
+def test_the_caches_of_former_builds_are_removed(tmp_path):
+    from ruleslawyer.site.writer import FORMER_CACHES
+
+    out = build_codex(tmp_path / "site")
+    (out / FORMER_CACHES[0]).mkdir()
+    (out / FORMER_CACHES[0] / "00.json").write_text("{}")
+    (out / FORMER_CACHES[1]).write_text("not a folder")
+    build_codex(out)
+    assert not any((out / name).exists() for name in FORMER_CACHES)
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".ruleslawyer-site.json"]

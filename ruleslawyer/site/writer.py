@@ -28,6 +28,8 @@ MANIFEST = ".ruleslawyer-site.json"
 PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)
 OURS = ".ruleslawyer-site"  # the manifest, the pending list and their temporary files all start so
 MANIFEST_VERSION = 1
+# What builds before the one way to build kept beside the site: removed by the next build.
+FORMER_CACHES = (".ruleslawyer-site-cache", ".ruleslawyer-site-memory")
 PARALLEL_MIN_PAGES = 1500
 # SiteError lives in outfiles (which raises it too) and is imported here for the callers of write_site.
 
@@ -192,13 +194,19 @@ def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, s
 
 
 def _sweep_leftovers(out: Path, previous: dict) -> None:
-    """Remove the temporary files a killed build left (a page or cache file half replaced)."""
+    """Remove the temporary files a killed build left (a page half replaced) and the caches
+    that earlier versions kept beside the site (FORMER_CACHES)."""
+    import shutil
+
+    for name in FORMER_CACHES:
+        former = out / name
+        if former.is_dir() and not former.is_symlink():
+            shutil.rmtree(former, ignore_errors=True)
+        elif former.is_file() or former.is_symlink():
+            former.unlink(missing_ok=True)
     leftovers = [out / (MANIFEST + ".tmp"), out / (PENDING + ".tmp")]
     if previous.get("pending"):
         leftovers += [out / f"{p}.tmp" for p in previous["pending"]]
-        for folder in (out / name for name in os.listdir(out) if name.startswith(OURS)):
-            if folder.is_dir():
-                leftovers += [f for f in folder.iterdir() if f.name.endswith(".tmp")]
     for f in leftovers:
         try:
             if f.is_file():
