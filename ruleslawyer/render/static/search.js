@@ -4,9 +4,10 @@
    A query is tried as typed and with the CLI's player words swapped for the rules' words
    (index "synonyms": "fnp" -> "feel no pain"); a rule number ("24.12") finds its rule.
    Matching is per word, exact or prefix (type-ahead); every word that is not a stop word must
-   match. Results come in tiers: records whose name matches, then records whose text matches
-   (behind a button when names matched), then near spellings (typos) only when exact matches
-   are few. Within a tier, the whole name asked for, then the current edition, rank first.
+   match. Near spellings (typos) are tried only when exact matches are few, and rank below
+   them. Records whose name matches are the results; records that only mention the words in
+   their text wait behind a button when names matched. The whole name asked for, a name the
+   words fill, then the current edition rank first.
    Results are built with DOM text nodes, never innerHTML. */
 (function () {
   "use strict";
@@ -137,24 +138,28 @@
     total.forEach(function (v, d) {
       if (names[d] === phrase) v[0] += 6; else if (names[d].lastIndexOf(phrase, 0) === 0) v[0] += 3;
       else if ((" " + names[d] + " ").indexOf(" " + phrase + " ") >= 0) v[0] += 1.5;
+      if (v[1]) v[0] += 2 * Math.min(1, qs.length / names[d].split(" ").length);  // short names the words fill
     });
     return total;
   }
 
-  // [[score, doc], ...] in tiers: 0 name matches, 1 text matches, 2 near spellings
+  // [[score, doc], ...] in tiers: 0 names, 1 texts, 2 names spelt near, 3 texts spelt near
   function search(query) {
-    var raw = query.trim(), tiers = [[], [], []], seen = new Set();
+    var raw = query.trim(), tiers = [[], [], [], []], seen = new Set();
     function add(tier, score, d) {
       if (seen.has(d) || !passes(docs[d])) return;
       seen.add(d);
       if (docs[d][3] === CURRENT) score += 1;  // the current edition first
+      if (INDEX.kinds[docs[d][1]] === "rule") score += 0.25;  // of two equal names, the rule itself
       tiers[tier].push([score, d]);
     }
     var number = raw.replace(/^(rule|r)\s*/i, "");
-    if (/^\d+(\.\d+)+$/.test(number)) {  // a rule number: the rule, then the rules numbered under it
+    if (/^\d+\.(\d+\.?)*$/.test(number) || /^\d{2,}$/.test(number)) {
+      // a rule number: the rule, the rules numbered under it, then the numbers it begins (type-ahead)
       byNumber.forEach(function (ds, n) {
-        if (n === number) ds.forEach(function (d) { add(0, 20, d); });
-        else if (n.lastIndexOf(number + ".", 0) === 0) ds.forEach(function (d) { add(0, 10, d); });
+        var score = n === number ? 20 : n.lastIndexOf(number.replace(/\.$/, "") + ".", 0) === 0 ? 10 :
+          n.lastIndexOf(number, 0) === 0 ? 5 : 0;
+        if (score) ds.forEach(function (d) { add(0, score, d); });
       });
     }
     var phrase = fold(raw);
@@ -164,8 +169,8 @@
       matchPhrase(v, false).forEach(function (m, d) { var old = best.get(d); if (!old || m[0] > old[0]) best.set(d, m); });
     });
     best.forEach(function (m, d) { add(m[1] ? 0 : 1, m[0], d); });
-    if (tiers[0].length + tiers[1].length < FEW) {
-      matchPhrase(phrase, true).forEach(function (m, d) { add(2, m[0] / 2, d); });
+    if (tiers[0].length + tiers[1].length < FEW) {  // near spellings, names apart from texts again
+      matchPhrase(phrase, true).forEach(function (m, d) { add(m[1] ? 2 : 3, m[0] / 2, d); });
     }
     tiers.forEach(function (t) {
       t.sort(function (a, b) { return b[0] - a[0] || (names[a[1]] < names[b[1]] ? -1 : names[a[1]] > names[b[1]] ? 1 : 0); });
@@ -190,9 +195,10 @@
   function render(tiers, query) {
     list.textContent = "";
     if (!query.trim()) { status.textContent = ""; return; }
-    var shown = tiers[0].length ? tiers[0] : tiers[1].concat(tiers[2]);
-    var more = tiers[0].length ? tiers[1] : [];
-    if (tiers[0].length) shown = shown.concat(tiers[2]);
+    var byName = tiers[0].concat(tiers[2]), shown, more;
+    if (byName.length) { shown = byName; more = tiers[1].concat(tiers[3]); }
+    else if (tiers[1].length) { shown = tiers[1]; more = tiers[3]; }
+    else { shown = tiers[3]; more = []; }
     status.textContent = shown.length ? (shown.length + " result" + (shown.length === 1 ? "" : "s") +
       (shown.length > MAX_RESULTS ? ", showing the first " + MAX_RESULTS : "") +
       (more.length ? "; " + more.length + " more mention it in their text" : "")) :
