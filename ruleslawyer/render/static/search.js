@@ -201,13 +201,14 @@
     else { shown = tiers[3]; more = []; }
     status.textContent = shown.length ? (shown.length + " result" + (shown.length === 1 ? "" : "s") +
       (shown.length > MAX_RESULTS ? ", showing the first " + MAX_RESULTS : "") +
-      (more.length ? "; " + more.length + " more mention it in their text" : "")) :
+      (more.length ? "; " + more.length + (more.length === 1 ? " more mentions" : " more mention") + " it in the text" : "")) :
       "No results. Check the filters, or try fewer words.";
     shown.slice(0, MAX_RESULTS).forEach(function (hit) { list.appendChild(item(hit)); });
     if (more.length) {
       var li = document.createElement("li"), b = document.createElement("button");
       li.className = "more-results"; b.type = "button";
-      b.textContent = "Show " + Math.min(more.length, MAX_RESULTS) + " of the " + more.length + " that mention it";
+      b.textContent = more.length === 1 ? "Show the one that mentions it" : more.length <= MAX_RESULTS ?
+        "Show the " + more.length + " that mention it" : "Show " + MAX_RESULTS + " of the " + more.length + " that mention it";
       b.addEventListener("click", function () {
         li.remove();
         more.slice(0, MAX_RESULTS).forEach(function (hit) { list.appendChild(item(hit)); });
