@@ -147,7 +147,7 @@ class Linker:
         return self.resolve(record, link_requests(record), prefix)
 
     def resolve(self, record: Record, requests: Iterable[tuple[str, str]], prefix: str) -> "PageLinks":
-        """The links for `requests` (from `link_requests(record)`, maybe cached) on the page of `record`."""
+        """The links for `requests` (from `link_requests(record)`) on the page of `record`."""
         resolved = []
         edition, faction = record.edition, getattr(record, "faction", None)
         for kind, name in requests:  # each (kind, name) once

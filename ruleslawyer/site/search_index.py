@@ -70,7 +70,7 @@ def terms_of(text: str, name: str) -> str:
 
 
 def index_fields(name: str, snippet: str, text: str) -> tuple[str, str]:
-    """(snippet as shown, terms) of one document: what depends on the record alone, so it can be cached."""
+    """(snippet as shown, terms) of one document: what depends on the record alone."""
     return " ".join(snippet.split())[:SNIPPET_CHARS], terms_of(text, name)
 
 
