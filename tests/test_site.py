@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import threading
+import unicodedata
 import urllib.request
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -257,6 +258,22 @@ def test_slugs_are_safe(name):
     slug = slugify(name)
     assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug), slug
     assert len(slug) <= 80 and slug not in {"con", "index"}
+
+
+def test_slugs_keep_every_script_and_colliding_names_both_get_pages():
+    """Letters and digits of any script stay (NFC, format characters dropped); names that still
+    fold to one slug (NFC and NFD spellings, a zero-width space) get one page each."""
+    names = ["Быстрый воин", "素早い戦士",
+             "Γρήγορος", "सेना"]
+    slugs = [slugify(n) for n in names]
+    assert len(set(slugs)) == len(names) and "page" not in slugs
+    for name, slug in zip(names, slugs):
+        assert slug.replace("-", "") == "".join(c for c in unicodedata.normalize("NFC", name.lower()) if c != " ")
+    cafes = ["Café", "Café", "Ca​fé"]
+    assert {slugify(n) for n in cafes} == {"cafe"}
+    allocated = SlugAllocator().allocate((i, n, [], f"id{i}") for i, n in enumerate(cafes))
+    assert len(set(allocated.values())) == 3
+    assert all(len(slugify(c * 300).encode("utf-8")) <= 160 for c in ("Ж", "戦", "x"))
 
 
 def test_slugs_never_collide_and_do_not_depend_on_order():

@@ -172,7 +172,7 @@ def test_served_amended_rule_and_blast_link(page, served_small):
 
 def test_faction_stratagem_filters(page, small_site):  # noqa: F811
     page.goto((small_site / "faction" / "necrons.html").as_uri())
-    items = page.locator("#strat-list li")
+    items = page.locator("#det-list .strat-card")
     assert items.count() == 1 and page.locator("form.filters").is_visible()
     page.select_option("#flt-phase", "fight")
     expect(items.first).to_be_hidden()
@@ -189,7 +189,7 @@ def test_links_work_without_javascript(browser, small_site):  # noqa: F811
         pg.locator("a", has_text="Reanimation Protocols").first.click()
         expect(pg.locator("h1")).to_have_text("Reanimation Protocols")
         pg.goto((small_site / "faction" / "necrons.html").as_uri())
-        assert not pg.locator("form.filters").is_visible() and pg.locator("#strat-list li").first.is_visible()
+        assert not pg.locator("form.filters").is_visible() and pg.locator("#det-list .strat-card").first.is_visible()
     finally:
         context.close()
 
@@ -215,3 +215,157 @@ def test_keyboard_reaches_the_skip_link_then_the_page(page, small_site):  # noqa
     page.keyboard.press("Enter")
     # Following an in-page link reaches page.url asynchronously (CI once read the old URL).
     expect(page).to_have_url(re.compile(r"#main$"))
+
+
+# ---------------------------------------------------------------- as a player sees it (issue 29)
+@pytest.fixture(scope="module")
+def codex_site(tmp_path_factory):
+    from .site_helpers import build_codex
+
+    return build_codex(tmp_path_factory.mktemp("codex") / "site")
+
+
+def _search(pg, site: Path, query: str) -> list[str]:
+    """The result lines shown for `query` (name and meta of each), after the search settles."""
+    pg.goto((site / "search.html").as_uri())
+    pg.fill("#q", query)
+    expect(pg.locator("#search-status")).not_to_have_text("")
+    return [t.split("\n")[0] for t in pg.locator("#results li").all_inner_texts()]
+
+
+@pytest.mark.browser
+def test_phone_width_datasheet_and_faction_page(browser, codex_site):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    pg = context.new_page()
+    try:
+        for rel, name in (("datasheet/test-warriors-11th.html", "site-phone-390-datasheet.png"),
+                          ("faction/testers.html", "site-phone-390-faction.png")):
+            pg.goto((codex_site / rel).as_uri())
+            overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"{rel} scrolls sideways by {overflow}px at 390 px"
+            shot(pg, name)
+        # on a phone the points sit beside the name and the key line under it, inside the screen
+        row = pg.locator(".unit-list li", has_text="Grand Tester")
+        for part in (".pts", ".statline"):
+            box = row.locator(part).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, part
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_faction_page_reads_like_a_codex(page, codex_site):
+    page.goto((codex_site / "faction" / "testers.html").as_uri())
+    current = page.locator("section.edition").first
+    roles = current.locator(".role-group h4").all_inner_texts()
+    assert [r.rsplit(" ", 1)[0] for r in roles][:4] == ["Epic Hero", "Character", "Battleline", "Dedicated Transport"]
+    legends = current.locator("details.variants")
+    expect(legends.locator("a", has_text="Old Tank 0 [Legends]")).to_be_hidden()
+    legends.locator("summary").click()
+    expect(legends.locator("a", has_text="Old Tank 0 [Legends]")).to_be_visible()
+    hero = current.locator(".unit-list li", has_text="Grand Tester")
+    expect(hero.locator(".pts")).to_have_text("135 pts")
+    expect(hero.locator(".statline")).to_contain_text("Sv 2+")
+    block = current.locator("article.detachment", has_text="Test Host")
+    expect(block.locator(".enhancements li", has_text="Relic of Testing")).to_contain_text("25 pts")
+    expect(block.locator(".enhancements li", has_text="Relic of Testing")).to_contain_text("Feel No Pain 5+")
+    card = block.locator("details.strat-card", has_text="Rapid Test")
+    expect(card.get_by_text("Improve the Strength")).to_be_hidden()
+    card.locator("summary").click()
+    expect(card.get_by_text("Improve the Strength")).to_be_visible()
+    # the phase filter hides the cards of other phases
+    page.select_option("#flt-phase", "fight")
+    expect(card).to_be_hidden()
+    expect(block.locator("details.strat-card", has_text="Last Test")).to_be_visible()
+    # editions are tabs, the current first; the other edition shows when its tab is chosen
+    expect(page.locator("section.edition").nth(1)).to_be_hidden()
+    page.locator("nav.edition-tabs a", has_text="10th edition").click()
+    expect(page.locator("section.edition").nth(1)).to_be_visible()
+    expect(current).to_be_hidden()
+    expect(page.locator("a", has_text="Kayvaan Shrike")).to_be_visible()
+    shot(page, "site-faction-10th-tab.png")
+
+
+@pytest.mark.browser
+def test_search_knows_player_words_and_rule_numbers_and_ranks_the_current_edition_first(page, codex_site):
+    for query in ("fnp", "24.12", "feel no pain"):
+        found = _search(page, codex_site, query)
+        assert found[0].startswith("Feel No Pain") and "11th ed." in found[0], (query, found)
+    found = _search(page, codex_site, "deep strike")
+    assert found[0].startswith("Deep Strike") and "11th ed." in found[0], found
+    assert not any("Kayvaan Shrike" in f for f in found)  # no typo matches when exact ones are there
+    # the units that have Deep Strike wait behind a button, under the rules of that name
+    more = page.locator("#results .more-results button")
+    expect(more).to_be_visible()
+    more.click()
+    expect(page.locator("#results li", has_text="Test Jumpers")).to_be_visible()
+    # a typo still finds, when exact matches are few, ranked below any exact one
+    found = _search(page, codex_site, "feel no pian")
+    assert found and found[0].startswith("Feel No Pain"), found
+    shot(page, "site-search-typo.png")
+
+
+@pytest.mark.browser
+def test_errata_page_hides_what_did_not_apply_from_disk(page, codex_site):
+    page.goto((codex_site / "errata.html").as_uri())
+    assert page.locator(".outcome-key dt", has_text="Superseded").count() == 1
+    expect(page.locator("li.erratum.applied").first).to_be_visible()
+    folded = page.locator("details.not-applied-group").first
+    entry = folded.locator("li.erratum.not-applied").first
+    expect(entry).to_be_hidden()  # folded under its outcome
+    folded.locator("summary").click()
+    expect(entry).to_be_visible()
+    page.check("#only-applied")
+    groups = page.locator("details.not-applied-group")
+    for i in range(groups.count()):
+        expect(groups.nth(i)).to_be_hidden()
+    expect(page.locator("li.erratum.applied").first).to_be_visible()
+    page.uncheck("#only-applied")
+    expect(entry).to_be_visible()
+
+
+@pytest.mark.browser
+def test_home_documents_table_fits_at_1280(browser, codex_site):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    try:
+        pg.goto((codex_site / "index.html").as_uri())
+        wrap = pg.evaluate("(() => { const w = document.querySelector('.table-wrap');"
+                           " return [w.scrollWidth, w.clientWidth]; })()")
+        assert wrap[0] <= wrap[1], f"the documents table is {wrap[0] - wrap[1]}px wider than its column"
+        pg.locator("table.docs").screenshot(path=str(ARTIFACTS / "site-home-docs-1280.png"))
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def real_site(shared, tmp_path_factory):
+    """The site of the whole real pile (../shared/realdata), ingested into a temporary store."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.site.build import build_site
+    from ruleslawyer.store import Store
+
+    folder = tmp_path_factory.mktemp("realsite")
+    with Store(folder / "store.sqlite") as store:
+        ingest_paths(store, [shared / "realdata"])
+        build_site(store, folder / "site", workers=1)
+    return folder / "site"
+
+
+@pytest.mark.browser
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_real_pile_search_finds_the_11th_edition_rule_first(page, real_site):
+    for query, rule in (("fnp", "Feel No Pain"), ("24.12", "Feel No Pain"), ("deep strike", "Deep Strike")):
+        found = _search(page, real_site, query)
+        assert found[0].startswith(rule) and "11th ed." in found[0], (query, found[:3])
+        if query == "deep strike":
+            status = page.locator("#search-status").inner_text()
+            assert int(status.split(" ", 1)[0]) < 30, status
+    page.goto((real_site / "faction" / "orks.html").as_uri())
+    current = page.locator("section.edition").first
+    expect(current.locator("h2")).to_have_text("11th edition")
+    assert current.locator(".role-group h4").first.inner_text().startswith("Epic Hero")
+    enhancement = current.locator("article.detachment .enhancements li").first
+    expect(enhancement.locator(".pts")).to_contain_text("pts")
+    assert len(enhancement.inner_text()) > 80  # its text, not its name alone

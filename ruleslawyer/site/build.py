@@ -5,7 +5,8 @@ byte is written, so cross-links and lists are consistent): URLs and slugs for ev
 resolved cross-links, the original of each amended record, the rules hierarchy, faction,
 keyword and kind lists, the errata outcomes and the search index. It returns a `SiteContext`
 whose `pages` are (path, template, variables, fingerprint key) and whose `assets` are the
-static files. `ruleslawyer.site.writer` renders and writes them (incrementally).
+static files. `ruleslawyer.site.writer` renders the pages whose fingerprint changed and writes
+the files whose bytes changed.
 
 `build_site(store, out)` is the one call the CLI makes.
 """
@@ -14,38 +15,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..gcpause import gc_paused
 from ..library.corpus import Corpus
 from .gather import gather
-from .incremental.facts import RecordFacts
 from .pages import SiteContext
 
 SITE_TITLE = "Rules Lawyer"
 
 
-def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_TITLE,
-                facts: RecordFacts | None = None) -> SiteContext:
-    """Gather every page of the site from `corpus` (errata applied) and the stored `files`.
-
-    `facts` (from `facts.load_facts(out)`) supplies what the last build derived from records
-    that have not changed; without it everything is derived afresh. Same bytes either way.
-    """
-    with gc_paused(freeze_after=True):
-        refused = None
-        if facts is not None and facts.previous:
-            from .incremental.patch import NotPatchable, patch_gather
-
-            try:
-                return patch_gather(corpus, files, title, facts)
-            except NotPatchable as why:
-                refused = str(why)
-        ctx = gather(corpus, files, title, facts)
-        ctx.memory.refused = refused
-        return ctx
+def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_TITLE) -> SiteContext:
+    """Gather every page of the site from `corpus` (errata applied) and the stored `files`."""
+    return gather(corpus, files, title)
 
 
 def build_site(store, out: str | Path, *, force: bool = False, workers: int | None = None):
-    """Gather the site from `store` (errata applied) and write it to `out` (incrementally).
+    """Gather the site from `store` (errata applied) and write it to `out` (only what changed).
 
     Returns a writer.BuildReport. Raises SiteError when `out` is a non-empty folder that is
     not a site this command wrote.
@@ -53,18 +36,14 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
     import time
 
     from ..library.corpus import load_corpus
-    from .incremental.facts import load_facts
-    from .writer import interrupted, unchanged_site, write_site
+    from .writer import unchanged_site, write_site
 
     start = time.perf_counter()
     files = store.files()
     key = _store_key(store, files)
     report = None if force else unchanged_site(out, key)
     if report is None:
-        with gc_paused(freeze_after=True):  # reading makes millions of objects and no cycles (see gc_paused)
-            corpus = load_corpus(store)
-        # After a build that was killed, its caches may be half written: gather everything.
-        ctx = get_context(corpus, files, facts=None if force or interrupted(out) else load_facts(out))
+        ctx = get_context(load_corpus(store), files)
         report = write_site(ctx, out, force=force, workers=workers, source_key=key)
     report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing
     return report
@@ -78,7 +57,7 @@ def _store_key(store, files) -> str:
     """
     import hashlib
 
-    from .incremental.codehash import code_hash
+    from .codehash import code_hash
 
     h = hashlib.sha1(f"{code_hash()}\x1f{store.generation}".encode())
     for f in files:

@@ -1,11 +1,10 @@
 """Gather the site: every record's entry, URL, links and page, from the corpus with errata applied.
 
-`gather` walks the whole corpus; `incremental.patch` reuses the last build's shape when only a
-few records changed and falls back to `gather` otherwise. Both make the same pages.
+One way: everything is gathered afresh on every build; the writer then renders only the pages
+whose fingerprint (a hash of what the page shows) changed, and writes only changed bytes.
 """
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -13,28 +12,21 @@ from typing import Any, Iterable, Sequence
 from ..library.corpus import Corpus
 from ..library.reconcile import identity
 from ..records import Faq, Record, record_name
-from .incremental.codehash import code_hash
-from .incremental.facts import RecordFacts, record_fingerprint, record_fingerprints
-from .links import Linker
+from .links import Linker, link_requests
 from .pages import (KIND_DIRS, KIND_ORDER, Entry, Page, SiteContext, edition_links, errata_page, faction_urls,
-                    home_page, keyword_pages)
-from .search_index import IndexEntry
+                    home_page, keyword_pages, list_pages, search_text, snippet)
+from .search_index import INDEX_PATH, IndexEntry, index_fields, render_index
 from .slugs import SlugAllocator
 
 
-def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts | None) -> SiteContext:
-    from .incremental.index_parts import INDEX_PATH, index_bytes
-    from .incremental.memory import GatherMemory, links_token, list_state, make_list_pages
-
-    facts = facts if facts is not None else RecordFacts(code_hash())
-    memory = GatherMemory(facts.code, facts.previous)
+def gather(corpus: Corpus, files: Sequence[Any], title: str) -> SiteContext:
+    """Every page of the site and its search index, from `corpus` and the stored `files`."""
     records = [r for r in corpus.records if r.kind in KIND_DIRS]
     entries = allocate_urls(records)
     pair_originals(entries, corpus.originals)
     keywords = keyword_pages(records)
     linker = Linker(records, {id(e.record): e.url for e in entries},
                     {kw: (url, len(units)) for kw, (url, units) in keywords.items()})
-    memory.start(linker)
     furls = faction_urls(records)
     rules = RuleTree(entries)
     change_anchor = errata_anchors(corpus.outcomes)
@@ -43,48 +35,33 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str, facts: RecordFacts 
     editions = edition_links(entries)
     common = {"site_title": title}
     pages: list[Page] = []
-
-    listed: list[str] = []  # each entry's list projection and URL, in order: the list pages' input
     index: list[IndexEntry] = []
-    index_fps: list[str] = []  # the record hash behind each index entry
-    for e, fp in zip(entries, record_fingerprints([e.record for e in entries], corpus.stored_hashes)):
+    known = corpus.stored_hashes
+    for e in entries:
         r = e.record
-        requests, snip, terms, listing, deps = facts.get(r, fp)
-        listed += (listing, e.url)
         faction = getattr(r, "faction", None)
-        index.append(IndexEntry(record_name(r), r.kind, faction, r.edition, e.url, snip, terms))
-        index_fps.append(fp)
-        links = None
-        token = memory.links_token(fp, deps)
-        if token is None:  # new, edited, or a name it links changed: resolve (and hash) its links now
-            links = linker.resolve(r, facts.requests(fp, requests), "../")
-            token = memory.keep_token(fp, links_token(links))
+        name = record_name(r)
+        index.append(IndexEntry(name, r.kind, faction, r.edition, e.url,
+                                *index_fields(name, snippet(r), search_text(r)), getattr(r, "number", None) or ""))
+        links = linker.resolve(r, link_requests(r), "../")
         crumbs, kids = rules.crumbs_and_kids(r) if r.kind == "rule" else ([], [])
         about = mentionable(r)
         mentions = linker.mentions(about, r.edition, "../") if about is not None else []
         changes = getattr(r, "changes", ())
         anchors = [change_anchor.get(change_key(c)) for c in changes] if changes else []
         key = identity(r)
-        pages.append(record_page(common, linker, e, facts, fp, requests, links, token, crumbs, kids, anchors,
+        pages.append(record_page(common, e, known.get(id(r)) or repr(r), links, crumbs, kids, anchors,
                                  furls.get(faction), mentions, printed.get(key, ()), points.get(key),
                                  editions.get(id(e), ())))
 
-    pages.extend(memory.list_pages(list_state(title, listed, keywords, linker),
-                                   make_list_pages(entries, keywords, linker, common, furls)))
+    pages.extend(list_pages(entries, keywords, linker, common, furls, points))
     pages.append(errata_page(corpus.outcomes, entries, common))
     pages.append(home_page(entries, corpus, files, common, furls))
     pages.append(Page("search.html", "search.html", dict(common, root="", page_title="Search"), ()))
-
-    # render_index(index), reusing the last build's bytes for kinds whose documents are unchanged
-    data, memory.index_layout = index_bytes(index, index_fps, memory.old_index(INDEX_PATH))
-    assets = {INDEX_PATH: data}
-    counts = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
     for e in entries:
         counts[e.record.kind] += 1
-    from .incremental.memory import shape_of
-
-    memory.shape = shape_of(title, entries, index_fps, corpus.outcomes, keywords, printings_digest(printed, points))
-    return SiteContext(pages=pages, assets=assets, counts=dict(counts), facts=facts, memory=memory)
+    return SiteContext(pages=pages, assets={INDEX_PATH: render_index(index).encode("utf-8")}, counts=dict(counts))
 
 
 class RuleTree:
@@ -117,30 +94,19 @@ def mentionable(r: Record) -> str | None:
     return f"{r.name} {r.text}" if r.kind == "note" else None
 
 
-def record_page(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, token: str,
-                crumbs, kids, anchors, furl, mentions, printed: tuple = (), points=None,
-                editions: tuple = ()) -> Page:
-    """The page of one record; `links` may be None (resolved only if the page is rendered).
-    `printed` lists the other files that print the record, with what they say differently;
-    `points` is a datasheet's entry in the newest points list (Munitorum Field Manual), if any;
-    `editions` (label, URL) of the record's other editions (`pages.edition_links`)."""
-    # The key holds the links' token, not the links: same meaning, a fraction of the bytes to hash.
-    return Page(e.url, "record.html",
-                functools.partial(_record_vars, common, linker, e, facts, fp, requests, links, crumbs, kids,
-                                  anchors, furl, mentions, printed, points, editions),
-                (fp, e.original and record_fingerprint(e.original), token, crumbs, kids, anchors, furl, mentions,
-                 printed, points, editions))
-
-
-def _record_vars(common, linker: Linker, e: Entry, facts: RecordFacts, fp: str, requests: str, links, crumbs, kids,
-                 anchors, furl, mentions, printed, points=None, editions=()) -> dict:
-    """A record page's template variables; its links are resolved here when gathering did not need them."""
+def record_page(common, e: Entry, content: str, links, crumbs, kids, anchors, furl, mentions,
+                printed: tuple = (), points=None, editions: tuple = ()) -> Page:
+    """The page of one record. `content` stands for the record in the page key (its stored hash,
+    or its repr); `printed` lists the other files that print the record, with what they say
+    differently; `points` is a datasheet's entry in the newest points list (Munitorum Field
+    Manual), if any; `editions` (label, URL) of the record's other editions (`pages.edition_links`)."""
     r = e.record
-    if links is None:
-        links = linker.resolve(r, facts.requests(fp, requests), "../")
-    return dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
-                page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
-                mentions=mentions, printed_in=printed, current_points=points, other_editions=editions)
+    vars_ = dict(common, root="../", record=r, original=e.original, links=links, crumbs=crumbs, children=kids,
+                 page_title=record_name(r), errata_anchors=anchors, faction_url="../" + furl if furl else None,
+                 mentions=mentions, printed_in=printed, current_points=points, other_editions=editions)
+    return Page(e.url, "record.html", vars_,
+                (content, e.original and repr(e.original), links.resolved, crumbs, kids, anchors, furl, mentions,
+                 printed, points, editions))
 
 
 def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
@@ -177,15 +143,6 @@ def current_points(corpus: Corpus) -> dict[tuple, Any]:
         if found is not None:
             out[identity(r)] = found
     return out
-
-
-def printings_digest(printed: dict[tuple, tuple], points: dict[tuple, Any] | None = None) -> str:
-    """A hash of every record's printings (`printed_in`) and current points (`current_points`): a
-    change means pages must be gathered afresh."""
-    import hashlib
-
-    text = repr(sorted(printed.items())) + ("\x1f" + repr(sorted(points.items())) if points else "")
-    return hashlib.sha1(text.encode()).hexdigest()
 
 
 # ---------------------------------------------------------------- URLs and originals
@@ -249,5 +206,3 @@ def errata_anchors(outcomes) -> dict[tuple, str]:
         out.setdefault((e.document, e.version, e.page, e.operation, e.text), f"e{n}")
     return out
 
-
-# ---------------------------------------------------------------- the one call

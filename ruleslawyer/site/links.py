@@ -84,22 +84,6 @@ class Linker:
         # the resolver shared with the cards (library.rule_refs): key -> entries
         self.by_name = refs.by_key
 
-    def digests(self) -> dict[str, str]:
-        """What each name and keyword resolves against, hashed: `link_deps` keys -> digest.
-
-        A page's links depend only on the entries its requests look up (see `link_deps`), so
-        a page whose record and looked-up entries are unchanged has the links it had.
-        """
-        import hashlib
-
-        # The repr of the plain (url, title, edition, faction, rank, exact) tuples, in filing order.
-        as_tuple = tuple.__repr__
-        out = {key: hashlib.sha1(f"[{', '.join(as_tuple((*e.payload, e.exact)) for e in entries)}]"
-                                 .encode("utf-8")).hexdigest()
-               for key, entries in self.by_name.items()}
-        out.update(("#" + kw, f"{url}\x1f{count}") for kw, (url, count) in self.keywords.items())
-        return out
-
     def rule(self, name: str, edition: int | None, faction: str | None) -> Target | None:
         """The rule called `name` for a record of this edition and faction, or None.
 
@@ -163,7 +147,7 @@ class Linker:
         return self.resolve(record, link_requests(record), prefix)
 
     def resolve(self, record: Record, requests: Iterable[tuple[str, str]], prefix: str) -> "PageLinks":
-        """The links for `requests` (from `link_requests(record)`, maybe cached) on the page of `record`."""
+        """The links for `requests` (from `link_requests(record)`) on the page of `record`."""
         resolved = []
         edition, faction = record.edition, getattr(record, "faction", None)
         for kind, name in requests:  # each (kind, name) once
@@ -179,8 +163,8 @@ _KEYWORD_KINDS = ("keyword", "term")
 def link_requests(record: Record) -> tuple[tuple[str, str], ...]:
     """The (kind, name) pairs the page of `record` may link, in order, each once.
 
-    Depends on the record alone (not on the corpus), so it can be kept between builds keyed
-    by the record's content; `Linker.resolve` turns it into links against the current corpus.
+    Depends on the record alone (not on the corpus); `Linker.resolve` turns it into links
+    against the current corpus.
     """
     wanted: dict[tuple[str, str], None] = {}
     if isinstance(record, Datasheet):
@@ -206,20 +190,6 @@ def link_requests(record: Record) -> tuple[tuple[str, str], ...]:
                 if len(candidate) > 2:
                     wanted[("term", candidate)] = None
     return tuple(wanted)
-
-
-def link_deps(requests: Iterable[tuple[str, str]]) -> list[str]:
-    """The `Linker.digests` keys whose entries decide the links of `requests` (sorted, each once).
-
-    `Linker.rule` looks a name up under `rule_refs.query_keys`; `_link` also looks a keyword or
-    term up in the keyword pages ("#" + upper case).
-    """
-    deps = set()
-    for kind, name in requests:
-        deps.update(query_keys(name))
-        if kind in _KEYWORD_KINDS:
-            deps.add("#" + name.upper())
-    return sorted(deps)
 
 
 def _keyword_name(kw: str) -> str:

@@ -8,7 +8,7 @@ manifest and of the right size is what the build left), so a file touched but un
 matches.
 
 Writing never leaves a file that blocks the build: a file where the site needs a folder (the
-cache folder replaced by a file, say) is removed. Render workers ask the kernel to kill them
+page folder replaced by a file, say) is removed. Render workers ask the kernel to kill them
 when the build process dies, so a killed build leaves no orphans writing into the folder.
 """
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """The pages that list records: kinds, factions, keywords, errata, home; and the page model.
 
 `build.get_context` gathers the record pages and calls these for the lists; each returns
-`Page`s whose `key` holds exactly what the page shows, for the incremental writer.
+`Page`s whose `key` holds exactly what the page shows (the writer renders a page again only
+when its key changed).
 """
 from __future__ import annotations
 
-import functools
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -14,6 +13,7 @@ from typing import Any, Callable, Iterable
 from ..library.corpus import Corpus
 from ..library.reconcile import identity
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
+from .faction import faction_sections
 from .links import Link, Linker, hover_text
 from .search_index import fold
 from .slugs import SlugAllocator
@@ -24,24 +24,19 @@ KIND_DIRS = {
     "detachment_rule": "detachment-rule", "rule": "rule", "table": "table", "note": "note", "faq": "faq",
 }
 KIND_ORDER = tuple(KIND_DIRS)
-PHASES = ("command", "movement", "psychic", "shooting", "charge", "fight", "morale")
 
 
 @dataclass
 class Page:
     """One output page: where it goes, which template, its variables, what it depends on.
 
-    `vars` may be a function making them: most pages of a rebuild are not rendered, so their
-    variables (and the links they need resolved) are made only for the pages that are.
-    `fingerprint`, when set, is the writer's fingerprint of this page, known without `key`
-    because the page's inputs are proven unchanged since the build that computed it.
+    `vars` may be a function making them, called only when the page is rendered.
     """
 
     path: str
     template: str
     vars: dict[str, Any] | Callable[[], dict[str, Any]]
     key: Any  # a value whose repr changes whenever the page's content would
-    fingerprint: str | None = None
 
     def variables(self) -> dict[str, Any]:
         """The template variables (made now when `vars` is a function)."""
@@ -53,8 +48,6 @@ class SiteContext:
     pages: list[Page]
     assets: dict[str, bytes]  # path -> content (static files, search index)
     counts: dict[str, int] = field(default_factory=dict)
-    facts: Any = None  # facts.RecordFacts: per-record products the writer keeps for the next build
-    memory: Any = None  # memory.GatherMemory: corpus-wide products the writer keeps for the next build
 
 
 @dataclass
@@ -67,37 +60,6 @@ class Entry:
 
 
 # ---------------------------------------------------------------- lists
-# Record fields no list page reads (list rows, headings, order, keyword and faction pages):
-# everything else of a record is its list projection, so a field added later counts by default.
-_NOT_LISTED = frozenset({"source", "text", "effect", "target", "restrictions", "restriction", "fluff", "summary",
-                         "step", "footnote", "profiles", "weapons", "abilities", "wargear_options", "composition",
-                         "leader", "damaged", "role", "invulnerable_save", "power", "points", "base", "answer",
-                         "columns", "rows", "row_header", "column_header", "highlight"})
-
-
-def list_projection(r: Record) -> str:
-    """A hash of what the list, faction and keyword pages show of `r` (its row, heading, order key).
-
-    Depends on the record alone (cached per record with its other facts); with the records'
-    URLs and order it decides whether the list pages of the last build still hold.
-    """
-    import hashlib
-
-    names, values = _listed_fields(type(r))
-    return hashlib.sha1(f"{type(r).__name__}\x1f{names}\x1f{values(r)!r}".encode("utf-8")).hexdigest()
-
-
-@functools.lru_cache(maxsize=None)
-def _listed_fields(cls: type) -> tuple[str, Callable[[Record], tuple]]:
-    """The names of `cls`'s listed fields, and a getter of their values as one tuple."""
-    import dataclasses
-    import operator
-
-    names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _NOT_LISTED)
-    getter = operator.attrgetter(*names)
-    return ",".join(names), (lambda r: getter(r)) if len(names) > 1 else (lambda r: (getter(r),))
-
-
 def keyword_pages(records: Iterable[Record]) -> dict[str, tuple[str, list[Datasheet]]]:
     units: dict[str, list[Datasheet]] = defaultdict(list)
     for r in records:
@@ -165,30 +127,6 @@ def other_editions(entries: Iterable[Entry]) -> tuple[set[int], dict[int, tuple[
     return older, also
 
 
-def _faction_sections(items: list[Entry], item: Callable) -> list[dict[str, Any]]:
-    """A faction's entries grouped by edition (newest first), then kind, then battlefield role
-    (datasheets) or detachment (stratagems, enhancements, detachment rules)."""
-    by_edition: dict[int, dict[str, dict[str, list]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
-    for e in items:
-        r = e.record
-        row = item(e, ("faction", "edition"))
-        if isinstance(r, Stratagem):
-            row = dict(row, phases=_phases(r.when), category=r.category or "", cp="" if r.cp is None else str(r.cp))
-        head = (getattr(r, "role", None) if isinstance(r, Datasheet) else getattr(r, "group", None)) or ""
-        by_edition[r.edition or 0][r.kind][head].append(row)
-    sections = []
-    for n, edition in enumerate(sorted(by_edition, reverse=True)):
-        kinds = by_edition[edition]
-        sections.append({
-            "label": f"{edition}th edition" if edition else "Edition not stated",
-            "anchor": f"ed{edition}" if edition else "ed-none",
-            "suffix": "" if n == 0 else f"-{edition}",  # the newest edition keeps the plain ids
-            "kinds": [(kind, sorted(kinds[kind].items(), key=lambda kv: (kv[0] == "", fold(kv[0]))))
-                      for kind in KIND_ORDER if kinds.get(kind)],
-        })
-    return sections
-
-
 def _amended_label(r: Record) -> str:
     """'' for a record as printed, 'added' for one an erratum brought in, else 'amended'."""
     changes = getattr(r, "changes", ())
@@ -197,31 +135,16 @@ def _amended_label(r: Record) -> str:
     return "added" if all(c.operation == "add" for c in changes) else "amended"
 
 
-def _phases(when: str | None) -> list[str]:
-    return list(_phases_of(when or ""))
-
-
-_PHASE_WORDS = tuple((p, re.compile(rf"\b{p}\b")) for p in PHASES)
-_ANY_PHASE = re.compile(r"\bany phase\b|\bany\b.*\bphase\b")
-
-
-@functools.lru_cache(maxsize=4096)
-def _phases_of(when: str) -> tuple[str, ...]:
-    """The phases a "when" text names; memoised (few distinct texts over thousands of stratagems)."""
-    text = when.lower()
-    found = tuple(p for p, word in _PHASE_WORDS if word.search(text))
-    if not found and _ANY_PHASE.search(text):
-        return ("any",)
-    return found
-
-
 def faction_urls(records: Iterable[Record]) -> dict[str, str]:
     factions = sorted({f for r in records if (f := getattr(r, "faction", None))})
     slugs = SlugAllocator().allocate((f, f, [], f) for f in factions)
     return {f: f"faction/{slugs[f]}.html" for f in factions}
 
 
-def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_urls) -> list[Page]:
+def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_urls,
+               points: dict[tuple, Any] | None = None) -> list[Page]:
+    """The kind lists, the faction pages (`faction.faction_sections`; `points`: current points by
+    record identity) and the keyword pages."""
     pages = []
     made: dict[tuple, dict[str, Any]] = {}
 
@@ -295,13 +218,11 @@ def list_pages(entries: list[Entry], keywords, linker: Linker, common, faction_u
     faction_list = []
     for faction in sorted(by_faction):
         items = sorted(by_faction[faction], key=lambda e: (fold(record_name(e.record)), e.url))
-        sections = _faction_sections(items, item)
+        sections = faction_sections(items, points or {}, lambda e: item(e, ("faction", "edition")), KIND_ORDER)
         url = faction_urls[faction]
         faction_list.append({"name": faction, "url": url, "count": len(items)})
         pages.append(Page(url, "faction.html", dict(common, root="../", page_title=faction, faction=faction,
-                                                    editions=sections),
-                          (faction, tuple((ed["label"], tuple((kind, tuple((head, rows_key(rows)) for head, rows in groups))
-                                                              for kind, groups in ed["kinds"])) for ed in sections))))
+                                                    editions=sections), (faction, repr(sections))))
     pages.append(Page("faction/index.html", "factions.html",
                       dict(common, root="../", page_title="Factions", factions=faction_list), tuple(map(repr, faction_list))))
 
@@ -328,7 +249,34 @@ def _plural(kind: str) -> str:
 
 
 # ---------------------------------------------------------------- errata and home
+# Outcomes of the errata page, in order; what each means is said once, above the list.
+OUTCOMES = (
+    ("applied", "Applied", "changed or added the record it names."),
+    ("superseded", "Superseded", "a newer version of the same document has its own entry for the same place, "
+                                 "and only the newest applies."),
+    ("newer-print", "Already in a newer print", "the record is printed in a document dated after the erratum, "
+                                                "so the print already holds the change."),
+    ("no-target", "Target not found", "none of your documents prints the record this entry changes."),
+    ("other", "Not applied", "the entry could not be applied as written; the reason is given with it."),
+)
+
+
+def outcome_group(applied: bool, reason: str | None) -> str:
+    """Which of OUTCOMES an erratum's outcome belongs to (from the reason `amend.apply` gives)."""
+    text = (reason or "").lower()
+    if applied:
+        return "applied"
+    if text.startswith("superseded"):
+        return "superseded"
+    if "is newer than" in text:
+        return "newer-print"
+    if "not in the corpus" in text or "not found" in text:
+        return "no-target"
+    return "other"
+
+
 def errata_page(outcomes, entries: list[Entry], common) -> Page:
+    """errata.html: every erratum grouped by document (newest version first), then by outcome."""
     by_change: dict[tuple, Entry] = {}
     for e in entries:
         for c in getattr(e.record, "changes", ()):
@@ -350,11 +298,44 @@ def errata_page(outcomes, entries: list[Entry], common) -> Page:
                         if err.edition is None or e.record.edition in (None, err.edition)]
                 target = same[0] if same else None
         rows.append({"anchor": f"e{n}", "erratum": err, "applied": o.applied, "reason": o.reason,
-                     "target_name": o.target_name, "url": target.url if target else None})
+                     "target_name": o.target_name, "url": target.url if target else None,
+                     "group": outcome_group(o.applied, o.reason)})
     applied = sum(1 for r in rows if r["applied"])
+    documents = _errata_documents(rows)
+    counts = {key: sum(1 for r in rows if r["group"] == key) for key, _, _ in OUTCOMES}
+    outcomes_shown = [(key, label, meaning, counts[key]) for key, label, meaning in OUTCOMES if counts[key]]
     return Page("errata.html", "errata.html",
-                dict(common, root="", page_title="Errata", rows=rows, applied=applied),
-                tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows))
+                dict(common, root="", page_title="Errata", rows=rows, applied=applied, documents=documents,
+                     outcomes=outcomes_shown),
+                (tuple((repr(r["erratum"]), r["applied"], r["reason"], r["target_name"], r["url"]) for r in rows),
+                 tuple(OUTCOMES)))
+
+
+def _errata_documents(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows by document (name, then version, newest first), each by outcome in OUTCOMES order."""
+    docs: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        e = r["erratum"]
+        docs[(e.document or "Document not named", e.version or "")].append(r)
+    order = {key: i for i, (key, _, _) in enumerate(OUTCOMES)}
+    labels = {key: label for key, label, _ in OUTCOMES}
+    out = []
+    names = sorted({d for d, _ in docs}, key=fold)
+    for name in names:
+        for version in sorted((v for d, v in docs if d == name), key=_version_order, reverse=True):
+            members = docs[(name, version)]
+            groups: dict[str, list] = defaultdict(list)
+            for r in members:
+                groups[r["group"]].append(r)
+            out.append({"name": name, "version": version, "count": len(members),
+                        "applied": sum(1 for r in members if r["applied"]),
+                        "groups": [(k, labels[k], groups[k]) for k in sorted(groups, key=order.get)]})
+    return out
+
+
+def _version_order(version: str) -> tuple:
+    """"1.10" after "1.9"; parts that are not numbers compare as text, after numbers."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in version.lstrip("vV").split("."))
 
 
 def _by_folded_name(entries: list[Entry], wanted: set[str]) -> dict[str, list[Entry]]:

@@ -4,21 +4,25 @@
 file:// (fetch() and Pagefind's module scripts are blocked there for origin 'null'), so search
 works both opened from disk and served. The shape is compact: kinds, factions and editions are
 listed once and referenced by position; each document is
-`[name, kind#, faction# or -1, edition or 0, url, snippet, terms]` where `terms` are the folded
-words of its text (deduplicated, stop words out, capped) for matching beyond the name.
+`[name, kind#, faction# or -1, edition or 0, url, snippet, terms, number]` where `terms` are
+the folded words of its text (deduplicated, stop words out, capped) for matching beyond the
+name and `number` is a printed rule number ("24.12") or "". `synonyms` holds the groups of
+player words from the CLI's `index/synonyms.txt` (folded), so "fnp" finds Feel No Pain here too.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
-from typing import NamedTuple
-
-import functools
 from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
 
 from ..names import fold as fold_name
 
-_QUOTES = re.compile(r"['`]")  # kept for snippet code below
+INDEX_PATH = "static/search-index.js"
+# The CLI's synonym table, read as data (one group a line, entries separated by "|", "#" comments).
+SYNONYMS_FILE = Path(__file__).resolve().parent.parent / "index" / "synonyms.txt"
 
 
 def fold(text: str) -> str:
@@ -47,6 +51,7 @@ class IndexEntry(NamedTuple):  # a tuple: 50,000 are made per build, a frozen da
     url: str  # root-relative
     snippet: str  # as shown: one line, at most SNIPPET_CHARS (see `index_fields`)
     terms: str  # the folded words to match beyond the name (see `index_fields`)
+    number: str = ""  # the printed rule number ("24.12"), if any
 
 
 _TERM = re.compile(r"(?<![a-z0-9+])(?=[a-z0-9+]*[a-z+])[a-z0-9+]{3,}")
@@ -65,7 +70,7 @@ def terms_of(text: str, name: str) -> str:
 
 
 def index_fields(name: str, snippet: str, text: str) -> tuple[str, str]:
-    """(snippet as shown, terms) of one document: what depends on the record alone, so it can be cached."""
+    """(snippet as shown, terms) of one document: what depends on the record alone."""
     return " ".join(snippet.split())[:SNIPPET_CHARS], terms_of(text, name)
 
 
@@ -74,37 +79,38 @@ def entry_order(e: IndexEntry) -> tuple[str, str, str]:
     return e.kind, _fold_short(name) if len(name) < 200 else fold_name(name), e.url
 
 
+def synonym_groups(path: Path = SYNONYMS_FILE) -> list[list[str]]:
+    """The groups of equivalent player words of `path`, each entry folded ("FNP" -> "fnp"); [] when unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    groups = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        entries = list(dict.fromkeys(e for e in (fold_name(part) for part in line.split("|")) if e))
+        if len(entries) > 1:
+            groups.append(entries)
+    return groups
+
+
 def render_index(entries: list[IndexEntry]) -> str:
     """The index as the text of a .js file (deterministic: sorted, compact, no timestamps)."""
     entries = sorted(entries, key=entry_order)
     kinds = sorted({e.kind for e in entries})
     factions = sorted({e.faction for e in entries} - {None, ""})
-    editions = sorted({e.edition for e in entries if e.edition})
+    editions = sorted({e.edition for e in entries if isinstance(e.edition, int)})
     kind_no = {k: i for i, k in enumerate(kinds)}
     faction_no = {f: i for i, f in enumerate(factions)}
-    if all(type(e or 0) is int for e in {e.edition for e in entries}):
-        body = _fast_body(entries, kinds, factions, editions, kind_no, faction_no)
-    else:
-        docs = [[e.name, kind_no[e.kind], faction_no.get(e.faction, -1) if e.faction else -1,
-                 e.edition or 0, e.url, e.snippet, e.terms]
-                for e in entries]
-        payload = {"version": 1, "kinds": kinds, "factions": factions, "editions": editions, "docs": docs}
-        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+    # The documents are written with json's own C string encoder (50,000 documents: 0.2 s -> 0.07 s).
+    from json.encoder import encode_basestring as enc
+
+    docs = ",".join([f"[{enc(e.name)},{kind_no[e.kind]},{faction_no.get(e.faction, -1) if e.faction else -1},"
+                     f"{e.edition if isinstance(e.edition, int) else 0},{enc(e.url)},{enc(e.snippet)},"
+                     f"{enc(e.terms)},{enc(e.number or '')}]" for e in entries])
+    body = (f'{{"version":2,"kinds":{dumps(kinds)},"factions":{dumps(factions)},"editions":{dumps(editions)},'
+            f'"synonyms":{dumps(synonym_groups())},"stop":{dumps(sorted(_STOP))},"docs":[{docs}]}}')
     # Never let record text close a script element or open a comment if inlined somewhere.
     body = re.sub(r"</", r"<\\/", body).replace("<!--", "<\\!--")
     return f"window.RULESLAWYER_INDEX = {body};\n"
-
-
-def _fast_body(entries, kinds, factions, editions, kind_no, faction_no) -> str:
-    """`json.dumps(payload, ensure_ascii=False, separators=(",", ":"))` of the index, same bytes, faster.
-
-    The documents are written with json's own C string encoder instead of through the general
-    encoder (50,000 documents: about 0.2 s -> 0.07 s). Editions must be ints (checked by the caller).
-    """
-    from json.encoder import encode_basestring as enc
-
-    dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
-    docs = ",".join([f"[{enc(e.name)},{kind_no[e.kind]},{faction_no.get(e.faction, -1) if e.faction else -1},"
-                     f"{e.edition or 0},{enc(e.url)},{enc(e.snippet)},{enc(e.terms)}]" for e in entries])
-    return (f'{{"version":1,"kinds":{dumps(kinds)},"factions":{dumps(factions)},"editions":{dumps(editions)},'
-            f'"docs":[{docs}]}}')

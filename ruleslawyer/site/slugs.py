@@ -1,8 +1,11 @@
 """Safe, collision-free, stable file names for pages.
 
-A slug is built only from `[a-z0-9-]` (accents folded, everything else a hyphen), so a record
-named `../../etc/passwd`, `CON`, `.` or `<script>` cannot escape the output folder, hide as a
-dot-file or clash with a reserved name. Names that fold to the same slug ("Blast" in 5th and in
+A slug is built only from letters, digits and hyphens: Latin names become `[a-z0-9-]` (accents
+folded), letters and digits of every other script are kept as they are (lower case, NFC, with
+their combining marks), and everything else (punctuation, spaces, format characters such as a
+zero-width space) is a hyphen or dropped. So a record named `../../etc/passwd`, `CON`, `.` or
+`<script>` cannot escape the output folder, hide as a dot-file or clash with a reserved name,
+and "Быстрый воин" and "素早い戦士" get pages of their own. Names that fold to the same slug ("Blast" in 5th and in
 10th edition, "Command Re-roll" in two groups) are told apart by the first qualifier that
 separates them (edition, group, faction, section), then by a short hash of the record's
 identity, then by a counter; assignment runs over the records in a sorted order, so the same
@@ -18,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 MAX_LEN = 80
+MAX_BYTES = 160  # in UTF-8: with a qualifier, a hash and ".html", well under a file name's 255 bytes
 # Windows device names: harmless on Linux, but a site may be copied anywhere.
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10)),
              "index", "search", "errata", "static"}
@@ -34,21 +38,40 @@ _NON_SLUG = re.compile(r"[^a-z0-9]+")
 
 @lru_cache(maxsize=1 << 17)
 def slugify(text: str | None, *, fallback: str = "page") -> str:
-    """`text` as a lowercase ASCII slug of letters, digits and single hyphens (never empty)."""
+    """`text` as a lowercase slug of letters, digits and single hyphens (never empty): Latin
+    letters folded to ASCII, other scripts' letters and digits kept (see the module docstring)."""
     s = text or ""
-    if not s.isascii():
-        s = unicodedata.normalize("NFKD", s.translate(_LETTERS))
-        s = "".join(c for c in s if not unicodedata.combining(c))
-    s = s.lower()
-    s = _APOSTROPHES.sub("", s)
-    s = _NON_SLUG.sub("-", s).strip("-")
-    if len(s) > MAX_LEN:
-        s = s[:MAX_LEN].rstrip("-")
+    if s.isascii():
+        s = _NON_SLUG.sub("-", _APOSTROPHES.sub("", s.lower())).strip("-")
+    else:
+        s = _APOSTROPHES.sub("", _unicode_slug(s))
+    if len(s) > MAX_LEN or len(s.encode("utf-8")) > MAX_BYTES:
+        s = s[:MAX_LEN]
+        while len(s.encode("utf-8")) > MAX_BYTES:
+            s = s[:-1]
+        s = s.rstrip("-")
     if not s:
         s = fallback
     if s in _RESERVED:
         s = f"{s}-page"
     return s
+
+
+def _unicode_slug(text: str) -> str:
+    """A non-ASCII name as a slug: format characters dropped, Latin accents folded, every
+    script's letters, digits and their marks kept, the rest one hyphen; NFC."""
+    text = "".join(c for c in unicodedata.normalize("NFC", text) if unicodedata.category(c) != "Cf")
+    out: list[str] = []
+    base_is_ascii = False
+    for c in unicodedata.normalize("NFKD", text.translate(_LETTERS)).lower():
+        if unicodedata.combining(c):
+            if not base_is_ascii:  # a mark of another script (or of a kept letter) is part of the word
+                out.append(c)
+            continue
+        base_is_ascii = c.isascii()
+        out.append(c if c.isalnum() or unicodedata.category(c) in ("Mn", "Mc") else "-")
+    s = unicodedata.normalize("NFC", "".join(out))
+    return re.sub(r"-{2,}", "-", s).strip("-")
 
 
 def short_hash(*parts: object) -> str:

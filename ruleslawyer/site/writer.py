@@ -19,23 +19,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from .incremental.codehash import code_hash
-from ..gcpause import gc_paused
+from .codehash import code_hash
 from .outfiles import SiteError, clear_way, die_with_parent, entry_for, entry_of_file, matches, write_atomic
 from .pages import Page, SiteContext
 from ..render.templating import STATIC, make_env
 
 MANIFEST = ".ruleslawyer-site.json"
 PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)
-OURS = ".ruleslawyer-site"  # the manifest, the caches and their temporary files all start so
+OURS = ".ruleslawyer-site"  # the manifest, the pending list and their temporary files all start so
 MANIFEST_VERSION = 1
+# What builds before the one way to build kept beside the site: removed by the next build.
+FORMER_CACHES = (".ruleslawyer-site-cache", ".ruleslawyer-site-memory")
 PARALLEL_MIN_PAGES = 1500
 # SiteError lives in outfiles (which raises it too) and is imported here for the callers of write_site.
 
 
 @dataclass
 class BuildReport:
-    """What a build did: pages in the site, rendered, written (changed), removed, seconds, how it gathered."""
+    """What a build did: pages in the site, rendered, written (changed), removed, seconds."""
 
     out: Path
     pages: int = 0
@@ -44,16 +45,10 @@ class BuildReport:
     removed: int = 0
     seconds: float = 0.0
     counts: dict[str, int] = field(default_factory=dict)
-    patched: bool = False  # the context was made by patching the last build (site/patch.py)
 
 
 def fingerprint(page: Page, salt: str) -> str:
-    """A hash of the site code (`salt`), the page's template, path and key: equal hashes, equal pages.
-
-    A page gathered with its fingerprint already known (see memory.py) keeps it.
-    """
-    if page.fingerprint is not None:
-        return page.fingerprint
+    """A hash of the site code (`salt`), the page's template, path and key: equal hashes, equal pages."""
     return hashlib.sha1(f"{salt}\x1f{page.template}\x1f{page.path}\x1f{page.key!r}".encode("utf-8")).hexdigest()
 
 
@@ -180,36 +175,38 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
 
 def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, source_key: str | None) -> BuildReport:
     start = time.perf_counter()
-    # The garbage collector is paused for the bookkeeping (see build.gc_paused), not while rendering.
-    with gc_paused(freeze_after=True):
-        previous = _check_out(out)
-        out.mkdir(parents=True, exist_ok=True)
-        _sweep_leftovers(out, previous)
-        known = _known_pages(previous)
-        files = _known_files(previous)
-        since = _manifest_time(out) if previous else 0
-        fingerprints, todo = _plan(ctx, out, known if not force else {}, files, since)
-        _mark_pending(out, previous, [p.path for p in todo] + _asset_paths(ctx))
-    report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo),
-                         patched=bool(getattr(ctx.memory, "patched", False)))
+    previous = _check_out(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _sweep_leftovers(out, previous)
+    known = _known_pages(previous)
+    files = _known_files(previous)
+    since = _manifest_time(out) if previous else 0
+    fingerprints, todo = _plan(ctx, out, known if not force else {}, files, since)
+    _mark_pending(out, previous, [p.path for p in todo] + _asset_paths(ctx))
+    report = BuildReport(out=out, pages=len(ctx.pages), counts=ctx.counts, rendered=len(todo))
     report.written, entries = _render_and_write(todo, out, workers)
-    with gc_paused(freeze_after=True):
-        for path in fingerprints:
-            if path not in entries and path in files:
-                entries[path] = files[path]
-        _finish(ctx, out, previous, fingerprints, report, source_key, entries)
+    for path in fingerprints:
+        if path not in entries and path in files:
+            entries[path] = files[path]
+    _finish(ctx, out, previous, fingerprints, report, source_key, entries)
     report.seconds = time.perf_counter() - start
     return report
 
 
 def _sweep_leftovers(out: Path, previous: dict) -> None:
-    """Remove the temporary files a killed build left (a page or cache file half replaced)."""
+    """Remove the temporary files a killed build left (a page half replaced) and the caches
+    that earlier versions kept beside the site (FORMER_CACHES)."""
+    import shutil
+
+    for name in FORMER_CACHES:
+        former = out / name
+        if former.is_dir() and not former.is_symlink():
+            shutil.rmtree(former, ignore_errors=True)
+        elif former.is_file() or former.is_symlink():
+            former.unlink(missing_ok=True)
     leftovers = [out / (MANIFEST + ".tmp"), out / (PENDING + ".tmp")]
     if previous.get("pending"):
         leftovers += [out / f"{p}.tmp" for p in previous["pending"]]
-        for folder in (out / name for name in os.listdir(out) if name.startswith(OURS)):
-            if folder.is_dir():
-                leftovers += [f for f in folder.iterdir() if f.name.endswith(".tmp")]
     for f in leftovers:
         try:
             if f.is_file():
@@ -262,11 +259,8 @@ def _plan(ctx: SiteContext, out: Path, old_pages: dict[str, str], files: dict[st
     salt = code_hash()
     fingerprints: dict[str, str] = {}
     todo: list[Page] = []
-    sha1 = hashlib.sha1
     for page in ctx.pages:
-        # `fingerprint(page, salt)`, inlined: this runs for every page of every rebuild.
-        fp = page.fingerprint or sha1(f"{salt}\x1f{page.template}\x1f{page.path}\x1f{page.key!r}"
-                                      .encode("utf-8")).hexdigest()
+        fp = fingerprint(page, salt)
         fingerprints[page.path] = fp
         if old_pages.get(page.path) != fp:
             todo.append(page)
@@ -285,7 +279,7 @@ def _plan(ctx: SiteContext, out: Path, old_pages: dict[str, str], files: dict[st
 
 def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str, str], report: BuildReport,
             source_key: str | None, entries: dict[str, str]) -> None:
-    """Write the assets, remove stale pages, keep the per-record facts and the manifest."""
+    """Write the assets, remove stale pages, write the manifest."""
     assets = dict(ctx.assets)
     for f in sorted(STATIC.rglob("*")):
         if f.is_file():
@@ -301,10 +295,6 @@ def _finish(ctx: SiteContext, out: Path, previous: dict, fingerprints: dict[str,
         if out.resolve() in target.parents and target.is_file():
             target.unlink()
             report.removed += 1
-    if ctx.facts is not None:
-        ctx.facts.save(out, write_bytes_if_changed)
-    if ctx.memory is not None:
-        ctx.memory.save(out, write_bytes_if_changed, fingerprints)
     manifest = {"version": MANIFEST_VERSION, "source": source_key, "page_count": len(ctx.pages),
                 "counts": dict(sorted(ctx.counts.items())), "pages": fingerprints,  # sort_keys sorts them
                 "files": {p: entries[p] for p in fingerprints if p in entries}}

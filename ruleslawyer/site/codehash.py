@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(__file__).resolve().parent.parent
 
 
 # The folders whose code shapes a page: the records as amended and looked up, the templates and
