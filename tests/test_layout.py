@@ -113,11 +113,11 @@ def test_read_side_does_not_seed_the_example_corpus():
 
 def test_a_change_in_a_subfolder_triggers_reingest_and_site_rebuild(tmp_path, monkeypatch):
     from ruleslawyer.ingest import pipeline
-    from ruleslawyer.site.incremental import codehash
+    from ruleslawyer.site import codehash
 
     reader_before, site_before = pipeline.reader_version(), codehash.code_hash()
     parser = PACKAGE / "ingest" / "parse" / "tables.py"
-    page_code = PACKAGE / "site" / "incremental" / "patch.py"
+    page_code = PACKAGE / "render" / "templates" / "partials" / "stratagem.html"
     real_read_bytes = Path.read_bytes
 
     def read_bytes(self):

@@ -72,32 +72,6 @@ def test_a_touched_but_unchanged_file_is_not_rewritten(corpus_db, tmp_path):
     assert _build(corpus_db, out).written == 0
 
 
-@pytest.mark.parametrize("force", [False, True])
-def test_cache_folders_replaced_by_files_are_handled(corpus_db, reference, tmp_path, force):
-    out = tmp_path / "site"
-    _build(corpus_db, out)
-    for name in (".ruleslawyer-site-cache", ".ruleslawyer-site-memory"):
-        folder = out / name
-        for f in folder.iterdir():
-            f.unlink()
-        folder.rmdir()
-        folder.write_text("not a folder")
-    (out / "index.html").write_bytes(b"damaged")
-    _build(corpus_db, out, force=force)
-    assert tree_bytes(out) == reference
-
-
-def test_a_damaged_cache_is_discarded(corpus_db, reference, tmp_path):
-    out = tmp_path / "site"
-    _build(corpus_db, out)
-    shards = sorted((out / ".ruleslawyer-site-cache").iterdir())
-    shards[0].write_bytes(b"{broken")
-    shards[1].write_bytes(b'{"version": 2, "code": "x", "records": []}')
-    (out / "index.html").write_bytes(b"")
-    _build(corpus_db, out)
-    assert tree_bytes(out) == reference
-
-
 class Killed(BaseException):
     """Stands for SIGKILL: nothing after it runs, no cleanup (it is not an Exception)."""
 

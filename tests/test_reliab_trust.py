@@ -323,3 +323,29 @@ def test_check_repair_salvages_a_store_with_damaged_pages(tmp_path):
     files = json.loads(_run(db, "files", "--json").output)
     assert len(files) == 12 and sum(f["records"] for f in files) == 12 * 40  # lost rows read again from disk
     assert list(tmp_path.glob("s.sqlite.damaged-*"))
+
+
+# ------------------------------------------------------------ 16, 17. site builds into one folder
+def test_a_second_build_into_a_folder_being_written_says_so(small_site, tmp_path):
+    import fcntl
+
+    from ruleslawyer.site.writer import LOCK
+
+    with open(small_site / LOCK, "a+b") as held:  # a build in another process holds the folder
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = _run(tmp_path / "s.sqlite", "site", "build", "--force", str(small_site))
+    assert result.exit_code == 1
+    assert "another ruleslawyer build is writing this folder" in result.output
+    assert "permission" not in result.output
+    assert _run(tmp_path / "s.sqlite", "site", "build", str(small_site)).exit_code == 0  # free again
+
+
+def test_a_site_whose_manifest_was_deleted_is_adopted_with_force(small_site, tmp_path):
+    from ruleslawyer.site.writer import MANIFEST
+
+    (small_site / MANIFEST).unlink()
+    refused = _run(tmp_path / "s.sqlite", "site", "build", str(small_site))
+    assert refused.exit_code == 1 and "--force" in refused.output
+    adopted = _run(tmp_path / "s.sqlite", "site", "build", "--force", str(small_site))
+    assert adopted.exit_code == 0, adopted.output
+    assert (small_site / MANIFEST).is_file()

@@ -11,6 +11,8 @@ context is inherited, each worker renders and writes its own share of pages.
 """
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import json
 import os
@@ -27,6 +29,7 @@ from ..render.templating import STATIC, make_env
 MANIFEST = ".ruleslawyer-site.json"
 PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)
 OURS = ".ruleslawyer-site"  # the manifest, the pending list and their temporary files all start so
+LOCK = ".ruleslawyer-site.lock"  # held (flock) while a build writes: a second build says so and stops
 MANIFEST_VERSION = 1
 # What builds before the one way to build kept beside the site: removed by the next build.
 FORMER_CACHES = (".ruleslawyer-site-cache", ".ruleslawyer-site-memory")
@@ -74,8 +77,9 @@ def read_manifest(out: Path) -> dict | None:
     return None
 
 
-def _check_out(out: Path) -> dict:
-    """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours.
+def _check_out(out: Path, force: bool = False) -> dict:
+    """The previous manifest, or {}; refuse a non-empty folder that is not a site of ours
+    (with `force`, adopt it: a site whose manifest was deleted is built over again).
 
     The files a killed build was writing are under "pending" (from its PENDING list). A folder
     holding only what a build writes before its first page (its own temporary and cache
@@ -89,9 +93,10 @@ def _check_out(out: Path) -> dict:
     else:
         if out.exists() and not out.is_dir():
             raise SiteError(f"{out}: exists and is not a folder")
-        if out.is_dir() and any(not name.startswith(OURS) for name in os.listdir(out)):
+        if not force and out.is_dir() and any(not name.startswith(OURS) for name in os.listdir(out)):
             raise SiteError(f"{out}: folder is not empty and holds no ruleslawyer site",
-                            hint="choose an empty or new folder (the build removes pages it no longer makes)")
+                            hint="choose an empty or new folder (the build removes pages it no longer makes), "
+                                 "or add --force to build into it anyway (a site whose manifest was lost)")
         return {}
     if pending:
         previous = {**previous, "pending": sorted(set(pending) | set(previous.get("pending") or ()))}
@@ -166,16 +171,35 @@ def write_site(ctx: SiteContext, out: str | Path, *, force: bool = False, worker
     pending file beside the manifest (see `_mark_pending`). A folder that cannot be written is one SiteError.
     """
     try:
-        return _write_site(ctx, Path(out), force, workers, source_key)
+        with _build_lock(Path(out)):
+            return _write_site(ctx, Path(out), force, workers, source_key)
     except OSError as exc:
         where = exc.filename or out
         raise SiteError(f"{where}: cannot write the site: {exc.strerror or exc}",
                         hint="check the permissions of the folder, or build into another one") from None
 
 
+@contextlib.contextmanager
+def _build_lock(out: Path):
+    """Hold the folder's build lock for one build; a second build into the same folder at the
+    same time is told so at once (not a misleading error half-way through both)."""
+    import fcntl
+
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"{out}: exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / LOCK, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SiteError(f"{out}: another ruleslawyer build is writing this folder",
+                            hint="wait for it to finish, then build again") from None
+        yield
+
+
 def _write_site(ctx: SiteContext, out: Path, force: bool, workers: int | None, source_key: str | None) -> BuildReport:
     start = time.perf_counter()
-    previous = _check_out(out)
+    previous = _check_out(out, force)
     out.mkdir(parents=True, exist_ok=True)
     _sweep_leftovers(out, previous)
     known = _known_pages(previous)
