@@ -147,6 +147,32 @@ def real_pile(shared, tmp_path_factory) -> Path:
     return db
 
 
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory) -> Path:
+    """The site of the small hand-made corpus (tests/site_small.py), built once per session."""
+    from tests.site_small import build_small
+
+    out = tmp_path_factory.mktemp("small") / "site"
+    build_small(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def seeds_site(shared, tmp_path_factory) -> Path:
+    """The site of seeds 000-003, ingested and built with the real pipeline, once per session."""
+    from ruleslawyer.ingest.pipeline import ingest_paths
+    from ruleslawyer.site.build import build_site
+    from ruleslawyer.store import Store
+
+    work = tmp_path_factory.mktemp("seeds")
+    seeds = sorted((shared / "seeds").glob("00[0-3]_*.txt"))
+    assert len(seeds) == 4
+    with Store(work / "store.sqlite") as store:
+        ingest_paths(store, seeds)
+        build_site(store, work / "site", workers=1)
+    return work / "site"
+
+
 def pytest_sessionfinish(session, exitstatus):
     """A run that collected no tests is a failure, not pytest's exit status 5."""
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:

@@ -25,7 +25,6 @@ try:  # `expect` retries until the page reaches the state: no race with a naviga
 except ImportError:  # the browser fixture skips (or fails under CI) with the reason
     expect = None
 
-from .test_site import small_site, seeds_site  # noqa: F401  (session fixtures)
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
