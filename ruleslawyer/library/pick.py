@@ -1,31 +1,47 @@
-"""Pick the one record a user means: newest edition by default, with its other printings.
+"""Pick the one record a user means: the current printing by default, with the others named.
 
 `show`, the cards and the site's lists give the newest edition of a name that several editions
-share, and say which other editions exist; `show --source FILE` picks one file's printing.
+share, and say which other printings exist ("also: 10th ed. (Baneblade page)"); `show --source
+FILE` picks one file's printing. A lookup stops on a list only when the candidates are really
+different things (a table and a rule, two units of two factions); `AmbiguousNameError` then
+carries them, and `show_command` gives the command that shows each.
+
+A name is also looked up as a rule number ("05.02"), a detachment (its rule, enhancements,
+stratagems and Detachment Points: `Picked.detachment`), and among errata and FAQ titles when no
+rule or unit has it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..errors import AmbiguousNameError
+from ..errors import AmbiguousNameError, NotFoundError
 from ..names import fold
-from ..records import Record, record_name
+from ..records import Datasheet, Record, record_name
 from .corpus import Corpus
 from .find import find_by_name
-from .reconcile import Printings, identity
+from .reconcile import FileInfo, Printings, identity
 
 
 @dataclass
 class Picked:
-    """The record meant, its printings (when several files print it), other editions of it."""
+    """The record meant, its printings (when several files print it), the other candidates
+    (older editions, other factions' or names' printings), and its current price."""
 
     record: Record
     printings: Printings | None = None
     other_editions: list[int] = field(default_factory=list)
     # the current Munitorum Field Manual entry of a datasheet, or of the detachment of a
-    # detachment rule or enhancement, if any
+    # detachment rule or enhancement, if any (kept for callers that read a Points record)
     points: Record | None = None
+    price: object | None = None  # prices.Price: the current price, from the newest source
+    also: list[Record] = field(default_factory=list)
+    file: FileInfo | None = None
+    detachment: object | None = None  # detachments.Detachment, when the name is a detachment's
+
+
+_RULE_NUMBER = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\s*$")
 
 
 def newest_editions(records: Sequence[Record]) -> tuple[list[Record], dict[int, list[int]]]:
@@ -60,23 +76,182 @@ def printings_index(corpus: Corpus) -> dict[tuple, Printings]:
 
 def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: int | None = None,
                 faction: str | None = None) -> Picked:
-    """The record `name` refers to (see module docstring), or AmbiguousNameError."""
-    found = find_by_name(corpus.records, name, kinds=[kind] if kind else None, edition=edition, faction=faction)
-    exact = [r for r in found if fold(record_name(r)) == fold(name)]
-    pool = exact or found
-    others: dict[int, list[int]] = {}
-    if edition is None and len(pool) > 1:
-        pool, others = newest_editions(pool)
-    if len(pool) != 1:
-        raise AmbiguousNameError(f"{len(found)} records match {name!r}", candidates=found,
-                                 hint="add --kind, --edition or --faction, or give the full name")
-    record = pool[0]
-    current = None
-    if record.kind in ("datasheet", "detachment_rule", "enhancement"):
-        from .points import points_of
+    """The record `name` refers to (see module docstring), or AmbiguousNameError listing the
+    different things it could mean."""
+    found = _candidates(corpus, name, kind, edition, faction)
+    if isinstance(found, Picked):
+        return found
+    pool = _base_names(found, name)
+    current, also = _current(corpus, pool, name, edition)
+    if len(current) != 1:
+        raise AmbiguousNameError(f"{len(current)} different records match {name!r}", candidates=current,
+                                 hint="show one with the command given after it")
+    record = current[0]
+    also += [r for r in found if r not in pool]
+    _, others = newest_editions([r for r in pool if _edition_free(r) == _edition_free(record)])
+    picked = Picked(record, printings_index(corpus).get(identity(record)),
+                    others.get(id(record), []), also=also, file=corpus.file_of(record))
+    _price(corpus, picked)
+    return picked
 
-        # a detachment's rules and enhancements are priced by the detachment's entry (its group)
-        name, target = (record.name, "datasheet") if record.kind == "datasheet" else (record.group, "detachment")
-        if name:
-            current = points_of(corpus.records, name, getattr(record, "faction", None), target, record.edition)
-    return Picked(record, printings_index(corpus).get(identity(record)), others.get(id(record), []), current)
+
+def _candidates(corpus: Corpus, name: str, kind: str | None, edition: int | None,
+                faction: str | None) -> list[Record] | Picked:
+    """The records `name` could mean: by rule number, else by name; a detachment's name gives
+    its detachment view; a name no rule or unit has is looked up among errata and FAQs."""
+    number = _RULE_NUMBER.match(name)
+    if number:
+        wanted = f"{int(number.group(1)):02d}.{int(number.group(2)):02d}"
+        found = [r for r in corpus.records if getattr(r, "number", None) == wanted
+                 and (kind is None or r.kind == kind) and (edition is None or r.edition == edition)]
+        if not found:
+            raise NotFoundError(f"no rule numbered {wanted}", hint="11th edition rules are numbered; "
+                                "try `ruleslawyer search` for a text search")
+        return found
+    if kind in (None, "detachment_rule", "enhancement", "stratagem"):
+        from .detachments import find_detachment
+
+        detachment = find_detachment(corpus, name, faction=faction, edition=edition, exact_only=kind is None)
+        if detachment is not None:
+            record = (detachment.rules or detachment.enhancements or detachment.stratagems)[0]
+            return Picked(record, file=corpus.file_of(record), detachment=detachment, price=detachment.price)
+    try:
+        return find_by_name(corpus.records, name, kinds=[kind] if kind else None, edition=edition, faction=faction)
+    except NotFoundError as missing:
+        if kind is not None:
+            raise
+        try:  # the errata and FAQ names `show` suggests are names too
+            return find_by_name(corpus.records, name, kinds=["errata", "faq"], edition=edition, faction=faction)
+        except NotFoundError:
+            raise missing from None
+
+
+def _base_names(found: list[Record], name: str) -> list[Record]:
+    """The records named exactly `name`; else, of several names starting alike ("warbos" ->
+    Warboss, Warboss in Mega Armour, Warboss on Warbike), those of the shortest name that
+    every other one starts with."""
+    want = fold(name)
+    exact = [r for r in found if fold(record_name(r)) == want]
+    if exact:
+        return exact
+    names = {fold(record_name(r)) for r in found}
+    shortest = min(names, key=len)
+    if all(n.startswith(shortest) for n in names):
+        return [r for r in found if fold(record_name(r)) == shortest]
+    return found
+
+
+def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None) -> tuple[list[Record], list[Record]]:
+    """(the current candidates, the others): the newest edition's, one per thing; printings of
+    one unit under two factions are one thing (the one whose faction it bears everywhere)."""
+    if edition is None:
+        newest = max((r.edition or 0) for r in pool)
+        current = [r for r in pool if (r.edition or 0) == newest]
+        renamed = _renamed(corpus, name, pool, newest)
+        if renamed is not None:
+            current = [renamed]
+    else:
+        current = list(pool)
+    current = _one_per_thing(current)
+    also = [r for r in pool if r not in current]
+    if len(current) > 1:
+        owner = _defining(current)
+        if owner is not None:
+            also = [r for r in current if r is not owner] + also
+            current = [owner]
+    return current, also
+
+
+def _one_per_thing(records: list[Record]) -> list[Record]:
+    seen: dict[tuple, Record] = {}
+    for r in records:
+        seen.setdefault(_edition_free(r) + (r.edition,), r)
+    return list(seen.values())
+
+
+def _defining(records: list[Record]) -> Record | None:
+    """Of one unit's datasheets under several factions, the one of the faction every printing
+    bears as a faction keyword (Kasrkin: Astra Militarum, also in Genestealer Cults lists)."""
+    if not all(isinstance(r, Datasheet) for r in records) or len({fold(r.name) for r in records}) != 1:
+        return None
+    shared = set.intersection(*({fold(k) for k in r.faction_keywords} for r in records))
+    owners = [r for r in records if r.faction and fold(r.faction) in shared]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Record | None:
+    """A newer edition's rule that defines the term `name` under a shorter name: the 11th
+    edition's "Engagement" (03.04) defines "engagement range", which older editions named a
+    rule after. Its name starts the query, and its text uses the whole term."""
+    kinds = {r.kind for r in pool}
+    if kinds != {"rule"}:
+        return None
+    want = fold(name)
+    words = want.split()
+    heads = {" ".join(words[:n]) for n in range(1, len(words))}
+    best = None
+    for r in corpus.records:
+        if r.kind == "rule" and (r.edition or 0) > newest and fold(r.name) in heads and want in fold(r.text):
+            if best is None or (r.edition or 0) > (best.edition or 0):
+                best = r
+    return best
+
+
+def _price(corpus: Corpus, picked: Picked) -> None:
+    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement."""
+    record = picked.record
+    if record.kind not in ("datasheet", "detachment_rule", "enhancement"):
+        return
+    from .points import points_of
+    from .prices import current_price
+
+    name, target = (record.name, "datasheet") if record.kind == "datasheet" else (record.group, "detachment")
+    if not name:
+        return
+    faction = getattr(record, "faction", None)
+    picked.price = current_price(corpus, name, faction, record.edition, target_kind=target)
+    picked.points = points_of(corpus.records, name, faction, target, record.edition)
+
+
+def show_command(record: Record, among: Sequence[Record]) -> str:
+    """The `ruleslawyer show` command that picks `record` out of `among`: its name, plus the
+    kind, faction or edition where those differ."""
+    name = record_name(record)
+    parts = [f'ruleslawyer show "{name}"']
+    if len({r.kind for r in among}) > 1:
+        parts.append(f"--kind {record.kind}")
+    if len({fold(getattr(r, 'faction', None) or '') for r in among}) > 1 and getattr(record, "faction", None):
+        parts.append(f'--faction "{record.faction}"')
+    if len({r.edition for r in among}) > 1 and record.edition:
+        parts.append(f"--edition {record.edition}")
+    return " ".join(parts)
+
+
+def also_text(record: Record, others: Sequence[Record], corpus: Corpus | None = None, limit: int = 8) -> str:
+    """The other candidates in one line: "10th ed. (Baneblade.html), 9th ed. (primer.pdf)",
+    naming the faction or kind where it differs from `record`'s; records of other names are
+    named once each at the end ("other names: Warboss in Mega Armour, Warboss on Warbike")."""
+    parts: list[str] = []
+    names: dict[str, tuple[str, list[str]]] = {}  # folded name -> (name, its editions)
+    for r in others:
+        if fold(record_name(r)) != fold(record_name(record)):
+            entry = names.setdefault(fold(record_name(r)), (record_name(r), []))
+            label = f"{r.edition}th ed." if r.edition else "no edition"
+            if label not in entry[1]:
+                entry[1].append(label)
+            continue
+        bits = []
+        if r.kind != record.kind:
+            bits.append(r.kind)
+        if fold(getattr(r, "faction", None) or "") != fold(getattr(record, "faction", None) or ""):
+            bits.append(getattr(r, "faction", None) or "core")
+        label = " ".join(bits + [f"{r.edition}th ed." if r.edition else "no edition"])
+        text = f"{label} ({r.source.file})"
+        if text not in parts:
+            parts.append(text)
+    shown = ", ".join(parts[:limit]) + (f" and {len(parts) - limit} more" if len(parts) > limit else "")
+    if names:
+        more = f" and {len(names) - limit} more" if len(names) > limit else ""
+        listed = [f"{name} ({', '.join(editions)})" for name, editions in list(names.values())[:limit]]
+        shown += ("; " if shown else "") + "other names: " + ", ".join(listed) + more
+    return shown
