@@ -61,7 +61,8 @@ def show(app, name, kind, edition, faction, as_printed, as_of, source_file, as_j
         from ..termview.answer import answer_lines
 
         click.echo(format_record(_displayed(picked), width))
-        for line in answer_lines(picked, also_text(picked.record, picked.also, corpus), corpus.as_of_note()):
+        for line in answer_lines(picked, also_text(picked.record, picked.also, corpus), corpus.as_of_note(),
+                                 width):
             click.echo(line)
 
 

@@ -34,7 +34,7 @@ def origin_line(record: Record, file_info=None, as_of_note: str | None = None) -
     return f"{line} · {as_of_note}" if as_of_note else line
 
 
-def answer_lines(picked, also: str = "", as_of_note: str | None = None) -> list[str]:
+def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: int = 0) -> list[str]:
     """What follows a record's view in `show`: its edition and source, its current price (and
     where it comes from), the other files that print it (and where they differ), and the other
     candidates in one line ("also: 10th ed. (Baneblade.html)")."""
@@ -52,6 +52,8 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None) -> list[
             lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
+    if width:  # wrapped to the terminal, continuation lines indented
+        return [part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="  ") or [line]]
     return lines
 
 
