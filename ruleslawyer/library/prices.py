@@ -166,3 +166,50 @@ def _sources(corpus: Corpus) -> Iterable[Price]:
             yield Price(target_kind="detachment", costs=(), wargear_costs=(), detachment_points=r.detachment_points,
                         kind="detachment", version=r.source.version,
                         **{**common, "name": r.group})
+
+
+@dataclass(frozen=True)
+class PricedEntry:
+    """One unit's or detachment's current price and every source's, newest first."""
+
+    current: Price
+    sources: tuple[Price, ...]
+
+    @property
+    def disagreeing(self) -> list[Price]:
+        """The sources asking another price than the current one."""
+        return [p for p in self.sources if p is not self.current and not p.same_as(self.current)]
+
+
+def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | None = None,
+                   edition: int | None = None) -> list[PricedEntry]:
+    """Every priced unit and detachment matching `name` (exact name first, else a part of it) and
+    `faction`, at the newest edition priced for it unless `edition` is given; NotFoundError when
+    none matches."""
+    from ..errors import NotFoundError
+
+    groups: dict[tuple, list[Price]] = {}
+    for price in _sources(corpus):
+        if faction and not fold(price.faction or "").startswith(fold(faction)):
+            continue
+        if edition is not None and price.edition != edition:
+            continue
+        key = (price.target_kind, fold(price.name.split(_TAG_END)[0]), fold(price.faction or ""))
+        groups.setdefault(key, []).append(price)
+    if name:
+        want = fold(name)
+        exact = {k: v for k, v in groups.items() if k[1] == want}
+        groups = exact or {k: v for k, v in groups.items() if want in k[1]}
+        if not groups:
+            raise NotFoundError(f"no points for {name!r}", hint="ingest a points list, an export or a catalogue "
+                                "with points, or try a part of the name")
+    out = []
+    for prices in groups.values():
+        newest_edition = max(p.edition or 0 for p in prices)
+        prices = sorted((p for p in prices if (p.edition or 0) == newest_edition), key=_rank, reverse=True)
+        newest_per_file: dict[str, Price] = {}  # an older version of the same list is superseded, not a source
+        for p in prices:
+            newest_per_file.setdefault(p.file, p)
+        prices = list(newest_per_file.values())
+        out.append(PricedEntry(prices[0], tuple(prices)))
+    return sorted(out, key=lambda e: (fold(e.current.faction or ""), e.current.target_kind, fold(e.current.name)))
