@@ -303,17 +303,27 @@ class WahapediaExport(StructuredSource):
         return Ability(name=name, text=text, category=category)
 
     def _stratagems_10(self, factions) -> Iterator[Stratagem]:
+        older = 0
         for row in self._table("Stratagems.csv"):
             kind = _dash(row.get("type", ""))
             category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
             group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
             parts = split_stratagem_text(without_number(row.get("description", "")))
             number = rule_number(row.get("description")) or rule_number(row.get("name"))
+            edition = self.edition
+            if edition == 11 and category and not number and not row.get("detachment"):
+                # 11th edition stratagem cards have no category (Battle Tactic, Strategic Ploy...)
+                # and the core ones are numbered: an unnumbered, categorised stratagem of no
+                # detachment in an 11th edition export is a 10th edition card it still carries.
+                edition, older = 10, older + 1
             yield Stratagem(name=title_case(fragment_text(without_number(row["name"]))),
-                            source=self._source("Stratagems.csv", row["id"]), edition=self.edition,
+                            source=self._source("Stratagems.csv", row["id"]), edition=edition,
                             faction=self._faction(factions, row),
                             cp=self._checked_int("Stratagems.csv", row, "cp_cost"), number=number,
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
+        if older:
+            self.warnings.append(f"Stratagems.csv: {older} stratagems of no detachment have a 10th edition "
+                                 "category and no rule number; stored as 10th edition")
 
     # ------------------------------------------------------------ 9th edition
     def _datasheets_9(self, factions) -> Iterator[Datasheet]:
