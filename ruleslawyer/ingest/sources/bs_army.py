@@ -131,9 +131,13 @@ class ArmyReader:
             label = link.get("name") or (target.get("name", "") if target is not None else "")
             disposition = disposition or disposition_names.get(fold(label))
         rules: list[ET.Element] = [r for r in grand(entry, "rules", "rule") if r.get("hidden") != "true"]
+        core = self._core_rule_ids()
         for link in grand(entry, "infoLinks", "infoLink"):
             target = index.get(link.get("targetId"))
-            if target is not None and local(target.tag) == "rule" and link.get("hidden") != "true":
+            # a link to a rule of the game system is a core ability the detachment's rules use
+            # (Hazardous, Sustained Hits), not a rule of the detachment
+            if (target is not None and local(target.tag) == "rule" and link.get("hidden") != "true"
+                    and target.get("id") not in core):
                 rules.append(target)
         for rule in rules:
             text = plain(" ".join((d.text or "") for d in children(rule, "description")))
@@ -142,6 +146,13 @@ class ArmyReader:
             yield DetachmentRule(name=plain(rule.get("name", "")).strip(), source=self.units.source(rule),
                                  edition=self.units.edition, faction=self.units.faction, group=name, text=text,
                                  detachment_points=points, force_disposition=disposition)
+
+    def _core_rule_ids(self) -> set[str]:
+        """The ids of the rules the game system defines (its core rules and abilities)."""
+        if not hasattr(self, "_core_ids"):
+            self._core_ids = {el.get("id", "") for root in self.roots if local(root.tag) == "gameSystem"
+                              for el in root.iter() if local(el.tag) == "rule" and el.get("id")}
+        return self._core_ids
 
     def _enhancement(self, entry: ET.Element, group: ET.Element, parents: dict, detachments: dict[str, str],
                      warnings: list[str]) -> Enhancement | None:
