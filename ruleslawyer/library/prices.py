@@ -63,9 +63,9 @@ class Price:
 
     @property
     def where(self) -> str:
-        """Where the price is printed: "orks.yaml v1.1, 2026-07-22" or "Necrons.json, undated"."""
+        """Where the price is printed: "orks.yaml v1.1, 2026-07-22" or "Necrons.json v8, undated"."""
         version = f" v{self.version}" if self.version else ""
-        when = self.date or (f"undated, ingested {self.ingested}" if self.ingested else "undated")
+        when = self.date or "undated"
         return f"{self.file}{version}, {when}"
 
     def same_as(self, other: "Price") -> bool:

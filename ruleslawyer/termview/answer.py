@@ -21,15 +21,10 @@ def edition_label(edition: int | None) -> str:
 
 
 def origin_line(record: Record, file_info=None, as_of_note: str | None = None) -> str:
-    """ "11th edition · Necrons.json (undated, ingested 2026-11-27)": the edition and source of an
-    answer, with the date it was published (or only ingested)."""
+    """ "11th edition · Necrons.json (published 2026-06-10)": the edition and source of an
+    answer, with the date it was published (`--json` gives the ingest day of an undated file)."""
     date = record.source.date or (file_info.published if file_info is not None else None)
-    if date:
-        when = f"published {date}"
-    elif file_info is not None:
-        when = f"undated, ingested {file_info.date}"
-    else:
-        when = "undated"
+    when = f"published {date}" if date else "publication date unknown"
     line = f"{edition_label(record.edition)} · {record.source.file} ({when})"
     return f"{line} · {as_of_note}" if as_of_note else line
 
@@ -52,8 +47,11 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
             lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
-    if width:  # wrapped to the terminal, continuation lines indented
-        return [part for line in lines for part in textwrap.wrap(line, width, subsequent_indent="  ") or [line]]
+    if width:  # the lines made here wrapped to the terminal (a printing's differences are not)
+        ours = {lines[0]} | {line for line in lines if line.startswith("also: ")}
+        return [part for line in lines
+                for part in (textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+                             if line in ours else [line])]
     return lines
 
 
