@@ -20,10 +20,10 @@ from .main import pass_app
 def changes(app, files, document, since, as_of, kinds, as_json):
     """List what a newer document changed against the printing it supersedes.
 
-    Give two stored files (older first), --document NAME for the two newest versions of one
-    document, or --since DATE. Examples: ruleslawyer changes fp11_world_eaters_v1.0.pdf
-    fp11_world_eaters_v1.1.pdf; ruleslawyer changes -d "world eaters"; ruleslawyer changes
-    --since 2026-07-01
+    Give two stored files (older first, e.g. pack_v1.0.pdf pack_v1.1.pdf), --document NAME for
+    the two newest versions of one document (-d "world eaters"), or --since DATE.
+
+    Example: ruleslawyer changes --since 2026-07-01
     """
     from ..library.changes import changes_between, changes_since, document_changes
 

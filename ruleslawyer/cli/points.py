@@ -9,7 +9,8 @@ from .main import pass_app
 
 
 def _costs(record) -> str:
-    """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments."""
+    """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments (of a
+    points record or a library.prices.Price)."""
     tiers: dict = {}
     for c in record.costs:
         tiers.setdefault(c.tier, []).append(f"{c.models}: {c.points if c.points is not None else '?'}")
@@ -41,6 +42,7 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
     """
     from ..library.factions import check_faction
     from ..library.points import find_points_changes
+    from ..records import to_dict
 
     with app.store() as store:
         check_faction(store, faction)
@@ -86,10 +88,9 @@ def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -
         p = e.current
         kind = "detachment" if p.target_kind == "detachment" else "unit"
         edition = f", {p.edition}th ed." if p.edition else ""
-        click.echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {p.text or '-'}  [{p.where}]")
-        if e.disagreeing:
-            for other in e.disagreeing:
-                click.echo(f"    other source: {other.text or '-'}  [{other.where}]")
+        click.echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {_costs(p)}  [{p.where}]")
+        for other in e.disagreeing:
+            click.echo(f"    other source: {_costs(other)}  [{other.where}]")
 
 
 def _source_json(price) -> dict:

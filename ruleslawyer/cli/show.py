@@ -29,8 +29,9 @@ def show(app, name, kind, edition, faction, as_printed, as_of, source_file, as_j
     Matching ignores case and punctuation, accepts a prefix and tolerates typos. The current
     printing is shown (the newest edition) with its edition, source and date, and the other
     printings are named in one line; only different things of one name (a table and a rule)
-    are listed, each with the command that shows it. Examples: ruleslawyer show "skorpekh lord";
-    ruleslawyer show 05.02; ruleslawyer show "awakened dynasty"
+    are listed, each with the command that shows it. A rule number ("05.02") names the 11th
+    edition rule it numbers. Examples: ruleslawyer show "skorpekh lord"; ruleslawyer show
+    "awakened dynasty" (a detachment)
     """
     from ..library.factions import check_faction
     from ..library.corpus import load_corpus

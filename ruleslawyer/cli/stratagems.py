@@ -48,10 +48,12 @@ def stratagems(app, faction, group, category, phase, cp, edition, every_edition,
     if as_of:
         click.echo(f"As of {as_of}: only documents published on or before that date")
     editions = sorted({r.edition or 0 for r in found}, reverse=True)
-    for n, ed in enumerate(editions):
-        if n:
-            click.echo("")
-        sources = sorted({r.source.file for r in found if (r.edition or 0) == ed})
+    if len(editions) == 1:  # one table (`--json` gives each stratagem's edition and source)
+        click.echo(format_stratagem_table(found, width))
+        return
+    for n, ed in enumerate(editions):  # several: one table per edition, newest first, under its name
+        of_edition = [r for r in found if (r.edition or 0) == ed]
+        sources = sorted({r.source.file for r in of_edition})
         more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
-        click.echo(f"{edition_label(ed or None).capitalize()} (from {', '.join(sources[:3])}{more}):")
-        click.echo(format_stratagem_table([r for r in found if (r.edition or 0) == ed], width))
+        click.echo(("\n" if n else "") + f"{edition_label(ed or None).capitalize()} (from {', '.join(sources[:3])}{more}):")
+        click.echo(format_stratagem_table(of_edition, width))

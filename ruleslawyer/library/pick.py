@@ -209,7 +209,11 @@ def _price(corpus: Corpus, picked: Picked) -> None:
     if not name:
         return
     faction = getattr(record, "faction", None)
-    picked.price = current_price(corpus, name, faction, record.edition, target_kind=target)
+    price = current_price(corpus, name, faction, record.edition, target_kind=target)
+    # the record's own printed points need no line of their own: its card already gives them
+    own = price is not None and price.record is not None and identity(price.record) == identity(record) \
+        and price.file == record.source.file
+    picked.price = None if own else price
     picked.points = points_of(corpus.records, name, faction, target, record.edition)
 
 

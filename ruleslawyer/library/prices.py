@@ -189,7 +189,12 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
     from ..errors import NotFoundError
 
     groups: dict[tuple, list[Price]] = {}
-    for price in _sources(corpus):
+    every = list(_sources(corpus))
+    if edition is not None and not any(p.edition == edition for p in every):
+        known = sorted({p.edition for p in every if p.edition})
+        raise NotFoundError(f"no points of edition {edition}", suggestions=[str(e) for e in known],
+                            hint="leave out --edition for the newest edition priced")
+    for price in every:
         if faction and not fold(price.faction or "").startswith(fold(faction)):
             continue
         if edition is not None and price.edition != edition:
