@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from ..records import Record
-from . import wrap
+from . import printing_lines, wrap
 
 
 def edition_label(edition: int | None) -> str:
@@ -37,14 +37,7 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
     price = picked.price
     if price is not None and price.text:
         lines.append(f"Current points ({price.where}): {price.text}")
-    printings = picked.printings
-    if printings and printings.others:
-        files = ", ".join(info.name for _, info in printings.others)
-        lines.append(f"Also printed in: {files} (choose one with --source FILE)")
-        for d in printings.differences[:8]:
-            chosen_value = d.values[0][1]
-            others = [(f, v) for f, v in d.values[1:] if v != chosen_value]
-            lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
+    lines.extend(printing_lines(picked.printings))
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
     if width:  # the lines made here wrapped to the terminal (a printing's differences are not)
