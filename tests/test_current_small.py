@@ -82,3 +82,17 @@ def test_changes_between_two_versions_and_since(tmp_path):
     since = run("changes", "--since", "2026-07-01")
     assert "Blood Tithe" in since.output and "New Rule" in since.output and "Old Rule" not in since.output
     assert run("changes").exit_code != 0
+
+
+def test_names_that_collide_are_reported_and_both_kept():
+    from ruleslawyer.library.reconcile import FileInfo, reconcile
+    from ruleslawyer.records import Rule, Source
+
+    a = Rule(name="Café Rule", source=Source(file="a.md"), text="One text.")
+    b = Rule(name="Cafe Rule", source=Source(file="b.md"), text="One text.")
+    c = Rule(name="CAFÉ RULE", source=Source(file="c.md"), text="One text.")
+    merged = reconcile([(a, FileInfo("a.md", "a.md", "2026-01-01")), (b, FileInfo("b.md", "b.md", "2026-01-02")),
+                        (c, FileInfo("c.md", "c.md", "2026-01-03"))])
+    (entry,) = merged.conflicts
+    assert {r.name for r in [entry.chosen, *(r for r, _ in entry.others)]} == {"Café Rule", "Cafe Rule", "CAFÉ RULE"}
+    assert [d.field for d in entry.differences] == ["name"]

@@ -243,7 +243,7 @@ class UnitReader:
         power, points = self._costs(entry, lo, hi, warnings)
         wargear_costs = () if self.edition == 9 else tuple(ItemCost(name=n, points=p)
                                                            for n, p in dict(walker.priced).items())
-        return Datasheet(name=plain(entry.get("name", "")).strip(), source=self.source(entry), edition=self.edition,
+        return Datasheet(name=title_case(plain(entry.get("name", "")).strip()), source=self.source(entry), edition=self.edition,
                          faction=self.faction, power=power, points=points, faction_keywords=faction_kw,
                          keywords=keywords, profiles=tuple(profiles), invulnerable_save=invuln,
                          weapons=tuple(weapons), abilities=tuple(abilities), leader=leader, support=support,
