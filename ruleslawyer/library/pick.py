@@ -152,7 +152,7 @@ def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None)
             current = [renamed]
     else:
         current = list(pool)
-    current = _one_per_thing(current)
+    current = _one_per_thing(_newest_amendments(corpus, current))
     also = [r for r in pool if r not in current]
     if len(current) > 1:
         owner = _defining(current)
@@ -160,6 +160,24 @@ def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None)
             also = [r for r in current if r is not owner] + also
             current = [owner]
     return current, also
+
+
+def _newest_amendments(corpus: Corpus, records: list[Record]) -> list[Record]:
+    """Errata, FAQ answers and notes of one name from several versions of a document: the
+    newest version's only (a newer version supersedes the older)."""
+    from .points import version_key
+    from .reconcile import UNMERGED_KINDS
+
+    best: dict[tuple, Record] = {}
+    for r in records:
+        if r.kind not in UNMERGED_KINDS:
+            continue
+        key = (r.kind, fold(record_name(r)))
+        rank = (corpus.date_of(r) or "", version_key(getattr(r, "version", None)))
+        current = best.get(key)
+        if current is None or rank > (corpus.date_of(current) or "", version_key(getattr(current, "version", None))):
+            best[key] = r
+    return [r for r in records if r.kind not in UNMERGED_KINDS or best.get((r.kind, fold(record_name(r)))) is r]
 
 
 def _one_per_thing(records: list[Record]) -> list[Record]:
@@ -228,6 +246,8 @@ def show_command(record: Record, among: Sequence[Record]) -> str:
         parts.append(f'--faction "{record.faction}"')
     if len({r.edition for r in among}) > 1 and record.edition:
         parts.append(f"--edition {record.edition}")
+    if len(parts) == 1 and len({r.source.file for r in among}) > 1:
+        parts.append(f'--source "{record.source.file}"')
     return " ".join(parts)
 
 
