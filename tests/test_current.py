@@ -123,7 +123,8 @@ def test_show_header_and_current_points_agree(pile, shared, corpus, unit, factio
     result = run(pile, "show", unit, "--edition", "11")
     assert result.exit_code == 0, result.output
     header = result.output.splitlines()[0]
-    current = next(line for line in result.output.splitlines() if line.startswith("Current points"))
+    # a "Current points" line when the price comes from another source than the card's own
+    current = next((line for line in result.output.splitlines() if line.startswith("Current points")), header)
     price = current_price(corpus, unit, None, 11)
     for c in price.costs:  # the header and the points line give the same numbers
         assert f"{c.points} pts" in header and f"{c.points} pts" in current
@@ -139,7 +140,8 @@ def test_points_lists_disagreeing_sources_with_dates(pile):
     lines = result.output.splitlines()
     assert lines[0].startswith("Orks | Warboss (unit, 11th ed.)")
     others = [line for line in lines if line.startswith("    other source:")]
-    assert others and all(re.search(r"\d{4}-\d{2}-\d{2}", line) for line in others)
+    assert others and all(re.search(r"\[.+, (\d{4}-\d{2}-\d{2}|undated)\]$", line) for line in others)
+    assert any(re.search(r"\d{4}-\d{2}-\d{2}\]$", line) for line in others)
 
 
 def test_core_stratagems_of_the_11th_edition(pile):
@@ -183,3 +185,33 @@ def test_royal_warden_keeps_its_relic_gauss_blaster(shared):
         records = list(store.records("datasheet"))
     warden = find_by_name(records, "Royal Warden", kinds=["datasheet"])[0]
     assert any("relic gauss blaster" in w.name.lower() for w in warden.weapons), [w.name for w in warden.weapons]
+
+
+def test_names_are_title_cased(corpus):
+    names = {r.name for r in corpus.records if r.kind == "datasheet" and r.edition == 11}
+    assert "Warboss in Mega Armour" in names and "Warboss In Mega Armour" not in names
+
+
+def test_changes_between_the_world_eaters_pack_versions(pile):
+    result = run(pile, "changes", "--document", "world eaters")
+    assert result.exit_code == 0, result.output
+    head = result.output.splitlines()[0]
+    assert "fp11_world_eaters_v1.0" in head and "fp11_world_eaters_v1.1" in head
+    since = run(pile, "changes", "--since", "2026-07-01", "--json")
+    assert since.exit_code == 0
+    dates = {json.loads(line)["date"] for line in since.output.splitlines()}
+    assert dates and min(dates) >= "2026-07-01"
+
+
+@pytest.mark.xfail(reason="PDF parser (ingest/parse): a mode's cost after its name ('Into the Fray: +1CP') "
+                          "is dropped from 15_Stratagems.pdf", strict=False)
+def test_heroic_intervention_keeps_its_mode_cost(pile):
+    result = run(pile, "show", "heroic intervention", "--edition", "11", "--kind", "stratagem")
+    assert "+1CP" in result.output
+
+
+@pytest.mark.xfail(reason="PDF parser (ingest/parse): the example card beside the layout sidebar on page 2 of "
+                          "15_Stratagems.pdf is read with the sidebar's words interleaved", strict=False)
+def test_counteroffensive_flavour_reads_as_printed(corpus):
+    found = [r for r in corpus.records if r.kind == "stratagem" and r.name.casefold() == "counteroffensive"]
+    assert found and all((r.fluff or "").startswith("In close") and "slightest" in r.fluff for r in found)
