@@ -215,3 +215,20 @@ def test_heroic_intervention_keeps_its_mode_cost(pile):
 def test_counteroffensive_flavour_reads_as_printed(corpus):
     found = [r for r in corpus.records if r.kind == "stratagem" and r.name.casefold() == "counteroffensive"]
     assert found and all((r.fluff or "").startswith("In close") and "slightest" in r.fluff for r in found)
+
+
+@pytest.mark.parametrize("query, renamed", [("fall back", "Fall-back Move"), ("overwatch", "Fire Overwatch")])
+def test_an_older_rule_name_gives_the_11th_edition_rule_that_took_it_over(pile, corpus, query, renamed):
+    assert any(getattr(r, "name", None) == renamed and r.edition == 11 for r in corpus.records)
+    result = run(pile, "show", query, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["name"], data["edition"]) == (renamed, 11)
+    assert any(a["edition"] < 11 for a in data["also"])
+
+
+def test_one_element_read_as_two_kinds_is_one_answer(pile):
+    result = run(pile, "show", "command protocols", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["kind"], data["edition"]) == ("detachment_rule", 11)

@@ -132,7 +132,9 @@ def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
         late = {p for p, info in infos.items() if info.published and info.published > as_of}
         left_out = len(late)
         undated = sum(1 for info in infos.values() if not info.published)
-        triples = [t for t in triples if t[0] not in late and not (t[1].source.date and t[1].source.date > as_of)]
+        # a record that states its own date (a points version, a dated section) is judged by it,
+        # the others by their file's: a points file of August still holds its June version
+        triples = [t for t in triples if (t[1].source.date <= as_of if t[1].source.date else t[0] not in late)]
     hashes = {id(r): h for _, r, h in triples}
     files = {r.source.file: infos[p] for p, r, _ in triples if p in infos}
     extra = {"files": files, "as_of": as_of, "left_out": left_out, "undated": undated}

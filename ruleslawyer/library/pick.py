@@ -180,11 +180,21 @@ def _newest_amendments(corpus: Corpus, records: list[Record]) -> list[Record]:
     return [r for r in records if r.kind not in UNMERGED_KINDS or best.get((r.kind, fold(record_name(r)))) is r]
 
 
+# Of one element read as two kinds (a catalogue's shared rule that is also a detachment's rule),
+# the more specific kind is the answer.
+_SPECIFIC = {"detachment_rule": 0, "enhancement": 0, "stratagem": 0, "datasheet": 0, "rule": 1}
+
+
 def _one_per_thing(records: list[Record]) -> list[Record]:
     seen: dict[tuple, Record] = {}
     for r in records:
         seen.setdefault(_edition_free(r) + (r.edition,), r)
-    return list(seen.values())
+    out: dict[tuple, Record] = {}
+    for r in seen.values():  # one element of one file (same locator) is one thing
+        key = (r.source.file, r.source.locator) if r.source.locator else ("record", id(r))
+        if key not in out or _SPECIFIC.get(r.kind, 1) < _SPECIFIC.get(out[key].kind, 1):
+            out[key] = r
+    return list(out.values())
 
 
 def _defining(records: list[Record]) -> Record | None:
@@ -198,21 +208,32 @@ def _defining(records: list[Record]) -> Record | None:
 
 
 def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Record | None:
-    """A newer edition's rule that defines the term `name` under a shorter name: the 11th
-    edition's "Engagement" (03.04) defines "engagement range", which older editions named a
-    rule after. Its name starts the query, and its text uses the whole term."""
-    kinds = {r.kind for r in pool}
-    if kinds != {"rule"}:
+    """A newer edition's rule (or core stratagem) that took over what older editions named
+    `name`, under another name:
+    - a shorter name that starts the term and whose text uses it: 11th edition "Engagement"
+      (03.04) defines "engagement range";
+    - the term and a move word: "Fall Back" became "Fall-back Move" (09.07);
+    - a core stratagem ending with the term: "Overwatch" became the "Fire Overwatch" stratagem.
+    None unless exactly one record of the newest such edition qualifies."""
+    if {r.kind for r in pool} != {"rule"}:
         return None
     want = fold(name)
     words = want.split()
     heads = {" ".join(words[:n]) for n in range(1, len(words))}
-    best = None
+    found: list[Record] = []
     for r in corpus.records:
-        if r.kind == "rule" and (r.edition or 0) > newest and fold(r.name) in heads and want in fold(r.text):
-            if best is None or (r.edition or 0) > (best.edition or 0):
-                best = r
-    return best
+        if r.kind not in ("rule", "stratagem") or (r.edition or 0) <= newest:
+            continue
+        key = fold(r.name)
+        if r.kind == "rule" and ((key in heads and want in fold(r.text)) or key in (f"{want} move", f"{want} moves")):
+            found.append(r)
+        elif r.kind == "stratagem" and not getattr(r, "faction", None) and key.endswith(f" {want}"):
+            found.append(r)
+    if not found:
+        return None
+    top = max(r.edition or 0 for r in found)
+    best = [r for r in found if (r.edition or 0) == top]
+    return best[0] if len({fold(r.name) for r in best}) == 1 else None
 
 
 def _price(corpus: Corpus, picked: Picked) -> None:
