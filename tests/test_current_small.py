@@ -96,3 +96,14 @@ def test_names_that_collide_are_reported_and_both_kept():
     (entry,) = merged.conflicts
     assert {r.name for r in [entry.chosen, *(r for r, _ in entry.others)]} == {"Café Rule", "Cafe Rule", "CAFÉ RULE"}
     assert [d.field for d in entry.differences] == ["name"]
+
+
+def test_units_named_in_other_scripts_stay_apart():
+    from ruleslawyer.library.reconcile import FileInfo, identity, reconcile
+    from ruleslawyer.records import Datasheet, Source
+
+    names = ["Быстрый воин", "Медленный воин", "速い戦士", "遅い戦士", "Ταχύς πολεμιστής"]
+    sheets = [Datasheet(name=n, source=Source(file="units.cat"), edition=10, faction="Test") for n in names]
+    assert len({identity(d) for d in sheets}) == len(names)
+    merged = reconcile((d, FileInfo("units.cat", "units.cat", "2026-01-01")) for d in sheets)
+    assert [d.name for d in merged.records] == names and not merged.conflicts
