@@ -232,3 +232,14 @@ def test_one_element_read_as_two_kinds_is_one_answer(pile):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["kind"], data["edition"]) == ("detachment_rule", 11)
+
+
+def test_a_detachment_priced_in_a_newer_edition_than_its_rules(pile, shared):
+    text = (shared / "realdata" / "e11" / "mfm" / "adeptus-custodes.yaml").read_text(encoding="utf-8")
+    block = text.split("  - name: Auric Champions\n", 1)[1].split("\n  - name:", 1)[0]
+    dp = int(re.search(r"dp: (\d+)", block).group(1))
+    result = run(pile, "show", "auric champions", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["kind"] == "detachment" and data["rules"]
+    assert data["newer_points"]["detachment_points"] == dp

@@ -122,6 +122,7 @@ def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
                                  for e in detachment.enhancements],
                 "stratagems": [to_dict(s) for s in detachment.stratagems],
                 "current_points": _price_json(detachment.price) if detachment.price is not None else None,
+                "newer_points": _price_json(detachment.newer_price) if detachment.newer_price is not None else None,
                 "other_editions": detachment.other_editions, "as_of": corpus.as_of}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return

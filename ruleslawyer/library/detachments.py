@@ -28,6 +28,8 @@ class Detachment:
     stratagems: list[Stratagem] = field(default_factory=list)
     price: object | None = None
     other_editions: list[int] = field(default_factory=list)
+    # the price of a newer edition whose rules the store does not hold (a points list only)
+    newer_price: object | None = None
 
     def enhancement_cost(self, enhancement: Enhancement) -> int | None:
         """An enhancement's cost: the current price's, else the one printed with it."""
@@ -56,7 +58,7 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
     members = [r for r in corpus.records if isinstance(r, _KINDS) and fold(r.group or "") == want
                and (faction is None or fold(r.faction or "").startswith(fold(faction)))]
     if not members:
-        return None
+        return _priced_only(corpus, name, faction, edition)
     if exact_only and any(fold(getattr(r, "name", "") or "") == want for r in corpus.records
                           if r.kind not in ("points", "errata", "faq")):
         return None
@@ -74,6 +76,9 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
     from .prices import current_price
 
     detachment.price = current_price(corpus, detachment.name, owner, detachment.edition, target_kind="detachment")
+    newer = _priced_only(corpus, detachment.name, owner, None)
+    if newer is not None and (newer.edition or 0) > (detachment.edition or 0):
+        detachment.newer_price = newer.price
     return detachment
 
 
@@ -84,3 +89,15 @@ def _add(detachment: Detachment, record: Record) -> None:
         detachment.enhancements.append(record)
     elif isinstance(record, Stratagem):
         detachment.stratagems.append(record)
+
+
+def _priced_only(corpus: Corpus, name: str, faction: str | None, edition: int | None) -> Detachment | None:
+    """A detachment only a points list names (its rules not ingested): its price alone."""
+    from .prices import price_sources
+
+    prices = [p for p in price_sources(corpus, name, faction, edition, target_kind="detachment")
+              if fold(p.name) == fold(name)]
+    if not prices:
+        return None
+    price = prices[0]
+    return Detachment(name=price.name, faction=price.faction, edition=price.edition, price=price)

@@ -113,7 +113,8 @@ def _candidates(corpus: Corpus, name: str, kind: str | None, edition: int | None
 
         detachment = find_detachment(corpus, name, faction=faction, edition=edition, exact_only=kind is None)
         if detachment is not None:
-            record = (detachment.rules or detachment.enhancements or detachment.stratagems)[0]
+            parts = detachment.rules or detachment.enhancements or detachment.stratagems
+            record = parts[0] if parts else detachment.price.record
             return Picked(record, file=corpus.file_of(record), detachment=detachment, price=detachment.price)
     try:
         return find_by_name(corpus.records, name, kinds=[kind] if kind else None, edition=edition, faction=faction)

@@ -79,6 +79,10 @@ def format_detachment(detachment, width: int = 80) -> str:
     lines.append("")
     if price is not None:
         lines.append(f"Current points ({price.where}): {price.text}")
+    newer = getattr(detachment, "newer_price", None)
+    if newer is not None:
+        lines.append(f"{edition_label(newer.edition).capitalize()} points ({newer.where}): {newer.text}; "
+                     "that edition's rules of this detachment are not in the store")
     if detachment.other_editions:
         lines.append("Other editions: " + ", ".join(edition_label(e) for e in detachment.other_editions)
                      + " (show one with --edition N)")
