@@ -243,3 +243,12 @@ def test_a_detachment_priced_in_a_newer_edition_than_its_rules(pile, shared):
     data = json.loads(result.output)
     assert data["kind"] == "detachment" and data["rules"]
     assert data["newer_points"]["detachment_points"] == dp
+
+
+@pytest.mark.parametrize("query, name, faction", [("ork boyz", "Boyz", "Orks"),
+                                                  ("custodes shield host", "Shield Host", "Adeptus Custodes")])
+def test_a_faction_word_before_the_name(pile, corpus, query, name, faction):
+    result = run(pile, "show", query, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["name"], data["faction"]) == (name, faction)

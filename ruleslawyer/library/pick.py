@@ -119,12 +119,36 @@ def _candidates(corpus: Corpus, name: str, kind: str | None, edition: int | None
     try:
         return find_by_name(corpus.records, name, kinds=[kind] if kind else None, edition=edition, faction=faction)
     except NotFoundError as missing:
+        named = None if faction else _faction_named(corpus, name)
+        if named is not None:  # "ork boyz": a faction's name, then the unit's
+            from .detachments import find_detachment
+
+            detachment = find_detachment(corpus, named[1], faction=named[0], edition=edition)
+            if detachment is not None and kind is None:
+                return _candidates(corpus, named[1], kind, edition, named[0])
+            try:
+                return find_by_name(corpus.records, named[1], kinds=[kind] if kind else None, edition=edition,
+                                    faction=named[0])
+            except NotFoundError:
+                pass
         if kind is not None:
             raise
         try:  # the errata and FAQ names `show` suggests are names too
             return find_by_name(corpus.records, name, kinds=["errata", "faq"], edition=edition, faction=faction)
         except NotFoundError:
             raise missing from None
+
+
+def _faction_named(corpus: Corpus, name: str) -> tuple[str, str] | None:
+    """(faction, rest) when `name` starts with a word that begins exactly one faction's name
+    ("ork boyz" -> ("Orks", "boyz"), "necron warriors" is not split: no unit is found first)."""
+    words = name.split()
+    if len(words) < 2 or len(fold(words[0])) < 3:
+        return None
+    head = fold(words[0])
+    factions = {fold(f): f for f in (getattr(r, "faction", None) for r in corpus.records) if f}
+    found = [f for key, f in factions.items() if any(word.startswith(head) for word in key.split())]
+    return (found[0], " ".join(words[1:])) if len(found) == 1 else None
 
 
 def _base_names(found: list[Record], name: str) -> list[Record]:
