@@ -107,3 +107,17 @@ def test_units_named_in_other_scripts_stay_apart():
     assert len({identity(d) for d in sheets}) == len(names)
     merged = reconcile((d, FileInfo("units.cat", "units.cat", "2026-01-01")) for d in sheets)
     assert [d.name for d in merged.records] == names and not merged.conflicts
+
+
+def test_initials_name_a_rule_when_one_rule_has_them():
+    from ruleslawyer.errors import NotFoundError
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Rule, Source
+
+    records = [Rule(name=n, source=Source(file="r.md"), text="t", edition=11)
+               for n in ("Feel No Pain", "Fights First", "Foe's Fate")]
+    corpus = Corpus(records=records, originals=records)
+    assert pick_record(corpus, "fnp").record.name == "Feel No Pain"
+    with pytest.raises(NotFoundError):  # two rules are "ff": no guess
+        pick_record(corpus, "ff")

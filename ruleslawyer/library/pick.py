@@ -131,12 +131,26 @@ def _candidates(corpus: Corpus, name: str, kind: str | None, edition: int | None
                                     faction=named[0])
             except NotFoundError:
                 pass
+        initials = _by_initials(corpus, name, kind, edition)
+        if initials:
+            return initials
         if kind is not None:
             raise
         try:  # the errata and FAQ names `show` suggests are names too
             return find_by_name(corpus.records, name, kinds=["errata", "faq"], edition=edition, faction=faction)
         except NotFoundError:
             raise missing from None
+
+
+def _by_initials(corpus: Corpus, name: str, kind: str | None, edition: int | None) -> list[Record]:
+    """The rules whose words' initials spell a short query ("fnp" -> Feel No Pain, "ds" ->
+    Deep Strike), when exactly one rule name does; otherwise none."""
+    want = fold(name)
+    if not (2 <= len(want) <= 4 and want.isalpha()) or kind not in (None, "rule"):
+        return []
+    found = [r for r in corpus.records if r.kind == "rule" and (edition is None or r.edition == edition)
+             and "".join(w[0] for w in fold(r.name).split()) == want]
+    return found if len({fold(r.name) for r in found}) == 1 else []
 
 
 def _faction_named(corpus: Corpus, name: str) -> tuple[str, str] | None:
