@@ -204,7 +204,12 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
     if name:
         want = fold(name)
         exact = {k: v for k, v in groups.items() if k[1] == want}
-        groups = exact or {k: v for k, v in groups.items() if want in k[1]}
+        found = exact or {k: v for k, v in groups.items() if want in k[1]}
+        if not found and len(want.split()) > 1:  # "ork boyz": a faction's word, then the name
+            head, rest = want.split(" ", 1)
+            found = {k: v for k, v in groups.items() if k[1] == rest
+                     and any(word.startswith(head) for word in k[2].split())}
+        groups = found
         if not groups:
             raise NotFoundError(f"no points for {name!r}", hint="ingest a points list, an export or a catalogue "
                                 "with points, or try a part of the name")
