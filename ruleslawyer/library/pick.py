@@ -300,6 +300,7 @@ def show_command(record: Record, among: Sequence[Record]) -> str:
     kind, faction or edition where those differ."""
     name = record_name(record)
     parts = [f'ruleslawyer show "{name}"']
+    among = [r for r in among if fold(record_name(r)) == fold(name)]  # other names tell themselves apart
     if len({r.kind for r in among}) > 1:
         parts.append(f"--kind {record.kind}")
     if len({fold(getattr(r, 'faction', None) or '') for r in among}) > 1 and getattr(record, "faction", None):
