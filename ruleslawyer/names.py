@@ -29,11 +29,15 @@ _ABBREVIATIONS = frozenset({"cp", "vp", "oc", "ap", "bs", "ws", "hq", "insv", "d
 
 
 def title_case(name: str) -> str:
-    """Title Case for an ALL-CAPS or sentence-case name, small joining words in lower case.
+    """Title Case for an ALL-CAPS, sentence-case or loosely capitalised name, small joining words
+    in lower case.
 
     An ALL-CAPS name is rebuilt word by word (a part after a hyphen stays lower case:
-    "RE-ROLL" -> "Re-roll"). Otherwise only words printed all in lower case gain a capital;
-    words with capitals or digits inside (CP, 2D6, McGuffin) keep the printed case.
+    "RE-ROLL" -> "Re-roll"). Otherwise words printed all in lower case gain a capital, a small
+    joining word printed with a capital inside a name loses it ("Warboss In Mega Armour" ->
+    "Warboss in Mega Armour"), and other words with capitals or digits inside (CP, 2D6, McGuffin)
+    keep the printed case. Game abbreviations are capitals ("Gain CP"), and a name particle
+    before an apostrophe keeps the next word's capital ("Lion El'Jonson", "Aun'Va").
     """
     letters = [c for c in name if c.isalpha()]
     all_caps = bool(letters) and not any(c.islower() for c in letters)
@@ -45,16 +49,34 @@ def title_case(name: str) -> str:
             continue
         low = word.lower()
         after_hyphen = bool(out) and out[-1] == "-"
-        small = index > 0 and low in _LOWER_IN_NAMES
-        if all_caps and low in _ABBREVIATIONS:
+        # a small word after a colon or dash starts a part of its own ("Orks: The Waaagh!")
+        starts_part = index == 0 or (len(out) >= 2 and out[-2].rstrip().endswith((":", "\u2013", "\u2014")))
+        small = not starts_part and low in _LOWER_IN_NAMES
+        if low in _ABBREVIATIONS and (all_caps or word in (low, low.capitalize())) and not small:
             word = low.upper()
         elif all_caps:
             word = low if small or after_hyphen else capitalise(low)
+        elif small and word == low.capitalize():
+            word = low
         elif word.islower() and not after_hyphen and not small:
             word = capitalise(word)
-        out.append(word)
+        out.append(_particle_capital(word))
         index += 1
     return "".join(out)
+
+
+# Name particles joined to the next word by an apostrophe, whose next word keeps a capital:
+# "El'Jonson", "O'Shovah", "Aun'Va". Other apostrophes are possessives or elisions ("Ork's",
+# "T'au", "Ta'unar"), which stay as printed.
+_PARTICLES = frozenset({"el", "o", "aun"})
+_PARTICLE = re.compile(r"^([^\w]*)(\w+)(['\u2019])(\w)")
+
+
+def _particle_capital(word: str) -> str:
+    m = _PARTICLE.match(word)
+    if m and m.group(2).lower() in _PARTICLES and m.group(2)[:1].isupper():
+        return word[:m.start(4)] + m.group(4).upper() + word[m.end(4):]
+    return word
 
 
 def capitalise(word: str) -> str:
@@ -67,16 +89,37 @@ def capitalise(word: str) -> str:
 
 _APOSTROPHES = re.compile(r"[\u2019'`]")
 _NOT_NAME = re.compile(r"[^a-z0-9+]+")
+_NOT_WORD = re.compile(r"[^\w+]+|_+")
 
 
 def fold(text: str) -> str:
-    """Case-, accent- and punctuation-insensitive form of a name, for matching."""
+    """Case-, accent- and punctuation-insensitive form of a name, for matching.
+
+    Letters and digits of every script are kept (a Cyrillic, Greek or Japanese name folds to
+    itself in lower case, never to nothing); the text is NFC-normalised, so a name typed with
+    combining accents folds like its precomposed twin; format characters (zero-width space,
+    joiners, direction marks) are dropped; a Latin letter loses its accent ("Khârn" = "kharn"),
+    since players type names without them. Letters of other scripts keep their marks: in those
+    scripts a mark makes another letter (Cyrillic "й" is not "и", Japanese "が" is not "か").
+    """
     if text.isascii():  # no accents to strip (most names): skip the per-character pass
-        s = text.casefold()
-    else:
-        s = unicodedata.normalize("NFKD", text)
-        s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
-    return _NOT_NAME.sub(" ", _APOSTROPHES.sub("", s)).strip()
+        return _NOT_NAME.sub(" ", _APOSTROPHES.sub("", text.casefold())).strip()
+    s = "".join(_plain_letter(c) for c in unicodedata.normalize("NFC", text)
+                if unicodedata.category(c) != "Cf")
+    s = unicodedata.normalize("NFC", s.casefold())
+    return _NOT_WORD.sub(" ", _APOSTROPHES.sub("", s)).strip()
+
+
+def _plain_letter(c: str) -> str:
+    """A Latin letter without its accent ("â" -> "a"), a compatibility form as its plain
+    character ("ﬁ" -> "fi", full-width "Ａ" -> "A"); any other character as it is."""
+    if c.isascii():
+        return c
+    decomposed = unicodedata.normalize("NFKD", c)
+    base = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    if base.isascii() or decomposed == base:
+        return base
+    return c
 
 
 _RULE_NUMBER = re.compile(r"^\s*\d+\s*[.)]\s*")

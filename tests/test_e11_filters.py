@@ -13,10 +13,15 @@ from tests.conftest import seed_path
 
 def test_stratagems_filter_by_edition(runner, shared):
     sample = shared / "realdata" / "e11" / "csv" / "ListBrewer_Data_sample_repaired"
-    assert runner.invoke(cli, ["ingest", str(sample), str(seed_path(shared, "001", ".txt"))]).exit_code == 0
-    every = runner.invoke(cli, ["stratagems", "--json"])
-    editions = {json.loads(line)["edition"] for line in every.output.splitlines()}
-    assert {10, 11} <= editions  # seed 001 (10th) and the sample's core stratagems (11th)
+    core11 = shared / "realdata" / "GregSQT__40k" / "15_Stratagems.pdf"  # the 11th core stratagems chapter
+    assert runner.invoke(cli, ["ingest", str(sample), str(seed_path(shared, "001", ".txt")), str(core11)]).exit_code == 0
+    every = runner.invoke(cli, ["stratagems", "--json", "--every-edition"])
+    rows = [json.loads(line) for line in every.output.splitlines()]
+    assert {10, 11} <= {r["edition"] for r in rows}  # seed 001 (10th) and the core chapter (11th)
+    # the sample export's core stratagems carry 10th edition categories and no rule number: 10th
+    # edition cards, not 11th edition ones
+    sample_core = [r for r in rows if r["source"]["file"] == "Stratagems.csv" and not r["faction"]]
+    assert sample_core and all(r["edition"] == 10 and r["category"] for r in sample_core)
     for edition in (10, 11):
         result = runner.invoke(cli, ["stratagems", "--edition", str(edition), "--json"])
         assert result.exit_code == 0, result.output

@@ -61,9 +61,11 @@ def library_error_line(exc: RuleslawyerError) -> str:
     if isinstance(exc, NotFoundError) and exc.suggestions:
         message += "; did you mean: " + ", ".join(exc.suggestions)
     if isinstance(exc, AmbiguousNameError):
+        from ..library.pick import show_command
         from ..records import record_name
 
-        listed = "; ".join(f"{record_name(r)} ({r.kind}{_where(r)})" for r in exc.candidates[:12])
+        shown = exc.candidates[:12]
+        listed = "; ".join(f"{record_name(r)} ({r.kind}{_where(r)}): {show_command(r, shown)}" for r in shown)
         message += f": {listed}"
     return error_line(message, exc.hint)
 

@@ -12,9 +12,10 @@ from .main import pass_app
 @click.command()
 @click.option("--document", "-d", help="Only entries of this FAQ document (part of its name, e.g. 'core book').")
 @click.option("--unapplied", is_flag=True, help="Only the entries that could not be applied, with the reason.")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Only errata and documents published on or before this date.")
 @click.option("--json", "as_json", is_flag=True, help="Print the entries and outcomes as JSON.")
 @pass_app
-def errata(app, document, unapplied, as_json):
+def errata(app, document, unapplied, as_of, as_json):
     """List FAQ errata entries: where each one applied, or why it did not.
 
     Example: ruleslawyer errata --document "core rules" --unapplied
@@ -24,11 +25,13 @@ def errata(app, document, unapplied, as_json):
     from ..termview.errata import format_outcome
 
     with app.store() as store:
-        corpus = load_corpus(store)
+        corpus = load_corpus(store, as_of=as_of)
     chosen = select_outcomes(corpus.outcomes, document, unapplied)
     if as_json:
         click.echo(json.dumps([outcome_dict(o) for o in chosen], ensure_ascii=False, indent=2))
         return
+    if corpus.as_of_note():
+        click.echo(corpus.as_of_note())
     for outcome in chosen:
         click.echo(format_outcome(outcome))
     if unapplied:

@@ -9,7 +9,8 @@ from .main import pass_app
 
 
 def _costs(record) -> str:
-    """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments."""
+    """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments (of a
+    points record or a library.prices.Price)."""
     tiers: dict = {}
     for c in record.costs:
         tiers.setdefault(c.tier, []).append(f"{c.models}: {c.points if c.points is not None else '?'}")
@@ -28,15 +29,19 @@ def _costs(record) -> str:
 @click.option("--changes", is_flag=True, help="List what changed between two versions instead.")
 @click.option("--from", "old", metavar="V", help="With --changes: the older version (default: the one before --to).")
 @click.option("--to", "new", metavar="V", help="With --changes: the newer version (default: the newest).")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Use only points published on or before this date.")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON lines.")
 @pass_app
-def points(app, name, faction, edition, changes, old, new, as_json):
-    """Show current points of units and detachments (from ingested Munitorum Field Manual data).
+def points(app, name, faction, edition, changes, old, new, as_of, as_json):
+    """Show current points of units and detachments, and where they come from.
 
-    Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes --faction necrons
+    The current price is the newest dated source of the unit's edition: a Munitorum Field
+    Manual version, an export's or a catalogue's costs. Where sources disagree, each is listed
+    with its date. Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes
+    --faction necrons
     """
     from ..library.factions import check_faction
-    from ..library.points import find_points, find_points_changes
+    from ..library.points import find_points_changes
     from ..records import to_dict
 
     with app.store() as store:
@@ -45,7 +50,11 @@ def points(app, name, faction, edition, changes, old, new, as_json):
             old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction,
                                                          edition=edition)
         else:
-            found = find_points(store, name, faction=faction, edition=edition)
+            from ..library.corpus import load_corpus
+            from ..library.prices import priced_entries
+
+            corpus = load_corpus(store, amended=False, as_of=as_of)
+            entries = priced_entries(corpus, name, faction=faction, edition=edition)
     if changes:
         if name:
             found = [c for c in found if name.casefold() in c.name.casefold()]
@@ -61,10 +70,30 @@ def points(app, name, faction, edition, changes, old, new, as_json):
             after = _costs(c.after) if c.after else "(removed)"
             click.echo(f"{c.faction or '-'} | {c.name} [{c.status}]: {before}  ->  {after}")
         return
+    _print_prices(entries, as_json, corpus.as_of_note(), corpus.as_of)
+
+
+def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -> None:
+    """One line per entry (its current price and source), then each disagreeing source."""
     if as_json:
-        for record in found:
-            click.echo(json.dumps(to_dict(record), ensure_ascii=False))
+        for e in entries:
+            click.echo(json.dumps({"name": e.current.name, "faction": e.current.faction, "edition": e.current.edition,
+                                   "kind": e.current.target_kind, "points": e.current.text,
+                                   "sources": [_source_json(p) for p in e.sources], "as_of": as_of},
+                                  ensure_ascii=False))
         return
-    for record in found:
-        kind = "detachment" if record.target_kind == "detachment" else "unit"
-        click.echo(f"{record.faction or '-'} | {record.name} ({kind}, v{record.version or '?'}): {_costs(record)}")
+    if note:
+        click.echo(note)
+    for e in entries:
+        p = e.current
+        kind = "detachment" if p.target_kind == "detachment" else "unit"
+        edition = f", {p.edition}th ed." if p.edition else ""
+        click.echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {_costs(p)}  [{p.where}]")
+        for other in e.disagreeing:
+            click.echo(f"    other source: {_costs(other)}  [{other.where}]")
+
+
+def _source_json(price) -> dict:
+    return {"points": price.text, "file": price.file, "date": price.date, "version": price.version,
+            "source_kind": price.kind, "detachment_points": price.detachment_points,
+            "costs": [{"models": c.models, "points": c.points, "tier": c.tier} for c in price.costs]}

@@ -37,9 +37,40 @@ class Corpus:
     # id(record) -> hash of its stored form, for the originals read from a store (they stay alive
     # in `originals`, so the ids stay theirs); the site keys its caches by it. Amended copies have none.
     stored_hashes: dict[int, str] = field(default_factory=dict)
+    # the file each record names (`record.source.file`) -> its dating facts, for saying where
+    # and when an answer was printed
+    files: dict[str, FileInfo] = field(default_factory=dict)
+    # the date the corpus was frozen at (`load_corpus(..., as_of=)`), and how many files were
+    # left out as published after it / kept although their publication date is unknown
+    as_of: str | None = None
+    left_out: int = 0
+    undated: int = 0
 
     def of_kind(self, *kinds: str) -> list[Record]:
         return [r for r in self.records if r.kind in kinds]
+
+    def file_of(self, record: Record) -> FileInfo | None:
+        """The dating facts of the file `record` was read from (None when not stored)."""
+        return self.files.get(record.source.file)
+
+    def date_of(self, record: Record) -> str | None:
+        """The publication date of `record`: its own (a dated section or points version), else its
+        file's; None when only the ingest day is known."""
+        if record.source.date:
+            return record.source.date
+        info = self.files.get(record.source.file)
+        return info.published if info else None
+
+    def as_of_note(self) -> str | None:
+        """The line every answer of a frozen corpus carries ("As of 2026-10-01: …"), or None."""
+        if not self.as_of:
+            return None
+        note = f"As of {self.as_of}: only documents published on or before that date"
+        if self.left_out:
+            note += f" ({self.left_out} later files left out)"
+        if self.undated:
+            note += f"; {self.undated} files of unknown date kept"
+        return note
 
 
 SETTINGS_FILE = "ruleslawyer.toml"
@@ -83,24 +114,37 @@ def file_infos(store: Store) -> dict[str, FileInfo]:
 
 
 def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
-                choose: Mapping[str, str] | None = None) -> Corpus:
+                choose: Mapping[str, str] | None = None, as_of: str | None = None) -> Corpus:
     """The stored records as one reference.
 
     With `reconciled`, printings of one record in several files are one entry (the newest or
     preferred printing; the others kept in `printings`); with `amended`, errata are applied to
     copies of the printings older than them (originals kept). `choose` maps a folded record name
-    to the file whose printing to use.
+    to the file whose printing to use. `as_of` ("2026-10-01") freezes the reference at a date:
+    files, records and points versions published after it are left out (a file whose
+    publication date is unknown is kept, and counted in `Corpus.undated`).
     """
     infos = file_infos(store)
     triples = list(store.records_by_file())
+    left_out = undated = 0
+    if as_of:
+        as_of = check_date(as_of)
+        late = {p for p, info in infos.items() if info.published and info.published > as_of}
+        left_out = len(late)
+        undated = sum(1 for info in infos.values() if not info.published)
+        # a record that states its own date (a points version, a dated section) is judged by it,
+        # the others by their file's: a points file of August still holds its June version
+        triples = [t for t in triples if (t[1].source.date <= as_of if t[1].source.date else t[0] not in late)]
     hashes = {id(r): h for _, r, h in triples}
+    files = {r.source.file: infos[p] for p, r, _ in triples if p in infos}
+    extra = {"files": files, "as_of": as_of, "left_out": left_out, "undated": undated}
     if reconciled:
         merged = reconcile(((r, infos[p]) for p, r, _ in triples if p in infos), choose=choose)
         originals, printings = merged.records, merged.printings
     else:
         originals, printings = [r for _, r, _ in triples], {}
     if not amended:
-        return Corpus(records=originals, originals=originals, printings=printings, stored_hashes=hashes)
+        return Corpus(records=originals, originals=originals, printings=printings, stored_hashes=hashes, **extra)
     from ..amend.apply import apply_errata
 
     # Errata are weighed against publication dates only: a file dated just by the day it was
@@ -109,4 +153,16 @@ def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
     published = {r.source.file: infos[p].published for p, r, _ in triples if p in infos and infos[p].published}
     result = apply_errata(originals, dated=lambda r: r.source.date or published.get(r.source.file))
     return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, printings=printings,
-                  stored_hashes=hashes)
+                  stored_hashes=hashes, **extra)
+
+
+def check_date(text: str) -> str:
+    """`text` as an ISO date ("2026-10-01"), or QueryError saying what a date looks like."""
+    import datetime
+
+    from ..errors import QueryError
+
+    try:
+        return datetime.date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise QueryError(f"not a date: {text!r}", hint="give a date as YYYY-MM-DD, e.g. 2026-10-01") from None

@@ -46,22 +46,30 @@ def filter_stratagems(records: Iterable[Record], *, faction: str | None = None, 
     return sorted(out, key=lambda r: (_folded(r.faction), _folded(r.group), _folded(r.name)))
 
 
-def find_stratagems(store, **filters) -> list[Stratagem]:
+def find_stratagems(store, *, as_of: str | None = None, every_edition: bool = False, **filters) -> list[Stratagem]:
     """The stratagems in `store` (errata applied) that match `filters` (see filter_stratagems).
 
-    An `edition` no stored stratagem has is NotFoundError naming the editions there are (a
-    typo such as 110 is an error, not an empty table)."""
+    Without an `edition`, a stratagem printed in several editions is given in its newest only
+    (`every_edition` keeps them all). `as_of` freezes the store at a date (see load_corpus). An
+    `edition` no stored stratagem has is NotFoundError naming the editions there are (a typo such
+    as 110 is an error, not an empty table)."""
     from ..errors import NotFoundError
     from .corpus import load_corpus
 
-    records = load_corpus(store).records
+    records = load_corpus(store, as_of=as_of).records
     edition = filters.get("edition")
     if edition is not None:
         known = sorted({r.edition for r in records if r.kind == "stratagem" and r.edition})
         if edition not in known:
             raise NotFoundError(f"no stratagems of edition {edition}",
                                 suggestions=[str(e) for e in known], hint="leave out --edition for every edition")
-    return filter_stratagems(records, **filters)
+    found = filter_stratagems(records, **filters)
+    if edition is None and not every_edition:
+        from .pick import newest_editions
+
+        kept = {id(r) for r in newest_editions(found)[0]}
+        found = [r for r in found if id(r) in kept]
+    return found
 
 
 def _folded(s: str | None) -> str:

@@ -234,10 +234,20 @@ def _shown(value: Any, chosen: Any = None) -> str:
     return str(value)
 
 
+def _spelling(name: str) -> str:
+    """A name's letters and digits as spelled (case, punctuation, spaces and format characters
+    aside, accents kept): two printings keyed alike whose spellings differ ("Café", "Cafe") are
+    two names that collide, reported as a difference on "name"."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", name).casefold()
+    return "".join(c for c in text if c.isalnum())
+
+
 def _content(record: Record) -> dict[str, Any]:
     """A flat view of what a printing says, in comparable form (empty values left out, so a
     printing that omits a field does not disagree with one that has it)."""
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"name": _spelling(record_name(record))}
     if isinstance(record, Datasheet):
         for p in record.profiles:
             for stat, value in p.stats.items():
@@ -257,6 +267,8 @@ def _content(record: Record) -> dict[str, Any]:
         return out
     data = to_dict(record)
     for name, value in data.items():
+        if name == "name":
+            continue
         if name in _NOT_CONTENT or value in (None, "", [], {}):
             continue
         if isinstance(value, str):

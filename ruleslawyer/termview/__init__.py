@@ -62,16 +62,23 @@ def format_printings(printings, other_editions: list[int], record: Record, point
         version = f" v{points.version}" if points.version else ""
         if text:
             lines.append(f"Current points ({points.source.file}{version}): {text}")
-    if printings and printings.others:
-        files = ", ".join(info.name for _, info in printings.others)
-        lines.append(f"Also printed in: {files} (choose one with --source FILE)")
-        for d in printings.differences[:8]:
-            chosen_value = d.values[0][1]
-            others = [(f, v) for f, v in d.values[1:] if v != chosen_value]
-            lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
+    lines.extend(printing_lines(printings))
     if other_editions:
         editions = ", ".join(f"{e}th" for e in other_editions)
         lines.append(f"Other editions: {editions} (show one with --edition N)")
+    return lines
+
+
+def printing_lines(printings) -> list[str]:
+    """The other files that print a record, and the fields on which they differ from it."""
+    if not printings or not printings.others:
+        return []
+    files = ", ".join(info.name for _, info in printings.others)
+    lines = [f"Also printed in: {files} (choose one with --source FILE)"]
+    for d in printings.differences[:8]:
+        chosen_value = d.values[0][1]
+        others = [(f, v) for f, v in d.values[1:] if v != chosen_value]
+        lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
     return lines
 
 

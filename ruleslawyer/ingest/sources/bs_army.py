@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Iterator
 
-from ...names import fold
+from ...names import fold, title_case
 from ...records import DetachmentRule, Enhancement, Record, Stratagem
 from .bs_text import plain
 from .bs_tree import children, grand, local, number
@@ -107,7 +107,7 @@ class ArmyReader:
             if not name or (name, group) in seen:
                 continue
             seen.add((name, group))
-            yield Stratagem(name=name, source=self.units.source(profile), edition=self.units.edition,
+            yield Stratagem(name=title_case(name), source=self.units.source(profile), edition=self.units.edition,
                             faction=self.units.faction, cp=int(cp) if cp is not None else None,
                             category=ch.get("type") or ch.get("category") or None, group=group,
                             when=ch.get("when") or None, target=ch.get("target") or None,
@@ -131,17 +131,28 @@ class ArmyReader:
             label = link.get("name") or (target.get("name", "") if target is not None else "")
             disposition = disposition or disposition_names.get(fold(label))
         rules: list[ET.Element] = [r for r in grand(entry, "rules", "rule") if r.get("hidden") != "true"]
+        core = self._core_rule_ids()
         for link in grand(entry, "infoLinks", "infoLink"):
             target = index.get(link.get("targetId"))
-            if target is not None and local(target.tag) == "rule" and link.get("hidden") != "true":
+            # a link to a rule of the game system is a core ability the detachment's rules use
+            # (Hazardous, Sustained Hits), not a rule of the detachment
+            if (target is not None and local(target.tag) == "rule" and link.get("hidden") != "true"
+                    and target.get("id") not in core):
                 rules.append(target)
         for rule in rules:
             text = plain(" ".join((d.text or "") for d in children(rule, "description")))
             if not text:
                 continue
-            yield DetachmentRule(name=plain(rule.get("name", "")).strip(), source=self.units.source(rule),
+            yield DetachmentRule(name=title_case(plain(rule.get("name", "")).strip()), source=self.units.source(rule),
                                  edition=self.units.edition, faction=self.units.faction, group=name, text=text,
                                  detachment_points=points, force_disposition=disposition)
+
+    def _core_rule_ids(self) -> set[str]:
+        """The ids of the rules the game system defines (its core rules and abilities)."""
+        if not hasattr(self, "_core_ids"):
+            self._core_ids = {el.get("id", "") for root in self.roots if local(root.tag) == "gameSystem"
+                              for el in root.iter() if local(el.tag) == "rule" and el.get("id")}
+        return self._core_ids
 
     def _enhancement(self, entry: ET.Element, group: ET.Element, parents: dict, detachments: dict[str, str],
                      warnings: list[str]) -> Enhancement | None:
@@ -164,7 +175,7 @@ class ArmyReader:
         m = _RESTRICTION.match(text)
         if m:
             restriction, text = m.group(1).strip(), text[m.end():].strip()
-        return Enhancement(name=name, source=self.units.source(entry), edition=self.units.edition,
+        return Enhancement(name=title_case(name), source=self.units.source(entry), edition=self.units.edition,
                            faction=self.units.faction, points=int(points) if points is not None else None,
                            group=self._owner(entry, parents, detachments), restriction=restriction, text=text,
                            upgrade=True if "upgrade" in group.get("name", "").lower() else None)

@@ -54,6 +54,16 @@ class Index:
         return self.by_id.get(el_id or "")
 
 
+_WEAPON_TYPES = frozenset({"Ranged Weapons", "Melee Weapons", "Weapon"})
+
+
+def _weapon_entry(el: ET.Element) -> bool:
+    """A wargear entry that is itself a weapon ("Relic gauss blaster" in a unit's Wargear group):
+    its name may share a word with list-building groups ("relic") without being one."""
+    return local(el.tag) == "selectionEntry" and any(p.get("typeName") in _WEAPON_TYPES
+                                                     for p in grand(el, "profiles", "profile"))
+
+
 def _hidden(el: ET.Element) -> bool:
     return el.get("hidden") == "true"
 
@@ -88,7 +98,7 @@ class Collector:
     def walk(self, el: ET.Element, depth: int = 0, optional: bool = False, link: ET.Element | None = None) -> None:
         if depth > MAX_LINK_DEPTH or id(el) in self.seen or _hidden(el):
             return
-        if depth and NOT_DATASHEET.search((link if link is not None else el).get("name", "")):
+        if depth and NOT_DATASHEET.search((link if link is not None else el).get("name", "")) and not _weapon_entry(el):
             return
         self.seen.add(id(el))
         kind = local(el.tag)
@@ -233,7 +243,7 @@ class UnitReader:
         power, points = self._costs(entry, lo, hi, warnings)
         wargear_costs = () if self.edition == 9 else tuple(ItemCost(name=n, points=p)
                                                            for n, p in dict(walker.priced).items())
-        return Datasheet(name=plain(entry.get("name", "")).strip(), source=self.source(entry), edition=self.edition,
+        return Datasheet(name=title_case(plain(entry.get("name", "")).strip()), source=self.source(entry), edition=self.edition,
                          faction=self.faction, power=power, points=points, faction_keywords=faction_kw,
                          keywords=keywords, profiles=tuple(profiles), invulnerable_save=invuln,
                          weapons=tuple(weapons), abilities=tuple(abilities), leader=leader, support=support,

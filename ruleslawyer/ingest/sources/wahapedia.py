@@ -185,7 +185,7 @@ class WahapediaExport(StructuredSource):
         yield from self._stratagems_10(factions)
         for row in self._table("Enhancements.csv"):
             restriction, text = split_restriction(fragment_text(row.get("description")))
-            yield Enhancement(name=row["name"], source=self._source("Enhancements.csv", row["id"]), edition=ed,
+            yield Enhancement(name=title_case(row["name"]), source=self._source("Enhancements.csv", row["id"]), edition=ed,
                               faction=self._faction(factions, row),
                               points=self._checked_int("Enhancements.csv", row, "cost"),
                               group=row.get("detachment") or None, restriction=restriction, text=text,
@@ -198,13 +198,13 @@ class WahapediaExport(StructuredSource):
         for row in self._table("Detachment_abilities.csv"):
             points, disposition = detachments.get(row.get("detachment_id", "")) or detachments.get(
                 fold(row.get("detachment", "")), (None, None))
-            yield DetachmentRule(name=row["name"], source=self._source("Detachment_abilities.csv", row["id"]),
+            yield DetachmentRule(name=title_case(row["name"]), source=self._source("Detachment_abilities.csv", row["id"]),
                                  edition=ed, faction=self._faction(factions, row),
                                  group=row.get("detachment") or None, text=fragment_text(row.get("description")),
                                  fluff=fragment_text(row.get("legend")) or None, detachment_points=points,
                                  force_disposition=disposition)
         for row in ability_rows:
-            yield Rule(name=row["name"], source=self._source("Abilities.csv", row["id"]), edition=ed,
+            yield Rule(name=title_case(row["name"]), source=self._source("Abilities.csv", row["id"]), edition=ed,
                        faction=self._faction(factions, row), text=shared_rule_text(row),
                        fluff=fragment_text(row.get("legend")) or None, number=rule_number(row.get("description")))
 
@@ -264,7 +264,7 @@ class WahapediaExport(StructuredSource):
                 composition.append(fragment_text(row["loadout"]))
             damaged = " ".join(t for t in (row.get("damaged_w", ""), fragment_text(row.get("damaged_description"))) if t)
             yield Datasheet(
-                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid, row.get("source_id")),
+                name=title_case(fragment_text(row["name"])), source=self._source("Datasheets.csv", sid, row.get("source_id")),
                 edition=self.edition,
                 faction=self._faction(factions, row), role=row.get("role") or None, base=base,
                 points=points, wargear_costs=wargear_costs,
@@ -303,17 +303,27 @@ class WahapediaExport(StructuredSource):
         return Ability(name=name, text=text, category=category)
 
     def _stratagems_10(self, factions) -> Iterator[Stratagem]:
+        older = 0
         for row in self._table("Stratagems.csv"):
             kind = _dash(row.get("type", ""))
             category = re.sub(r"\s*Stratagem$", "", kind.split(" - ")[-1]).strip() or None
             group = row.get("detachment") or (kind.split(" - ")[0].strip() if " - " in kind else None) or "Core"
             parts = split_stratagem_text(without_number(row.get("description", "")))
             number = rule_number(row.get("description")) or rule_number(row.get("name"))
+            edition = self.edition
+            if edition == 11 and category and not number and not row.get("detachment"):
+                # 11th edition stratagem cards have no category (Battle Tactic, Strategic Ploy...)
+                # and the core ones are numbered: an unnumbered, categorised stratagem of no
+                # detachment in an 11th edition export is a 10th edition card it still carries.
+                edition, older = 10, older + 1
             yield Stratagem(name=title_case(fragment_text(without_number(row["name"]))),
-                            source=self._source("Stratagems.csv", row["id"]), edition=self.edition,
+                            source=self._source("Stratagems.csv", row["id"]), edition=edition,
                             faction=self._faction(factions, row),
                             cp=self._checked_int("Stratagems.csv", row, "cp_cost"), number=number,
                             category=category, group=group, fluff=fragment_text(row.get("legend")) or None, **parts)
+        if older:
+            self.warnings.append(f"Stratagems.csv: {older} stratagems of no detachment have a 10th edition "
+                                 "category and no rule number; stored as 10th edition")
 
     # ------------------------------------------------------------ 9th edition
     def _datasheets_9(self, factions) -> Iterator[Datasheet]:
@@ -338,7 +348,7 @@ class WahapediaExport(StructuredSource):
             brackets = damage.get(sid, [])
             damaged = "\n".join("\t".join(c for c in (b.get(f"Col{i}", "") for i in range(1, 6)) if c) for b in brackets)
             yield Datasheet(
-                name=fragment_text(row["name"]), source=self._source("Datasheets.csv", sid), edition=9,
+                name=title_case(fragment_text(row["name"])), source=self._source("Datasheets.csv", sid), edition=9,
                 faction=self._faction(factions, row), role=row.get("role") or None,
                 power=_int(row.get("power_points", "")),
                 base=next((m["base_size"] for m in models.get(sid, []) if m.get("base_size")), None),

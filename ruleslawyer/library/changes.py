@@ -1,0 +1,175 @@
+"""What a newer document changed: rules, stratagems, datasheets and points, against the printing
+it supersedes.
+
+Three questions, one answer shape (`RecordChange`):
+- `changes_between(store, old, new)`: two stored files (two versions of one document);
+- `document_changes(store, name)`: the two newest stored files whose name holds `name`;
+- `changes_since(corpus, date)`: every printing published on or after `date` that supersedes
+  an older printing of the same record, every record first printed since, and every points
+  version published since.
+Records are matched by their identity without the edition (kind, name, faction, group), and
+compared on what they say (`reconcile.differences`), not on where they were printed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..errors import NotFoundError
+from ..names import fold
+from ..records import Points, Record, record_name
+from .corpus import Corpus, check_date, file_infos
+from .reconcile import FileInfo, differences, identity, rank
+
+_KINDS = ("rule", "stratagem", "datasheet", "detachment_rule", "enhancement", "points", "table")
+
+
+@dataclass(frozen=True)
+class RecordChange:
+    """One record added, removed or changed, with the fields that changed and both printings."""
+
+    status: str  # "added", "removed" or "changed"
+    kind: str
+    name: str
+    faction: str | None
+    before: Record | None
+    after: Record | None
+    fields: tuple[str, ...] = ()
+    before_file: str | None = None
+    after_file: str | None = None
+    date: str | None = None  # when the newer printing was published
+
+    @property
+    def line(self) -> str:
+        """One line: "changed stratagem Trail of Destruction (World Eaters): text, cp"."""
+        who = f"{self.name} ({self.faction})" if self.faction else self.name
+        what = f": {', '.join(self.fields)}" if self.fields else ""
+        return f"{self.status:<8} {self.kind:<16} {who}{what}"
+
+
+def _key(record: Record) -> tuple:
+    key = identity(record)
+    if key is None:
+        return ("unmerged", record.kind, fold(record_name(record)))
+    kind, name, faction, _edition, group, _version = key
+    return kind, name, faction, group
+
+
+def _compare(old: Sequence[Record], new: Sequence[Record], old_info: FileInfo | None,
+             new_info: FileInfo | None) -> list[RecordChange]:
+    before = {_key(r): r for r in old if r.kind in _KINDS}
+    after = {_key(r): r for r in new if r.kind in _KINDS}
+    out = []
+    date = new_info.published if new_info else None
+    for key, b in after.items():
+        a = before.get(key)
+        if a is None:
+            out.append(_change("added", None, b, (), None, new_info, date))
+            continue
+        info_a = old_info or FileInfo(a.source.file, a.source.file, "")
+        info_b = new_info or FileInfo(b.source.file, b.source.file, "")
+        fields = tuple(d.field for d in differences(b, info_b, [(a, info_a)]))
+        if fields:
+            out.append(_change("changed", a, b, fields, old_info, new_info, date))
+    for key, a in before.items():
+        if key not in after:
+            out.append(_change("removed", a, None, (), old_info, new_info, date))
+    return sorted(out, key=lambda c: (c.kind, fold(c.name), c.status))
+
+
+def _change(status, a, b, fields, old_info, new_info, date) -> RecordChange:
+    ref = b or a
+    return RecordChange(status=status, kind=ref.kind, name=record_name(ref), faction=getattr(ref, "faction", None),
+                        before=a, after=b, fields=fields, before_file=old_info.name if old_info else None,
+                        after_file=new_info.name if new_info else None, date=date)
+
+
+def _stored_file(infos: dict[str, FileInfo], name: str) -> FileInfo:
+    found = [i for i in infos.values() if name in (i.name, i.path)] or \
+            [i for i in infos.values() if fold(name) in fold(i.name)]
+    if len(found) != 1:
+        from ..errors import AmbiguousNameError
+
+        if not found:
+            raise NotFoundError(f"no stored file {name!r}", hint="see `ruleslawyer files`")
+        raise AmbiguousNameError(f"{len(found)} stored files match {name!r}", candidates=[],
+                                 hint="give the whole name or path: " + ", ".join(i.path for i in found[:6]))
+    return found[0]
+
+
+def changes_between(store, old: str, new: str) -> tuple[FileInfo, FileInfo, list[RecordChange]]:
+    """What the stored file `new` changed against the stored file `old` (names or paths)."""
+    infos = file_infos(store)
+    a, b = _stored_file(infos, old), _stored_file(infos, new)
+    olds, news = [], []
+    for path, record, _ in store.records_by_file():
+        if path == a.path:
+            olds.append(record)
+        elif path == b.path:
+            news.append(record)
+    return a, b, _compare(olds, news, a, b)
+
+
+def document_changes(store, name: str) -> tuple[FileInfo, FileInfo, list[RecordChange]]:
+    """What the newest stored version of a document changed against the one before it: the
+    files whose name holds `name` ("world eaters"), ordered by date and version."""
+    from .points import version_key
+
+    want = fold(name)
+    found = [i for i in file_infos(store).values() if want in fold(i.name)]
+    if len(found) < 2:
+        raise NotFoundError(f"fewer than two stored files named like {name!r}",
+                            hint="ingest both versions of the document; see `ruleslawyer files`")
+    found.sort(key=lambda i: (i.published or i.date, version_key(i.version)))
+    return changes_between(store, found[-2].path, found[-1].path)
+
+
+def changes_since(corpus: Corpus, since: str, *, kinds: Iterable[str] | None = None) -> list[RecordChange]:
+    """Everything published on or after `since` (ISO date) that changed the reference: records
+    whose newest printing is that recent and differs from the one it supersedes, records first
+    printed since, and points versions since (against the version before)."""
+    since = check_date(since)
+    wanted = set(kinds) if kinds else set(_KINDS)
+    out: list[RecordChange] = []
+    printed = {id(p.chosen): p for p in corpus.printings.values()}
+    for record in corpus.originals:
+        if record.kind not in wanted or record.kind == "points":
+            continue
+        date = corpus.date_of(record)
+        if not date or date < since:
+            continue
+        info = corpus.file_of(record)
+        p = printed.get(id(record))
+        older = sorted(((r, i) for r, i in (p.others if p else []) if (i.published or "") < date),
+                       key=lambda m: rank(m[1]), reverse=True)
+        if not older:
+            out.append(_change("added", None, record, (), None, info, date))
+            continue
+        prev, prev_info = older[0]
+        fields = tuple(d.field for d in differences(record, info, [(prev, prev_info)]))
+        if fields:
+            out.append(_change("changed", prev, record, fields, prev_info, info, date))
+    if "points" in wanted:
+        out.extend(_points_since(corpus, since))
+    return sorted(out, key=lambda c: (c.date or "", c.kind, fold(c.name)))
+
+
+def _points_since(corpus: Corpus, since: str) -> list[RecordChange]:
+    from .points import version_key
+
+    groups: dict[tuple, list[Points]] = {}
+    for r in corpus.originals:
+        if isinstance(r, Points):
+            groups.setdefault((fold(r.faction or ""), r.target_kind, fold(r.name), r.edition), []).append(r)
+    out = []
+    for versions in groups.values():
+        versions.sort(key=lambda r: (version_key(r.version), corpus.date_of(r) or ""))
+        for prev, cur in zip(versions, versions[1:]):
+            date = corpus.date_of(cur)
+            if not date or date < since:
+                continue
+            same = (set(prev.costs) == set(cur.costs) and prev.detachment_points == cur.detachment_points
+                    and set(prev.wargear_costs) == set(cur.wargear_costs))
+            if not same:
+                out.append(_change("changed", prev, cur, ("points",), corpus.file_of(prev), corpus.file_of(cur), date))
+    return out

@@ -1,0 +1,97 @@
+"""The lines that say what an answer is: its edition and source (file and date), its current
+price, its other printings and the other candidates, and a detachment's view.
+
+`show` prints a record's view (`format_record`) and then `answer_lines`; a detachment gets
+`format_detachment`.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from ..records import Record
+from . import printing_lines, wrap
+
+
+def edition_label(edition: int | None) -> str:
+    """ "11th edition", or "no stated edition"."""
+    if not edition:
+        return "no stated edition"
+    suffix = "th" if 10 <= edition % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(edition % 10, "th")
+    return f"{edition}{suffix} edition"
+
+
+def origin_line(record: Record, file_info=None, as_of_note: str | None = None) -> str:
+    """ "11th edition · Necrons.json (published 2026-06-10)": the edition and source of an
+    answer, with the date it was published (`--json` gives the ingest day of an undated file)."""
+    date = record.source.date or (file_info.published if file_info is not None else None)
+    when = f"published {date}" if date else "publication date unknown"
+    line = f"{edition_label(record.edition)} · {record.source.file} ({when})"
+    return f"{line} · {as_of_note}" if as_of_note else line
+
+
+def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: int = 0) -> list[str]:
+    """What follows a record's view in `show`: its edition and source, its current price (and
+    where it comes from), the other files that print it (and where they differ), and the other
+    candidates in one line ("also: 10th ed. (Baneblade.html)")."""
+    lines = [origin_line(picked.record, picked.file, as_of_note)]
+    price = picked.price
+    if price is not None and price.text:
+        lines.append(f"Current points ({price.where}): {price.text}")
+    lines.extend(printing_lines(picked.printings))
+    if also:
+        lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
+    if width:  # the lines made here wrapped to the terminal (a printing's differences are not)
+        ours = {lines[0]} | {line for line in lines if line.startswith("also: ")}
+        return [part for line in lines
+                for part in (textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
+                             if line in ours else [line])]
+    return lines
+
+
+def format_detachment(detachment, width: int = 80) -> str:
+    """A detachment: its name, faction, edition and Detachment Points, its rule, its
+    enhancements with their costs and its stratagems (one line each)."""
+    title = detachment.name.upper()
+    dp = detachment.detachment_points
+    meta = " · ".join(p for p in (detachment.faction, edition_label(detachment.edition),
+                                  f"{dp} DP" if dp is not None else None) if p)
+    lines = [f"{title}  (detachment)", meta, "─" * min(width, max(len(title) + 14, 20))]
+    for rule in detachment.rules:
+        lines.append(f"RULE: {rule.name}")
+        lines.extend(wrap(rule.text, width, "  "))
+        if rule.force_disposition:
+            lines.append(f"  Force Disposition: {rule.force_disposition}")
+    if detachment.enhancements:
+        lines.append("")
+        lines.append("ENHANCEMENTS")
+        for e in detachment.enhancements:
+            cost = detachment.enhancement_cost(e)
+            head = f"• {e.name}" + (f" ({cost} pts)" if cost is not None else "")
+            text = e.text.split("\n")[0] if e.text else ""
+            lines.extend(textwrap.wrap(f"{head}: {text}" if text else head, width, subsequent_indent="    "))
+    if detachment.stratagems:
+        lines.append("")
+        lines.append("STRATAGEMS")
+        for s in detachment.stratagems:
+            cost = f"{s.cp}CP" if s.cp is not None else "?CP"
+            lines.append(f"• {s.name} ({cost}{', ' + s.category if s.category else ''})")
+    price = detachment.price
+    lines.append("")
+    if price is not None:
+        lines.append(f"Current points ({price.where}): {price.text}")
+    newer = getattr(detachment, "newer_price", None)
+    if newer is not None:
+        lines.append(f"{edition_label(newer.edition).capitalize()} points ({newer.where}): {newer.text}; "
+                     "that edition's rules of this detachment are not in the store")
+    if detachment.other_editions:
+        lines.append("Other editions: " + ", ".join(edition_label(e) for e in detachment.other_editions)
+                     + " (show one with --edition N)")
+    lines.append(f'Each part in full: ruleslawyer show "NAME" (e.g. ruleslawyer show "{_first_name(detachment)}")')
+    return "\n".join(lines)
+
+
+def _first_name(detachment) -> str:
+    for group in (detachment.rules, detachment.enhancements, detachment.stratagems):
+        if group:
+            return group[0].name
+    return detachment.name

@@ -1,0 +1,123 @@
+"""Current answers on small stores: names of every script, as-of dates, what changed, detachments."""
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+from click.testing import CliRunner
+
+from ruleslawyer.cli.main import cli
+from ruleslawyer.names import fold, name_key, title_case
+
+
+@pytest.mark.parametrize("printed, expected", [
+    ("WARBOSS IN MEGA ARMOUR", "Warboss in Mega Armour"), ("Warboss In Mega Armour", "Warboss in Mega Armour"),
+    ("KHÂRN THE BETRAYER", "Khârn the Betrayer"), ("LION EL'JONSON", "Lion El'Jonson"),
+    ("Lion El'jonson", "Lion El'Jonson"), ("RE-ROLL", "Re-roll"), ("GAIN CP", "Gain CP"), ("Gain Cp", "Gain CP"),
+    ("WHAT IS DEAD", "What Is Dead"), ("T'AU EMPIRE", "T'au Empire"), ("ORK'S", "Ork's")])
+def test_title_case(printed, expected):
+    assert title_case(printed) == expected
+
+
+def test_fold_keeps_every_script():
+    names = ["Быстрый воин", "Медленный воин", "Ἀχιλλεύς", "速い戦士", "遅い戦士"]
+    assert all(fold(n) for n in names)
+    assert len({fold(n) for n in names}) == len(names)
+    assert fold("Café") == fold(unicodedata.normalize("NFD", "Café")) == fold("Ca\u200bfé") == "cafe"
+    assert fold("Khârn") == "kharn" and name_key("Быстрые воины") != name_key("Медленные воины")
+
+
+def _store(tmp_path, files: dict[str, str], dated: dict[str, str] | None = None):
+    db = tmp_path / "s.sqlite"
+    runner = CliRunner()
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        args = ["--db", str(db), "--create", "ingest", "-q", str(path)]
+        if dated and name in dated:
+            args += ["--dated", dated[name]]
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    return lambda *a: runner.invoke(cli, ["--db", str(db), *a])
+
+
+def test_pick_a_name_in_cyrillic():
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Rule, Source
+
+    records = [Rule(name=n, source=Source(file="ru.md"), text=t, edition=11)
+               for n, t in (("Быстрый воин", "быстро"), ("Медленный воин", "медленно"), ("速い戦士", "速い"))]
+    corpus = Corpus(records=records, originals=records)
+    assert pick_record(corpus, "быстрый воин").record.text == "быстро"
+    assert pick_record(corpus, "速い戦士").record.text == "速い"
+
+
+def test_as_of_uses_the_printing_of_that_date(tmp_path):
+    run = _store(tmp_path, {"a.md": "# Overwatch\n\nShoot at the charger, hitting on 6s.\n",
+                            "b.md": "# Overwatch\n\nShoot at the charger, hitting on 5s and 6s.\n"},
+                 dated={"a.md": "2026-01-10", "b.md": "2026-08-01"})
+    now = run("show", "overwatch")
+    assert "5s and 6s" in now.output and "b.md" in now.output
+    then = run("show", "overwatch", "--as-of", "2026-03-01")
+    assert then.exit_code == 0, then.output
+    assert "hitting on 6s" in then.output and "As of 2026-03-01" in then.output
+    assert json.loads(run("show", "overwatch", "--json", "--as-of", "2026-03-01").output)["answer"]["as_of"] \
+        == "2026-03-01"
+    bad = run("show", "overwatch", "--as-of", "March")
+    assert bad.exit_code != 0 and "YYYY-MM-DD" in bad.output
+
+
+def test_changes_between_two_versions_and_since(tmp_path):
+    run = _store(tmp_path, {"pack_v1.0.md": "BLOOD TITHE\n\nEach kill gains one point for the army.\n\nOLD RULE\n\n"
+                                            "This rule is printed only in the first version.\n",
+                            "pack_v1.1.md": "BLOOD TITHE\n\nEach kill gains two points for the army.\n\nNEW RULE\n\n"
+                                            "This rule is printed only in the second version.\n"},
+                 dated={"pack_v1.0.md": "2026-06-10", "pack_v1.1.md": "2026-07-22"})
+    result = run("changes", "--document", "pack", "--json")
+    assert result.exit_code == 0, result.output
+    found = {(c["status"], c["name"]) for c in map(json.loads, result.output.splitlines())}
+    assert found == {("changed", "Blood Tithe"), ("added", "New Rule"), ("removed", "Old Rule")}
+    since = run("changes", "--since", "2026-07-01")
+    assert "Blood Tithe" in since.output and "New Rule" in since.output and "Old Rule" not in since.output
+    assert run("changes").exit_code != 0
+
+
+def test_names_that_collide_are_reported_and_both_kept():
+    from ruleslawyer.library.reconcile import FileInfo, reconcile
+    from ruleslawyer.records import Rule, Source
+
+    a = Rule(name="Café Rule", source=Source(file="a.md"), text="One text.")
+    b = Rule(name="Cafe Rule", source=Source(file="b.md"), text="One text.")
+    c = Rule(name="CAFÉ RULE", source=Source(file="c.md"), text="One text.")
+    merged = reconcile([(a, FileInfo("a.md", "a.md", "2026-01-01")), (b, FileInfo("b.md", "b.md", "2026-01-02")),
+                        (c, FileInfo("c.md", "c.md", "2026-01-03"))])
+    (entry,) = merged.conflicts
+    assert {r.name for r in [entry.chosen, *(r for r, _ in entry.others)]} == {"Café Rule", "Cafe Rule", "CAFÉ RULE"}
+    assert [d.field for d in entry.differences] == ["name"]
+
+
+def test_units_named_in_other_scripts_stay_apart():
+    from ruleslawyer.library.reconcile import FileInfo, identity, reconcile
+    from ruleslawyer.records import Datasheet, Source
+
+    names = ["Быстрый воин", "Медленный воин", "速い戦士", "遅い戦士", "Ταχύς πολεμιστής"]
+    sheets = [Datasheet(name=n, source=Source(file="units.cat"), edition=10, faction="Test") for n in names]
+    assert len({identity(d) for d in sheets}) == len(names)
+    merged = reconcile((d, FileInfo("units.cat", "units.cat", "2026-01-01")) for d in sheets)
+    assert [d.name for d in merged.records] == names and not merged.conflicts
+
+
+def test_initials_name_a_rule_when_one_rule_has_them():
+    from ruleslawyer.errors import NotFoundError
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Rule, Source
+
+    records = [Rule(name=n, source=Source(file="r.md"), text="t", edition=11)
+               for n in ("Feel No Pain", "Fights First", "Foe's Fate")]
+    corpus = Corpus(records=records, originals=records)
+    assert pick_record(corpus, "fnp").record.name == "Feel No Pain"
+    with pytest.raises(NotFoundError):  # two rules are "ff": no guess
+        pick_record(corpus, "ff")
