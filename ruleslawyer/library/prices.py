@@ -45,6 +45,13 @@ class Price:
     record: Record | None = None
 
     @property
+    def source(self):
+        """The Source of the record the price was read from (its file, page, version)."""
+        from ..records import Source
+
+        return self.record.source if self.record is not None else Source(self.file, version=self.version)
+
+    @property
     def text(self) -> str:
         """The price as one line ("1st-2nd: 1 model 210 pts; 3rd+: 1 model 230 pts", "3 DP; ...")."""
         from .points import costs_text, wargear_text

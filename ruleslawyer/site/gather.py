@@ -124,20 +124,18 @@ def printed_in(corpus: Corpus) -> dict[tuple, tuple]:
 
 
 def current_points(corpus: Corpus) -> dict[tuple, Any]:
-    """Each datasheet's entry in the newest points list naming it (`library.points`), and each
-    detachment rule's and enhancement's detachment entry, by record identity: a datasheet's page
-    gives these points over the ones it prints, the others give the Detachment Points and costs."""
-    from ..library.points import PointsIndex
+    """Each datasheet's current price (`library.prices`: the newest dated source of its edition,
+    whatever its kind) and each detachment rule's and enhancement's detachment price, by record
+    identity: the same number `show`, `points`, the cards and `list check` give."""
+    from ..library.prices import PriceIndex
 
-    index = PointsIndex(corpus.records)
-    if not index:
-        return {}
+    index = PriceIndex(corpus)
     out = {}
     for r in corpus.records:
         if r.kind == "datasheet":
-            found = index.of(r.name, r.faction, edition=r.edition)
+            found = index.current(r.name, r.faction, r.edition)
         elif r.kind in ("detachment_rule", "enhancement") and r.group:
-            found = index.of(r.group, r.faction, "detachment", edition=r.edition)
+            found = index.current(r.group, r.faction, r.edition, "detachment")
         else:
             continue
         if found is not None:
