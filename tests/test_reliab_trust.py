@@ -349,3 +349,18 @@ def test_a_site_whose_manifest_was_deleted_is_adopted_with_force(small_site, tmp
     adopted = _run(tmp_path / "s.sqlite", "site", "build", "--force", str(small_site))
     assert adopted.exit_code == 0, adopted.output
     assert (small_site / MANIFEST).is_file()
+
+
+# ------------------------------------------------------------ 13. names that would steer the terminal
+def test_bidi_and_control_characters_in_names_are_shown_escaped(tmp_path):
+    from ruleslawyer.printable import terminal_safe
+
+    doc = tmp_path / "evil.md"
+    doc.write_text("# Over\u202ewatch\u202c\n\nShoot at a unit that charges you, hitting on 6s only.\n")
+    db = tmp_path / "s.sqlite"
+    assert _run(db, "ingest", str(doc)).exit_code == 0
+    shown = _run(db, "show", "overwatch")
+    assert shown.exit_code == 0, shown.output
+    assert "\u202e" not in shown.output and "\\u202e" in shown.output
+    assert terminal_safe("bold \x1b[1mname\x1b[0m\tok\n") == "bold \x1b[1mname\x1b[0m\tok\n"  # our styles kept
+    assert terminal_safe("a\x1b]0;title\x07b") == "a\\x1b]0;title\\x07b"  # anything else escaped

@@ -5,6 +5,7 @@ import json
 
 import click
 
+from .context import echo
 from .main import pass_app
 
 
@@ -47,10 +48,10 @@ def changes(app, files, document, since, as_of, kinds, as_json):
         header = f"Changes from {old.name} ({old.published or 'undated'}) to {new.name} ({new.published or 'undated'})"
     if as_json:
         for c in found:
-            click.echo(json.dumps({"status": c.status, "kind": c.kind, "name": c.name, "faction": c.faction,
+            echo(json.dumps({"status": c.status, "kind": c.kind, "name": c.name, "faction": c.faction,
                                    "fields": list(c.fields), "from": c.before_file, "to": c.after_file,
                                    "date": c.date}, ensure_ascii=False))
         return
-    click.echo(f"{header}: {len(found)}")
+    echo(f"{header}: {len(found)}")
     for c in found:
-        click.echo(c.line)
+        echo(c.line)

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from .context import echo
 from .main import pass_app, printable
 
 
@@ -21,10 +22,10 @@ def check(app, repair):
 
     report = check_store(app.db, repair=repair)
     for line in report.problems:
-        click.echo(printable(f"Problem: {line}"), err=True)
+        echo(printable(f"Problem: {line}"), err=True)
     for line in report.repaired:
-        click.echo(printable(f"Repaired: {line}"))
+        echo(printable(f"Repaired: {line}"))
     state = "ok" if report.ok else f"{len(report.problems)} problem(s)" + (", repaired" if repair else "")
-    click.echo(printable(f"{report.path}: {report.files} files, {report.records} records: {state}"))
+    echo(printable(f"{report.path}: {report.files} files, {report.records} records: {state}"))
     if not report.ok and not repair:
         sys.exit(1)

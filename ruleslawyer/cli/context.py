@@ -21,8 +21,13 @@ _RESET = "\033[0m"
 
 def echo(text: str, *, err: bool = False) -> None:
     """Write `text` and a newline to stdout (stderr with `err`) as `click.echo` does: escape
-    sequences are dropped when the stream is not a terminal, and the stream is flushed."""
+    sequences are dropped when the stream is not a terminal, and the stream is flushed. Control
+    and format characters in the text (a right-to-left override in a record's name) are shown
+    as escapes; the CLI's own style codes are kept."""
+    from ..printable import terminal_safe
+
     stream = sys.stderr if err else sys.stdout
+    text = terminal_safe(text)  # names from documents may hold bidi overrides or escape sequences
     if not _isatty(stream):
         text = _ANSI.sub("", text)
     stream.write(text + "\n")

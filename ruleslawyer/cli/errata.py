@@ -6,6 +6,7 @@ import shutil
 
 import click
 
+from .context import echo
 from .main import pass_app
 
 
@@ -28,18 +29,18 @@ def errata(app, document, unapplied, as_of, as_json):
         corpus = load_corpus(store, as_of=as_of)
     chosen = select_outcomes(corpus.outcomes, document, unapplied)
     if as_json:
-        click.echo(json.dumps([outcome_dict(o) for o in chosen], ensure_ascii=False, indent=2))
+        echo(json.dumps([outcome_dict(o) for o in chosen], ensure_ascii=False, indent=2))
         return
     if corpus.as_of_note():
-        click.echo(corpus.as_of_note())
+        echo(corpus.as_of_note())
     for outcome in chosen:
-        click.echo(format_outcome(outcome))
+        echo(format_outcome(outcome))
     if unapplied:
         total = len(select_outcomes(corpus.outcomes, document, False))
-        click.echo(f"{len(chosen)} of {total} entries not applied" + ("" if chosen else ": every entry applied"))
+        echo(f"{len(chosen)} of {total} entries not applied" + ("" if chosen else ": every entry applied"))
         return
     applied = sum(1 for o in chosen if o.applied)
-    click.echo(f"{len(chosen)} entries: {applied} applied, {len(chosen) - applied} not applied")
+    echo(f"{len(chosen)} entries: {applied} applied, {len(chosen) - applied} not applied")
 
 
 @click.command()
@@ -65,9 +66,9 @@ def table(app, name, row, col, strength, toughness, edition):
     found = find_table(corpus.records, " ".join(name), edition)
     if row is None and col is None and strength is None and toughness is None:
         width = min(shutil.get_terminal_size((100, 24)).columns, 120)
-        click.echo(format_table(found, width))
+        echo(format_table(found, width))
     else:
-        click.echo(lookup(found, row, col, strength, toughness))
+        echo(lookup(found, row, col, strength, toughness))
 
 
 @click.command()
@@ -81,5 +82,5 @@ def wound(strength, toughness):
     from ..library.lookup import wound_roll
 
     result = wound_roll(strength, toughness)
-    click.echo(result.roll)
-    click.echo(f"S {strength} vs T {toughness}: {result.case}.")
+    echo(result.roll)
+    echo(f"S {strength} vs T {toughness}: {result.case}.")

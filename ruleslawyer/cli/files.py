@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..printable import printable
+from .context import echo
 from .main import pass_app
 
 
@@ -28,22 +29,22 @@ def files(app, show_warnings, as_json):
     with app.store(seed_corpus=False) as store:
         rows = describe_files(store)
     if as_json:
-        click.echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
+        echo(json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2))
         return
     if not rows:
-        click.echo("The store holds no files (`ruleslawyer ingest FILE` adds some).")
+        echo("The store holds no files (`ruleslawyer ingest FILE` adds some).")
         return
     for r in rows:
         when = r.date if r.dated else f"{r.date} (ingested)"
         parts = [f"{printable(r.shown or r.name):<40}", f"{r.format:<14}", f"{when:<23}",
                  f"v{r.version}" if r.version else "-", f"prefer {r.preference:+d}" if r.preference else "",
                  f"{r.records} records", reading_summary(r), f"{len(r.warnings)} warnings" if r.warnings else ""]
-        click.echo("  ".join(p for p in parts if p).rstrip())
+        echo("  ".join(p for p in parts if p).rstrip())
         if show_warnings:
             for line in reading_details(r):
-                click.echo(printable(f"    {line}"))
+                echo(printable(f"    {line}"))
             for w in r.warnings:
-                click.echo(printable(f"    warning: {w}"))
+                echo(printable(f"    warning: {w}"))
 
 
 def reading_summary(row) -> str:
@@ -92,7 +93,7 @@ def remove(app, names):
         shown = distinct_names([f.path for f in store.files()])
         removed = remove_files(store, names)
     for path in removed:
-        click.echo(printable(f"Removed {shown.get(path, Path(path).name)} and its records"))
+        echo(printable(f"Removed {shown.get(path, Path(path).name)} and its records"))
 
 
 @click.command()
@@ -113,15 +114,15 @@ def conflicts(app, kind, faction, as_json):
         check_faction(store, faction)  # a mistyped faction is an error with suggestions, not "no conflicts"
         found = find_conflicts(store, kind=kind, faction=faction)
     if as_json:
-        click.echo(json.dumps([c.to_json() for c in found], ensure_ascii=False, indent=2))
+        echo(json.dumps([c.to_json() for c in found], ensure_ascii=False, indent=2))
         return
     if not found:
-        click.echo("No conflicts: where several files print a record, they agree.")
+        echo("No conflicts: where several files print a record, they agree.")
         return
     for c in found:
-        click.echo(f"{c.name} ({c.kind}{', ' + c.faction if c.faction else ''}"
+        echo(f"{c.name} ({c.kind}{', ' + c.faction if c.faction else ''}"
                    f"{f', {c.edition}th ed.' if c.edition else ''}): uses {c.chosen_file}")
         for d in c.differences:
             values = "; ".join(f"{v!s} in {f}" for f, v in d.values)
-            click.echo(f"  {d.field}: {values}")
-    click.echo(f"{len(found)} records with conflicting printings")
+            echo(f"  {d.field}: {values}")
+    echo(f"{len(found)} records with conflicting printings")

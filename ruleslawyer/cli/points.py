@@ -5,6 +5,7 @@ import json
 
 import click
 
+from .context import echo
 from .main import pass_app
 
 
@@ -60,15 +61,15 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
             found = [c for c in found if name.casefold() in c.name.casefold()]
         if as_json:
             for c in found:
-                click.echo(json.dumps({"name": c.name, "faction": c.faction, "kind": c.target_kind, "status": c.status,
+                echo(json.dumps({"name": c.name, "faction": c.faction, "kind": c.target_kind, "status": c.status,
                                        "from": to_dict(c.before) if c.before else None,
                                        "to": to_dict(c.after) if c.after else None}, ensure_ascii=False))
             return
-        click.echo(f"Points changes v{old_v} -> v{new_v}: {len(found)}")
+        echo(f"Points changes v{old_v} -> v{new_v}: {len(found)}")
         for c in found:
             before = _costs(c.before) if c.before else "(not listed)"
             after = _costs(c.after) if c.after else "(removed)"
-            click.echo(f"{c.faction or '-'} | {c.name} [{c.status}]: {before}  ->  {after}")
+            echo(f"{c.faction or '-'} | {c.name} [{c.status}]: {before}  ->  {after}")
         return
     _print_prices(entries, as_json, corpus.as_of_note(), corpus.as_of)
 
@@ -77,20 +78,20 @@ def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -
     """One line per entry (its current price and source), then each disagreeing source."""
     if as_json:
         for e in entries:
-            click.echo(json.dumps({"name": e.current.name, "faction": e.current.faction, "edition": e.current.edition,
+            echo(json.dumps({"name": e.current.name, "faction": e.current.faction, "edition": e.current.edition,
                                    "kind": e.current.target_kind, "points": e.current.text,
                                    "sources": [_source_json(p) for p in e.sources], "as_of": as_of},
                                   ensure_ascii=False))
         return
     if note:
-        click.echo(note)
+        echo(note)
     for e in entries:
         p = e.current
         kind = "detachment" if p.target_kind == "detachment" else "unit"
         edition = f", {p.edition}th ed." if p.edition else ""
-        click.echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {_costs(p)}  [{p.where}]")
+        echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {_costs(p)}  [{p.where}]")
         for other in e.disagreeing:
-            click.echo(f"    other source: {_costs(other)}  [{other.where}]")
+            echo(f"    other source: {_costs(other)}  [{other.where}]")
 
 
 def _source_json(price) -> dict:

@@ -8,6 +8,7 @@ import shutil
 import click
 
 from ..records import KINDS
+from .context import echo
 from .main import pass_app
 
 
@@ -55,16 +56,16 @@ def show(app, name, kind, edition, faction, as_printed, as_of, source_file, as_j
     if picked.detachment is not None:
         _show_detachment(picked.detachment, corpus, as_json, width)
     elif as_json:
-        click.echo(json.dumps(_as_json(picked, corpus), ensure_ascii=False, indent=2))
+        echo(json.dumps(_as_json(picked, corpus), ensure_ascii=False, indent=2))
     else:
         from ..library.pick import also_text
         from ..termview import format_record
         from ..termview.answer import answer_lines
 
-        click.echo(format_record(_displayed(picked), width))
+        echo(format_record(_displayed(picked), width))
         for line in answer_lines(picked, also_text(picked.record, picked.also, corpus), corpus.as_of_note(),
                                  width):
-            click.echo(line)
+            echo(line)
 
 
 def _displayed(picked):
@@ -124,14 +125,14 @@ def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
                 "current_points": _price_json(detachment.price) if detachment.price is not None else None,
                 "newer_points": _price_json(detachment.newer_price) if detachment.newer_price is not None else None,
                 "other_editions": detachment.other_editions, "as_of": corpus.as_of}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     from ..termview.answer import format_detachment
 
-    click.echo(format_detachment(detachment, width))
+    echo(format_detachment(detachment, width))
     note = corpus.as_of_note()
     if note:
-        click.echo(note)
+        echo(note)
 
 
 def _printed_in(picked, source_file: str) -> bool:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from .context import echo
 from .main import pass_app
 
 
@@ -28,14 +29,14 @@ def build(app, out, force, list_file):
     with app.store() as store:
         report = build_site(store, out, force=force)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.counts.items()))
-    click.echo(f"Built {report.pages} pages in {report.out} ({kinds}) in {report.seconds:.1f}s: "
+    echo(f"Built {report.pages} pages in {report.out} ({kinds}) in {report.seconds:.1f}s: "
                f"{report.rendered} rendered, {report.written} files written, {report.removed} removed.")
     if list_file:
         from ..render.armylist import write_list_page
 
         with app.store() as store:
-            click.echo(f"Army list page: {write_list_page(store, list_file, out)}")
-    click.echo(f"Open {report.out / 'index.html'}")
+            echo(f"Army list page: {write_list_page(store, list_file, out)}")
+    echo(f"Open {report.out / 'index.html'}")
 
 
 @site.command()
@@ -50,7 +51,7 @@ def serve(app, out, port):
     from ..site.serve import make_server
 
     server = make_server(out, port)
-    click.echo(f"Serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+    echo(f"Serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

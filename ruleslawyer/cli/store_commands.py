@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..printable import printable
+from .context import echo
 from .main import pass_app
 
 WARNINGS_SHOWN = 5  # more than this are counted, and listed with -v or `ruleslawyer files --warnings`
@@ -41,20 +42,20 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
         report = ingest_paths(store, paths, force=force, progress=progress, dating=dating)
         removed = remove_example_corpus(store, paths) if report.read or report.unchanged else 0
     for skipped in (r for r in report.results if r.status == "skipped"):
-        click.echo(f"Skipped: {skipped.error}", err=True)
+        echo(f"Skipped: {skipped.error}", err=True)
     for failure in report.failed:
-        click.echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
+        echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     if removed:
-        click.echo(f"Removed the example corpus ({removed} files): the store now holds your own documents.")
+        echo(f"Removed the example corpus ({removed} files): the store now holds your own documents.")
     shown = report.warnings if verbose else report.warnings[:WARNINGS_SHOWN]
     for path, warning in shown:
-        click.echo(printable(f"Warning: {Path(path).name}: {warning}"), err=True)  # names may hold newlines, escapes
+        echo(printable(f"Warning: {Path(path).name}: {warning}"), err=True)  # names may hold newlines, escapes
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items())) or "no records"
     if report.factions and not quiet:
-        click.echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
-    click.echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
+        echo("By faction: " + ", ".join(f"{f} {n}" for f, n in sorted(report.factions.items())))
+    echo(f"{report.read} files read, {report.unchanged} unchanged, {len(report.failed)} failed; {kinds}")
     if len(report.warnings) > len(shown):
-        click.echo(f"{len(report.warnings)} warnings, {len(shown)} shown (list them all with "
+        echo(f"{len(report.warnings)} warnings, {len(shown)} shown (list them all with "
                    "`ruleslawyer files --warnings` or ingest -v)", err=True)
     if not no_index:  # so the first search after an ingest does not wait for the index
         from ..index import update_after_ingest
@@ -128,11 +129,11 @@ def stats(app, as_json):
         files, kinds, factions = store.files(), store.counts_by_kind(), store.counts_by_faction()
         where = str(store.path)
     if as_json:
-        click.echo(json.dumps({"store": where, "files": len(files), "kinds": kinds, "factions": factions}, indent=2))
+        echo(json.dumps({"store": where, "files": len(files), "kinds": kinds, "factions": factions}, indent=2))
         return
-    click.echo(f"Store: {where}")
-    click.echo(f"{len(files)} files, {sum(kinds.values())} records")
+    echo(f"Store: {where}")
+    echo(f"{len(files)} files, {sum(kinds.values())} records")
     for f in files:
-        click.echo(f"  {printable(f.name):<40} {f.format:<5} {f.record_count:>6} records")
-    click.echo("By kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
-    click.echo("By faction: " + ", ".join(f"{k} {n}" for k, n in factions.items()))
+        echo(f"  {printable(f.name):<40} {f.format:<5} {f.record_count:>6} records")
+    echo("By kind: " + ", ".join(f"{k} {n}" for k, n in kinds.items()))
+    echo("By faction: " + ", ".join(f"{k} {n}" for k, n in factions.items()))

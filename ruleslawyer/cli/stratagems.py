@@ -6,6 +6,7 @@ import shutil
 
 import click
 
+from .context import echo
 from .main import pass_app
 
 
@@ -37,23 +38,23 @@ def stratagems(app, faction, group, category, phase, cp, edition, every_edition,
                                 edition=edition, as_of=as_of, every_edition=every_edition)
     if as_json:
         for record in found:
-            click.echo(json.dumps(to_dict(record), ensure_ascii=False))
+            echo(json.dumps(to_dict(record), ensure_ascii=False))
         return
     if not found:
-        click.echo("No stratagems match.", err=True)
+        echo("No stratagems match.", err=True)
         return
     from ..termview.answer import edition_label
 
     width = min(shutil.get_terminal_size((120, 24)).columns, 160)
     if as_of:
-        click.echo(f"As of {as_of}: only documents published on or before that date")
+        echo(f"As of {as_of}: only documents published on or before that date")
     editions = sorted({r.edition or 0 for r in found}, reverse=True)
     if len(editions) == 1:  # one table (`--json` gives each stratagem's edition and source)
-        click.echo(format_stratagem_table(found, width))
+        echo(format_stratagem_table(found, width))
         return
     for n, ed in enumerate(editions):  # several: one table per edition, newest first, under its name
         of_edition = [r for r in found if (r.edition or 0) == ed]
         sources = sorted({r.source.file for r in of_edition})
         more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
-        click.echo(("\n" if n else "") + f"{edition_label(ed or None).capitalize()} (from {', '.join(sources[:3])}{more}):")
-        click.echo(format_stratagem_table(of_edition, width))
+        echo(("\n" if n else "") + f"{edition_label(ed or None).capitalize()} (from {', '.join(sources[:3])}{more}):")
+        echo(format_stratagem_table(of_edition, width))
