@@ -32,6 +32,7 @@ COMMANDS = {
     "list": "ruleslawyer.cli.lists:list_group",
     "check": "ruleslawyer.cli.check:check",
     "points": "ruleslawyer.cli.points:points",
+    "mcp": "ruleslawyer.cli.mcp:mcp",
 }
 # What command modules and tests import from here; defined in group.py (click).
 _FROM_GROUP = ("pass_app", "printable", "UserError", "raise_user_error", "AppContext", "LazyGroup")

@@ -1,0 +1,166 @@
+"""The store as the MCP server reads it: opened once, read only, the corpus kept between calls.
+
+Every library call the server makes goes through `Reference`, so when a library signature
+changes (the points resolver, `as_of`, the index's search), only this module changes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import NotFoundError, StoreError
+from ..records import Record
+
+
+def store_path(db: str | Path | None) -> Path:
+    """The store the CLI would use: `db`, else $RULESLAWYER_DB, else the per-user default."""
+    from ..paths import default_db_path
+
+    return Path(db).expanduser() if db else default_db_path()
+
+
+class Reference:
+    """An open store and its reference (records with errata applied), refreshed only when the
+    store's generation changes (an ingest by another process). Never writes the store.
+
+    Raises StoreError when the store is missing, empty or damaged (the CLI's messages).
+    """
+
+    def __init__(self, db: str | Path | None = None):
+        from ..library.corpus import open_store
+        from ..storefile import check_location
+
+        path = store_path(db)
+        check_location(path, create=False)
+        if not path.exists():
+            # The CLI would make a new store here; a read-only server must not.
+            raise StoreError(f"{path}: no store here",
+                             hint="ingest your documents first: ruleslawyer --db STORE ingest FILES")
+        self.store = open_store(path)
+        self.path = Path(self.store.path)
+        self._generation: int | None = None
+        self._corpus = None
+        self._files: dict[str, object] = {}
+        self._faqs: list[Record] | None = None
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Reference":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ the cached reference
+    def refresh(self) -> None:
+        """Reload the corpus when the store changed since the last call (one SQL read)."""
+        generation = self.store.generation
+        if generation == self._generation and self._corpus is not None:
+            return
+        from ..library.corpus import load_corpus
+
+        self._corpus = load_corpus(self.store)
+        files = {}
+        for f in self.store.files():
+            files.setdefault(f.name, f)
+            files.setdefault(Path(f.path).name, f)
+        self._files = files
+        self._faqs = None
+        self._generation = generation
+
+    @property
+    def corpus(self):
+        """The records with errata applied (library.corpus.Corpus), current with the store."""
+        self.refresh()
+        return self._corpus
+
+    @property
+    def records(self) -> list[Record]:
+        return self.corpus.records
+
+    def stored_file(self, name: str | None):
+        """The StoredFile a record's source names (by file name), or None (a member of a folder)."""
+        self.refresh()
+        return self._files.get(name or "")
+
+    def faqs(self) -> list[Record]:
+        """The FAQ answers and designer's notes of the store (what `answer` shows beside a record)."""
+        if self._faqs is None or self._generation != self.store.generation:
+            self._faqs = [r for r in self.records if r.kind in ("faq", "note")]
+        return self._faqs
+
+    # ------------------------------------------------------------ library calls
+    def search(self, query: str, *, kind=None, faction=None, edition=None, limit: int = 10):
+        """index.search.search: ranked hits (SearchResult) over the amended records."""
+        from ..index.search import search
+
+        return search(self.store, query, kind=kind, faction=faction, edition=edition, limit=limit)
+
+    def check_faction(self, faction: str | None) -> None:
+        from ..library.factions import check_faction
+
+        check_faction(self.store, faction)
+
+    def pick(self, name: str, *, kind=None, faction=None, edition=None):
+        """library.pick.pick_record: the record meant (newest edition), printings, points."""
+        from ..library.pick import pick_record
+
+        self.check_faction(faction)
+        return pick_record(self.corpus, name, kind=kind, edition=edition, faction=faction)
+
+    def printings_of(self, record: Record):
+        """The Printings of `record` when several files print it, else None."""
+        from ..library.pick import printings_index
+        from ..library.reconcile import identity
+
+        return printings_index(self.corpus).get(identity(record))
+
+    def by_number(self, number: str) -> list[Record]:
+        """Rules and stratagems printed with this number ("24.12"), newest edition first."""
+        want = number.strip().rstrip(".")
+        found = [r for r in self.records if getattr(r, "number", None) and r.number.rstrip(".") == want]
+        return sorted(found, key=lambda r: -(r.edition or 0))
+
+    def stratagems(self, **filters):
+        """library.queries.filter_stratagems over the cached reference."""
+        from ..library.queries import filter_stratagems
+
+        self.check_faction(filters.get("faction"))
+        edition = filters.get("edition")
+        if edition is not None:
+            known = sorted({r.edition for r in self.records if r.kind == "stratagem" and r.edition})
+            if edition not in known:
+                raise NotFoundError(f"no stratagems of edition {edition}", suggestions=[str(e) for e in known])
+        return filter_stratagems(self.records, **filters)
+
+    def points(self, unit: str, faction: str | None = None) -> list[Record]:
+        """library.points.find_points: the current points entries naming `unit`."""
+        from ..library.points import find_points
+
+        return find_points(self.store, unit, faction=faction)
+
+    def points_line(self, points: Record) -> str:
+        from ..library.points import points_text
+
+        return points_text(points)
+
+    def outcomes(self) -> list:
+        """What became of every erratum (amend.apply.Outcome), for the cached reference."""
+        return self.corpus.outcomes
+
+    def conflicts(self, *, kind=None, faction=None) -> list:
+        """library.files.find_conflicts: records whose printings disagree."""
+        from ..library.files import find_conflicts
+
+        return find_conflicts(self.store, kind=kind, faction=faction)
+
+    def check_list_text(self, text: str) -> dict:
+        """An army list given as text, checked as `list check --json` checks a file."""
+        from ..ingest.sources.armylists import parse_list
+        from ..library.armylist import check_list
+
+        return check_list(parse_list(text, name="the pasted list"), self.records).to_json()
+
+    def editions_of(self, records: Sequence[Record]) -> list[int]:
+        return sorted({r.edition for r in records if r.edition}, reverse=True)
