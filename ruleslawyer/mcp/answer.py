@@ -113,9 +113,13 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
         raise NotFoundError(f"nothing in the store answers {question!r}",
                             hint="try other words, or the `search` tool with a record's name")
     newest = _newest_editions(pool.values())
+    # Players ask about the rules they play now: the store's newest edition first, then its
+    # predecessor (unless the question names an edition, which filtered the search above).
+    current = {e: bonus for e, bonus in zip(ref.editions(), (0.5, 0.2))}
     for c in pool.values():
         c.label, c.passage, share = best_passage(c.record, wanted, points_line=ref.points_line)
-        c.score += 1.5 * share + (0.3 if newest.get(_edition_free(c.record)) == c.record.edition else 0.0)
+        c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
+        c.score += 0.3 if newest.get(_edition_free(c.record)) == c.record.edition else 0.0
     ranked = sorted(pool.values(), key=lambda c: -c.score)
     return _distinct(ranked)[:limit]
 

@@ -28,9 +28,13 @@ def cite(record: Record, ref, *, picked=None, edition_note: str | None = None) -
     printings are looked up. `edition_note` says why this edition was chosen.
     """
     source = record.source
-    stored = ref.stored_file(source.file)
-    document = (getattr(record, "document", None) or (stored.title if stored is not None else None)
-                or Path(source.file).stem)
+    stored = ref.stored_file(source, record.edition)
+    title = stored.title if stored is not None and stored.title else None
+    if title and title.isupper():  # a PDF's first heading, in capitals
+        from ..names import title_case
+
+        title = title_case(title.casefold())
+    document = getattr(record, "document", None) or title or Path(source.file).stem
     date = source.date or (stored.date if stored is not None else None)
     version = getattr(record, "version", None) if record.kind in ("faq", "note", "errata", "points") else None
     version = version or source.version or (stored.version if stored is not None else None)

@@ -6,8 +6,6 @@ changes (the points resolver, `as_of`, the index's search), only this module cha
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
-
 from ..errors import NotFoundError, StoreError
 from ..records import Record
 
@@ -42,6 +40,7 @@ class Reference:
         self._corpus = None
         self._files: dict[str, object] = {}
         self._faqs: list[Record] | None = None
+        self._editions: list[int] | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -62,11 +61,23 @@ class Reference:
 
         self._corpus = load_corpus(self.store)
         files = {}
-        for f in self.store.files():
+        by_path = {f.path: f for f in self.store.files()}
+        for f in by_path.values():
             files.setdefault(f.name, f)
             files.setdefault(Path(f.path).name, f)
+        # A folder read as one export (a CSV export, the points YAML) is one stored file whose
+        # records name their member file: cite the folder's document for them.
+        # Two exports (of two editions) may both have a Stratagems.csv: the member's hash, else
+        # the record's edition, tells them apart.
+        for path, member, sha, edition in self.store.conn.execute(
+                "SELECT DISTINCT file_path, json_extract(data, '$.source.file'), json_extract(data, '$.source.sha256'),"
+                " edition FROM records"):
+            if member and path in by_path:
+                files.setdefault((member, sha or edition), by_path[path])
+                files.setdefault(member, by_path[path])
         self._files = files
         self._faqs = None
+        self._editions = None
         self._generation = generation
 
     @property
@@ -79,10 +90,10 @@ class Reference:
     def records(self) -> list[Record]:
         return self.corpus.records
 
-    def stored_file(self, name: str | None):
-        """The StoredFile a record's source names (by file name), or None (a member of a folder)."""
+    def stored_file(self, source, edition: int | None = None):
+        """The StoredFile a record's Source comes from (a folder's for a member file), or None."""
         self.refresh()
-        return self._files.get(name or "")
+        return self._files.get((source.file, source.sha256 or edition)) or self._files.get(source.file)
 
     def faqs(self) -> list[Record]:
         """The FAQ answers and designer's notes of the store (what `answer` shows beside a record)."""
@@ -162,5 +173,9 @@ class Reference:
 
         return check_list(parse_list(text, name="the pasted list"), self.records).to_json()
 
-    def editions_of(self, records: Sequence[Record]) -> list[int]:
-        return sorted({r.edition for r in records if r.edition}, reverse=True)
+    def editions(self) -> list[int]:
+        """The editions of the stored records, newest first."""
+        self.refresh()
+        if self._editions is None:
+            self._editions = sorted({r.edition for r in self.records if r.edition}, reverse=True)
+        return self._editions
