@@ -1,10 +1,15 @@
 """`answer(question)`: the few records that best answer a player's question, each cut to the
-passage that answers it, with the FAQ entries and errata that touch it.
+passage that answers it, with the FAQ entries that touch it.
 
-The question is turned into a search of the index (its content words; a rule number as a
-number; an edition it names as a filter), the records whose names the question spells out
-are added, and the candidates are ranked by the index's score, a name in the question, how
-much of the question their best passage covers, and the newest edition of a name first.
+The question becomes two searches of the index (its content words, with the past tenses
+players write put back to the rules' words; once over every edition and once over the newest
+edition, so the current rules are always among the candidates). The records whose names the
+question spells out are added: a unit, a rule, an ability of a unit (which brings its unit),
+a detachment (which brings its rules); a name in the possessive ("the Painboy's ...") is the
+question's subject. When the question asks for points, the current points of the units it
+names are added. The candidates are then ranked by the index's score, a name in the
+question, a kind the question asks for ("stratagem"), how much of the question their best
+passage covers, and the newest edition first.
 """
 from __future__ import annotations
 
@@ -14,14 +19,22 @@ from dataclasses import dataclass
 from ..errors import NotFoundError, QueryError
 from ..names import fold
 from ..records import Record, record_name
-from .passages import STOPWORDS, best_passage, terms
+from .passages import STOPWORDS, best_passage, stem, terms
 
 MAX_QUESTION_CHARS = 500
-CANDIDATES = 40  # index hits weighed per question
+CANDIDATES = 40  # index hits weighed per question (and half as many of the newest edition)
 _NUMBER = re.compile(r"\b\d{1,2}\.\d{1,2}\b")
 _EDITION = re.compile(r"\b(5|9|10|11)(?:st|nd|rd|th)?[ -]?(?:ed\b|edition\b)", re.I)
 _WORDS = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 _MAX_NAME_WORDS = 6
+# Words of a question, as players write them, that the rules spell otherwise.
+_PLAYER_WORDS = {"fell": "fall", "fought": "fight", "shot": "shoot", "made": "make", "took": "take",
+                 "far": "distance", "invuln": "invulnerable"}
+# A question asking for one kind of record (the word stems, as `terms` gives them).
+_KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhancement", "detach": "detachment_rule",
+               "faq": "faq", "errata": "errata", "erratum": "errata", "datasheet": "datasheet"}
+_POINTS = re.compile(r"\b(points?|pts|cost|costs|price)\b", re.I)
+_NOT_POINTS = re.compile(r"\b(cp|command points?)\b", re.I)
 
 
 @dataclass
@@ -33,32 +46,54 @@ class Candidate:
     label: str = ""
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+
+
+def name_key(text: str) -> str:
+    """A name as the stems of its words ("Consolidation Move" -> "consolid move"), so that a
+    question's "consolidates" or "engaged" finds "Consolidate" or "Engagement"."""
+    return " ".join(stem(w) for w in fold(text).split())
+
+
 class NameIndex:
-    """Folded record names -> records, to spot the names a question spells out."""
+    """Name keys -> (record, weight): records by their own names, datasheets also by the names
+    of their abilities, detachment rules and enhancements also by their detachment's."""
 
     def __init__(self, records):
-        self.by_name: dict[str, list[Record]] = {}
+        self.by_name: dict[str, list[tuple[Record, float]]] = {}
         for r in records:
             if r.kind in ("faq", "errata", "points"):
                 continue
-            key = fold(record_name(r))
-            if len(key) >= 4 and key not in STOPWORDS:
-                self.by_name.setdefault(key, []).append(r)
+            self._add(record_name(r), r, 1.0)
+            if r.kind == "datasheet":
+                for a in r.abilities:
+                    self._add(a.name, r, 0.6)
+            elif r.kind in ("detachment_rule", "enhancement") and getattr(r, "group", None):
+                self._add(r.group, r, 0.6)
 
-    def named_in(self, question: str) -> list[tuple[str, list[Record]]]:
-        """The longest names found in `question` (as whole words), longest first."""
-        words = fold(question).split()
-        found: dict[str, list[Record]] = {}
+    def _add(self, name: str, record: Record, weight: float) -> None:
+        name = re.sub(r"\s*[(\[].*?[)\]]\s*$", "", name or "")  # "Boss' Ammo Runt (Once per battle)"
+        key = name_key(name)
+        if len(key) >= 4 and fold(name) not in STOPWORDS:
+            self.by_name.setdefault(key, []).append((record, weight))
+
+    def named_in(self, question: str) -> list[tuple[str, bool, list[tuple[Record, float]]]]:
+        """(name key, in the possessive, its records) for the longest names in `question`."""
+        tokens = _TOKEN.findall(question)
+        possessive = [t.casefold().endswith(("'s", "’s")) for t in tokens]
+        words = [name_key(re.sub(r"['’]s$", "", t, flags=re.I)) for t in tokens]
+        found = []
         covered: set[int] = set()
         for size in range(min(_MAX_NAME_WORDS, len(words)), 0, -1):
             for i in range(len(words) - size + 1):
-                if covered.issuperset(range(i, i + size)):
+                span = range(i, i + size)
+                if covered.intersection(span):
                     continue
                 key = " ".join(words[i:i + size])
                 if key in self.by_name:
-                    found[key] = self.by_name[key]
-                    covered.update(range(i, i + size))
-        return list(found.items())
+                    found.append((key, possessive[i + size - 1], self.by_name[key]))
+                    covered.update(span)
+        return found
 
 
 _names_cache: dict[int, NameIndex] = {}
@@ -75,15 +110,15 @@ def names_of(corpus) -> NameIndex:
 
 def search_text(question: str) -> str:
     """The words of `question` worth searching for, free of query syntax (quotes, fields, AND)."""
-    words = [w for w in _WORDS.findall(question) if w.casefold() not in STOPWORDS]
-    numbers = _NUMBER.findall(question)
-    return " ".join([*numbers, *(w.casefold() for w in words)])
+    words = [_PLAYER_WORDS.get(w.casefold(), w.casefold()) for w in _WORDS.findall(question)
+             if w.casefold() not in STOPWORDS]
+    return " ".join([*_NUMBER.findall(question), *words])
 
 
 def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
     """The `limit` records that best answer `question`, best first, each with its passage."""
     question = question.strip()[:MAX_QUESTION_CHARS]
-    wanted = set(terms(question))
+    wanted = set(terms(search_text(question)))
     edition_match = _EDITION.search(question)
     edition = int(edition_match.group(1)) if edition_match else None
     query = search_text(_EDITION.sub(" ", question))
@@ -91,37 +126,80 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
         raise NotFoundError("the question names no rule, unit or stratagem",
                             hint="ask about a rule, unit, stratagem or ability by name")
     pool: dict[tuple, Candidate] = {}
-    try:
-        hits = ref.search(query, edition=edition, limit=CANDIDATES).hits
-    except QueryError:
-        hits = []
-    top = max((h.score for h in hits), default=1.0) or 1.0
-    for h in hits:
-        record = h.record
-        pool.setdefault(_key(record), Candidate(record, score=h.score / top))
+    newest = ref.editions()[0] if ref.editions() else None
+    searches = [(edition, CANDIDATES)] + ([(newest, CANDIDATES // 2)] if edition is None and newest else [])
+    for wanted_edition, size in searches:
+        try:
+            hits = ref.search(query, edition=wanted_edition, limit=size).hits
+        except QueryError:
+            hits = []
+        top = max((h.score for h in hits), default=1.0) or 1.0
+        for h in hits:
+            c = pool.setdefault(_key(h.record), Candidate(h.record))
+            c.score = max(c.score, h.score / top)
     for number in _NUMBER.findall(question):
         for r in ref.by_number(number):
             pool.setdefault(_key(r), Candidate(r)).score += 2.0
-    for key, records in names_of(ref.corpus).named_in(question):
-        weight = 1.0 + 0.2 * len(key.split())
-        for r in records:
-            if edition is None or r.edition == edition:
-                c = pool.setdefault(_key(r), Candidate(r))
-                c.named = True
-                c.score += weight
+    named_units = []
+    for key, possessive, records in names_of(ref.corpus).named_in(question):
+        for r, weight in records:
+            if edition is not None and r.edition != edition:
+                continue
+            c = pool.setdefault(_key(r), Candidate(r))
+            c.named = True
+            c.score += weight * (1.0 + 0.2 * len(key.split())) + (0.5 if possessive and weight == 1.0 else 0.0)
+            if r.kind == "datasheet" and weight == 1.0:
+                named_units.append(r)
+    for faq, overlap in similar_faqs(ref, wanted):
+        pool.setdefault(_key(faq), Candidate(faq)).score += 2.5 * overlap
+    if _POINTS.search(question) and not _NOT_POINTS.search(question):
+        for unit in {fold(r.name): r for r in named_units}.values():
+            try:
+                prices = ref.points(unit.name, unit.faction)
+            except NotFoundError:
+                continue
+            for p in prices:
+                pool.setdefault(_key(p), Candidate(p)).score += 2.5
     if not pool:
         raise NotFoundError(f"nothing in the store answers {question!r}",
                             hint="try other words, or the `search` tool with a record's name")
-    newest = _newest_editions(pool.values())
-    # Players ask about the rules they play now: the store's newest edition first, then its
-    # predecessor (unless the question names an edition, which filtered the search above).
-    current = {e: bonus for e, bonus in zip(ref.editions(), (0.5, 0.2))}
+    asked_kinds = {kind for word, kind in _KIND_WORDS.items() if word in wanted}
+    asks = asked_for(question)
+    current = {e: bonus for e, bonus in zip(ref.editions(), (0.6, 0.25))}
+    newest_of = _newest_editions(pool.values())
     for c in pool.values():
-        c.label, c.passage, share = best_passage(c.record, wanted, points_line=ref.points_line)
+        c.label, c.passage, share = best_passage(c.record, wanted, points_line=ref.points_line, asks=asks,
+                                                 own=set(terms(record_name(c.record))))
         c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
-        c.score += 0.3 if newest.get(_edition_free(c.record)) == c.record.edition else 0.0
+        c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
+        c.score += 0.6 if c.record.kind in asked_kinds else 0.0
     ranked = sorted(pool.values(), key=lambda c: -c.score)
     return _distinct(ranked)[:limit]
+
+
+def asked_for(question: str) -> set[str]:
+    """What the question asks for: "effect" (what something does, not when or on whom),
+    "quantity" (a distance, a number, a roll)."""
+    out = set()
+    if re.search(r"\b(what|how)\b.*\b(do|does|did|give|gives|work|works|let|lets|happen|happens)\b", question, re.I):
+        out.add("effect")
+    if re.search(r"\bhow (far|close|many|much|long)\b|\bwhat do i need\b|\bdistance\b|\bwhat roll\b", question, re.I):
+        out.add("quantity")
+    return out
+
+
+def similar_faqs(ref, wanted: set[str], least: float = 0.5) -> list[tuple[Record, float]]:
+    """FAQ entries whose question shares at least `least` of its words with the player's."""
+    out = []
+    for faq in ref.faqs():
+        if faq.kind != "faq":
+            continue
+        asked = set(terms(faq.question))
+        if asked:
+            overlap = len(asked & wanted) / len(asked)
+            if overlap >= least:
+                out.append((faq, overlap))
+    return out
 
 
 def _key(record: Record) -> tuple:
@@ -130,7 +208,9 @@ def _key(record: Record) -> tuple:
 
 
 def _edition_free(record: Record) -> tuple:
-    return (record.kind, fold(record_name(record)), fold(getattr(record, "faction", None) or ""))
+    """A record's kind and name: the 9th edition Smokescreen of one faction and the 11th
+    edition core one are the same question."""
+    return (record.kind, fold(record_name(record)))
 
 
 def _newest_editions(candidates) -> dict[tuple, int]:
@@ -168,4 +248,3 @@ def touching(ref, record: Record, limit: int = 3) -> list[Record]:
             if len(out) == limit:
                 break
     return out
-

@@ -90,23 +90,77 @@ def passages(record: Record) -> list[tuple[str, str]]:
     return [(label, text) for label, text in out if text or kind == "points"]
 
 
-def best_passage(record: Record, wanted: set[str], *, points_line=None) -> tuple[str, str, float]:
-    """The passage of `record` sharing most of the `wanted` stems (ties: the first printed), its
-    label and its share of `wanted` (0..1). Long passages are cut around their best sentences."""
+# How much a part of a record is worth when it ties with another on the question's words: what
+# a stratagem or ability does over when and whom it targets; a datasheet's profile or keywords
+# only when the question's words are there.
+_PRIOR = {"effect": 0.4, "restriction": -0.3, "restrictions": -0.2, "keywords": -0.4, "wargear options": -0.2,
+          "unit composition": -0.2}
+_QUANTITY = re.compile(r"\d")
+OWN_WEIGHT = 0.3  # a word of the record's own name says little about which of its passages answers
+
+
+def _prior(label: str, asks: set[str]) -> float:
+    kind = label.split()[0] if label.startswith(("profile", "weapon", "ability", "paragraph")) else label
+    value = _PRIOR.get(kind, 0.0)
+    if kind == "effect" and "effect" in asks:
+        value += 0.9
+    if kind == "ability":
+        value += 0.2
+    if kind in ("profile", "weapon"):
+        value -= 0.2
+    return value
+
+
+def best_passage(record: Record, wanted: set[str], *, points_line=None, asks: set[str] = frozenset(),
+                 own: set[str] = frozenset()) -> tuple[str, str, float]:
+    """The passage of `record` that covers most of the `wanted` stems, its label and its share
+    of `wanted` (0..1).
+
+    Words of the record's own name (`own`) count less; a label naming a wanted word counts as
+    a word; what the question `asks` for ("effect", "quantity") favours the effect of a
+    stratagem or a passage with numbers. Ties go to the window with more matches, then the
+    longer one, then the first printed. A rule's paragraphs are joined into windows of up to
+    PASSAGE_CHARS; a longer single passage is cut around its best sentences."""
     pieces = passages(record)
     if record.kind == "points" and points_line is not None:
         pieces = [("points", points_line(record))]
     if not pieces:
         return "", record_name(record), 0.0
-    best, best_score = pieces[0], -1.0
-    for piece in pieces:
-        found = set(terms(piece[1])) & wanted
-        score = len(found) + (0.5 if set(terms(piece[0])) & wanted else 0)
+    weights = {t: OWN_WEIGHT if t in own else 1.0 for t in wanted}
+    best, best_score = (0, 0), -1.0
+    for first, last in windows(pieces):
+        text = " ".join(t for _, t in pieces[first:last + 1])
+        found = terms(text)
+        matched = set(found) & wanted
+        labels = " ".join(label for label, _ in pieces[first:last + 1])
+        score = (sum(weights[t] for t in matched) + (1.0 if set(terms(labels)) & (wanted - own) else 0)
+                 + _prior(pieces[first][0], asks) + (0.5 if "quantity" in asks and _QUANTITY.search(text) else 0)
+                 + 0.02 * sum(1 for t in found if t in wanted) + 0.00001 * len(text))
         if score > best_score:
-            best, best_score = piece, score
-    label, text = best
+            best, best_score = (first, last), score
+    first, last = best
+    label = pieces[first][0] if first == last else f"{pieces[first][0]}-{pieces[last][0].split()[-1]}"
+    text = "\n".join(t for _, t in pieces[first:last + 1])
     share = len(set(terms(text)) & wanted) / len(wanted) if wanted else 0.0
     return label, cut(text, wanted), share
+
+
+def windows(pieces: list[tuple[str, str]], limit: int = PASSAGE_CHARS):
+    """(first, last) index pairs: each piece alone, and each run of a rule's paragraphs that fits
+    in `limit` characters (a PDF's paragraphs are often one sentence, or half of one broken by a
+    column or a bullet)."""
+    for first, (label, _) in enumerate(pieces):
+        yield first, first
+        if not label.startswith("paragraph"):
+            continue
+        length = len(pieces[first][1])
+        last = first + 1
+        while last < len(pieces) and pieces[last][0].startswith("paragraph"):
+            length += len(pieces[last][1]) + 1
+            if length > limit:
+                break
+            yield first, last
+            last += 1
 
 
 def cut(text: str, wanted: set[str], limit: int = PASSAGE_CHARS) -> str:
