@@ -241,8 +241,7 @@ def touching(ref, record: Record, limit: int = 3) -> list[Record]:
         return []
     pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     out = []
-    for r in ref.faqs():
-        text = fold(f"{record_name(r)} {getattr(r, 'answer', '') or getattr(r, 'text', '')}")
+    for r, text in ref.faqs_folded():
         if pattern.search(text) and (not r.edition or not record.edition or r.edition == record.edition):
             out.append(r)
             if len(out) == limit:

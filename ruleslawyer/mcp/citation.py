@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from ..records import Record
@@ -29,12 +30,8 @@ def cite(record: Record, ref, *, picked=None, edition_note: str | None = None) -
     """
     source = record.source
     stored = ref.stored_file(source, record.edition)
-    title = stored.title if stored is not None and stored.title else None
-    if title and title.isupper():  # a PDF's first heading, in capitals
-        from ..names import title_case
-
-        title = title_case(title.casefold())
-    document = getattr(record, "document", None) or title or Path(source.file).stem
+    document = getattr(record, "document", None) or (title_of(stored.title) if stored is not None else None) \
+        or Path(source.file).stem
     date = source.date or (stored.date if stored is not None else None)
     version = getattr(record, "version", None) if record.kind in ("faq", "note", "errata", "points") else None
     version = version or source.version or (stored.version if stored is not None else None)
@@ -53,6 +50,17 @@ def cite(record: Record, ref, *, picked=None, edition_note: str | None = None) -
     }
     data["words"] = words(data)
     return data
+
+
+@lru_cache(maxsize=4096)
+def title_of(title: str | None) -> str | None:
+    """A stored file's title as a document name: a PDF's first heading in capitals is set in
+    title case."""
+    if title and title.isupper():
+        from ..names import title_case
+
+        return title_case(title.casefold())
+    return title or None
 
 
 def printing(record: Record, printings, picked=None, edition_note: str | None = None) -> dict:

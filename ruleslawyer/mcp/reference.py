@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from ..errors import NotFoundError, StoreError
-from ..records import Record
+from ..records import Record, record_name
 
 
 def store_path(db: str | Path | None) -> Path:
@@ -39,8 +39,10 @@ class Reference:
         self._generation: int | None = None
         self._corpus = None
         self._files: dict[str, object] = {}
-        self._faqs: list[Record] | None = None
+        self._faqs: list[tuple[Record, str]] | None = None
         self._editions: list[int] | None = None
+        self._tables: dict[str, dict] = {}
+        self._factions: list[str] | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -78,13 +80,20 @@ class Reference:
         self._files = files
         self._faqs = None
         self._editions = None
+        self._tables = {}
+        self._factions = None
         self._generation = generation
 
     @property
     def corpus(self):
-        """The records with errata applied (library.corpus.Corpus), current with the store."""
-        self.refresh()
+        """The records with errata applied (library.corpus.Corpus), as of the last `refresh`
+        (the server refreshes once per tool call; the first use loads it)."""
+        self._ensure_loaded()
         return self._corpus
+
+    def _ensure_loaded(self) -> None:
+        if self._corpus is None:
+            self.refresh()
 
     @property
     def records(self) -> list[Record]:
@@ -92,13 +101,20 @@ class Reference:
 
     def stored_file(self, source, edition: int | None = None):
         """The StoredFile a record's Source comes from (a folder's for a member file), or None."""
-        self.refresh()
+        self._ensure_loaded()  # the file table comes with the corpus
         return self._files.get((source.file, source.sha256 or edition)) or self._files.get(source.file)
 
     def faqs(self) -> list[Record]:
         """The FAQ answers and designer's notes of the store (what `answer` shows beside a record)."""
-        if self._faqs is None or self._generation != self.store.generation:
-            self._faqs = [r for r in self.records if r.kind in ("faq", "note")]
+        return [r for r, _ in self.faqs_folded()]
+
+    def faqs_folded(self) -> list[tuple[Record, str]]:
+        """The FAQ answers and designer's notes with their question and answer folded (names.fold)."""
+        if self._faqs is None:
+            from ..names import fold
+
+            self._faqs = [(r, fold(f"{record_name(r)} {getattr(r, 'answer', '') or getattr(r, 'text', '')}"))
+                          for r in self.records if r.kind in ("faq", "note")]
         return self._faqs
 
     # ------------------------------------------------------------ library calls
@@ -109,9 +125,15 @@ class Reference:
         return search(self.store, query, kind=kind, faction=faction, edition=edition, limit=limit)
 
     def check_faction(self, faction: str | None) -> None:
-        from ..library.factions import check_faction
+        """library.factions: NotFoundError naming close factions when `faction` is not stored."""
+        if faction is None:
+            return
+        from ..library.factions import check_faction_among, stored_factions
 
-        check_faction(self.store, faction)
+        self._ensure_loaded()
+        if self._factions is None:
+            self._factions = stored_factions(self.store)
+        check_faction_among(faction, self._factions)
 
     def pick(self, name: str, *, kind=None, faction=None, edition=None):
         """library.pick.pick_record: the record meant (newest edition), printings, points."""
@@ -122,16 +144,31 @@ class Reference:
 
     def printings_of(self, record: Record):
         """The Printings of `record` when several files print it, else None."""
-        from ..library.pick import printings_index
         from ..library.reconcile import identity
 
-        return printings_index(self.corpus).get(identity(record))
+        return self._derived("printings").get(identity(record))
 
     def by_number(self, number: str) -> list[Record]:
         """Rules and stratagems printed with this number ("24.12"), newest edition first."""
-        want = number.strip().rstrip(".")
-        found = [r for r in self.records if getattr(r, "number", None) and r.number.rstrip(".") == want]
-        return sorted(found, key=lambda r: -(r.edition or 0))
+        return self._derived("numbers").get(number.strip().rstrip("."), [])
+
+    def _derived(self, what: str) -> dict:
+        """Look-up tables made once per loaded corpus: "printings" (library.pick.printings_index)
+        and "numbers" (rule number -> records, newest edition first)."""
+        self._ensure_loaded()
+        table = self._tables.get(what)
+        if table is None:
+            if what == "printings":
+                from ..library.pick import printings_index
+
+                table = printings_index(self._corpus)
+            else:
+                table = {}
+                for r in sorted(self._corpus.records, key=lambda r: -(r.edition or 0)):
+                    if getattr(r, "number", None):
+                        table.setdefault(r.number.rstrip("."), []).append(r)
+            self._tables[what] = table
+        return table
 
     def stratagems(self, **filters):
         """library.queries.filter_stratagems over the cached reference."""
@@ -175,7 +212,6 @@ class Reference:
 
     def editions(self) -> list[int]:
         """The editions of the stored records, newest first."""
-        self.refresh()
         if self._editions is None:
             self._editions = sorted({r.edition for r in self.records if r.edition}, reverse=True)
         return self._editions

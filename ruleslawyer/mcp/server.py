@@ -77,6 +77,7 @@ def build_server(reference: Reference, describe_error: Callable[[RuleslawyerErro
 
     def run(fn, *args, **kwargs) -> CallToolResult:
         try:
+            reference.refresh()  # once a call: the store may have been ingested into since
             data, text = fn(reference, *args, **kwargs)
         except RuleslawyerError as exc:
             raise ToolError(" ".join(describe_error(exc).split())) from None
@@ -127,7 +128,8 @@ def build_server(reference: Reference, describe_error: Callable[[RuleslawyerErro
                          detachment: Annotated[str | None, Field(description="Part of the detachment's name.")] = None,
                          phase: Annotated[str | None, Field(description="A word of WHEN, e.g. 'shooting', 'fight'.")]
                          = None, edition: Edition = None) -> CallToolResult:
-        """Stratagems matching all given filters, with WHEN/TARGET/EFFECT and CP (at most 50)."""
+        """Stratagems matching all given filters, with WHEN/TARGET/EFFECT and CP (at most 25: narrow
+        with detachment or phase; `count` says how many match)."""
         return run(t.stratagems_tool, faction, detachment, phase, edition)
 
     @tool

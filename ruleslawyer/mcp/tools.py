@@ -15,7 +15,8 @@ from .passages import PASSAGE_CHARS
 
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 25
-MAX_LIST = 50  # records in one stratagems/points/errata/conflicts answer
+MAX_LIST = 50  # records in one points/errata/conflicts/rule answer
+MAX_STRATAGEMS = 25  # stratagems are long: an assistant narrows by detachment or phase
 MAX_TEXT_CHARS = 12_000
 MAX_LIST_TEXT = 200_000  # a pasted army list (a real one is a few KB)
 TextResult = tuple[dict, str]
@@ -109,7 +110,7 @@ def rule_tool(ref, number: str) -> TextResult:
 def stratagems_tool(ref, faction=None, detachment=None, phase=None, edition=None) -> TextResult:
     """Stratagems by faction, detachment, phase and edition."""
     found = ref.stratagems(faction=faction, group=detachment, phase=phase, edition=edition)
-    shown = found[:MAX_LIST]
+    shown = found[:MAX_STRATAGEMS]
     items = [(s, cite(s, ref)) for s in shown]
     data = {"count": len(found), "truncated": len(found) > len(shown),
             "stratagems": [{**_summary(s), "cp": s.cp, "category": s.category, "when": s.when, "target": s.target,
