@@ -173,6 +173,8 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
         c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
         c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
         c.score += 0.6 if c.record.kind in asked_kinds else 0.0
+        # An erratum's wording is also the amended record's, which cites it: the record first.
+        c.score -= 0.4 if c.record.kind == "errata" and "errata" not in asked_kinds else 0.0
     ranked = sorted(pool.values(), key=lambda c: -c.score)
     return _distinct(ranked)[:limit]
 
