@@ -29,11 +29,14 @@ class Reference:
         from ..storefile import check_location
 
         path = store_path(db)
-        check_location(path, create=False)
+        if db is not None:
+            check_location(path, create=False)
         if not path.exists():
             # The CLI would make a new store here; a read-only server must not.
-            raise StoreError(f"{path}: no store here",
-                             hint="ingest your documents first: ruleslawyer --db STORE ingest FILES")
+            hint = (f"ingest your documents first: ruleslawyer --db {path} ingest FILES" if db is not None else
+                    "ingest your documents first (ruleslawyer ingest FILES), or run `ruleslawyer search` once "
+                    "to start with the example corpus")
+            raise StoreError(f"{path}: no store here", hint=hint)
         self.store = open_store(path)
         self.path = Path(self.store.path)
         self._generation: int | None = None
