@@ -231,3 +231,18 @@ def test_the_command_serves_over_stdio(store):
     assert not answered.is_error
     first = answered.structured_content["results"][0]
     assert first["name"] == "Deep Strike" and first["citation"]["number"] == "24.15"
+
+
+def test_damage_met_during_a_call_is_one_line(store):
+    import sqlite3
+
+    with Reference(store) as reference:
+        server = build_server(reference, library_error_line)
+        reference.refresh()
+        conn = sqlite3.connect(store)
+        conn.execute("DROP TABLE meta")  # the generation a call reads first is gone
+        conn.commit()
+        conn.close()
+        (result,) = calls(server, ("show", {"name": "deep strike"}))
+    text = text_of(result)
+    assert result.is_error and "the store is damaged" in text and "\n" not in text, text

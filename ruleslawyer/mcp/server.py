@@ -9,6 +9,7 @@ to the thread that opened it, and a stdio client sends one request at a time any
 """
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated, Any, Callable
 
 from mcp.server.mcpserver import MCPServer
@@ -17,7 +18,8 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from .. import __version__
-from ..errors import RuleslawyerError
+from ..errors import RuleslawyerError, StoreError
+from ..storefile import REPAIR_HINT
 from . import tools as t
 from .reference import Reference
 
@@ -81,6 +83,9 @@ def build_server(reference: Reference, describe_error: Callable[[RuleslawyerErro
             data, text = fn(reference, *args, **kwargs)
         except RuleslawyerError as exc:
             raise ToolError(" ".join(describe_error(exc).split())) from None
+        except sqlite3.DatabaseError as exc:  # damage met while reading: the CLI's line, not a crash
+            damaged = StoreError(f"{reference.path}: the store is damaged: {exc}", hint=REPAIR_HINT)
+            raise ToolError(" ".join(describe_error(damaged).split())) from None
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
     def tool(fn):
