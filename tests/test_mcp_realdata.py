@@ -46,7 +46,7 @@ def test_each_tool_answers_on_the_real_pile(reference, shared):
                 ("search", {"query": "feel no pain", "edition": 11, "limit": 5}),
                 ("show", {"name": "boyz", "kind": "datasheet", "faction": "orks"}),
                 ("rule", {"number": "24.12"}),
-                ("stratagems", {"faction": "none", "phase": "shooting", "edition": 11}),
+                ("stratagems", {"faction": "necrons"}),
                 ("points", {"unit": "doomsday ark", "faction": "necrons"}),
                 ("errata", {"name": "canoptek court"}),
                 ("conflicts", {"name": "warboss"}),
@@ -60,6 +60,8 @@ def test_each_tool_answers_on_the_real_pile(reference, shared):
             check_citation(c)
         if name not in ("conflicts", "check_list"):
             assert found, name
+            text = text_of(result).rstrip()
+            assert any(text.endswith(c["words"]) for c in found), f"{name}: the text ends with a citation"
     shown = results["show"].structured_content
     assert shown["record"]["edition"] == max(reference.editions()), "the current edition first"
     assert shown["citation"]["printing"]["why"]

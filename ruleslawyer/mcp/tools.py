@@ -51,9 +51,18 @@ def _clip(text: str, limit: int = MAX_TEXT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit].rsplit("\n", 1)[0] + "\n[... cut: ask `show` for one record]"
 
 
-def _cited_lines(items: list[tuple[str, dict]]) -> str:
-    """One block per item: its line(s), then "Source: <citation in words>"."""
-    return "\n\n".join(f"{line}\nSource: {c['words']}" for line, c in items)
+def _cited_lines(items: list[tuple[str, dict]], limit: int = MAX_TEXT_CHARS) -> str:
+    """One block per item: its line(s), then "Source: <citation in words>"; whole blocks only,
+    as many as fit in `limit` characters (the structured result has them all)."""
+    blocks: list[str] = []
+    size = 0
+    for line, c in items:
+        block = f"{line}\nSource: {c['words']}"
+        if blocks and size + len(block) > limit:
+            break
+        blocks.append(block)
+        size += len(block) + 2
+    return "\n\n".join(blocks)
 
 
 # ---------------------------------------------------------------- tools
@@ -104,7 +113,7 @@ def rule_tool(ref, number: str) -> TextResult:
     items = [(record, cite(record, ref)) for record in found[:MAX_LIST]]
     data = {"number": number, "rules": [{**_summary(r), "text": getattr(r, "text", None) or getattr(r, "effect", None),
                                          "citation": c} for r, c in items]}
-    return data, _clip(_cited_lines([(format_record(r, 100), c) for r, c in items]))
+    return data, _cited_lines([(format_record(r, 100), c) for r, c in items])
 
 
 def stratagems_tool(ref, faction=None, detachment=None, phase=None, edition=None) -> TextResult:
@@ -120,8 +129,10 @@ def stratagems_tool(ref, faction=None, detachment=None, phase=None, edition=None
     lines = [(f"{s.name} ({s.cp if s.cp is not None else '?'} CP{', ' + s.group if s.group else ''}) — "
               + " ".join(f"{k.upper()}: {v}" for k, v in (("when", s.when), ("target", s.target), ("effect", s.effect),
                                                          ("restrictions", s.restrictions)) if v), c) for s, c in items]
-    more = f"\n\n{len(found) - len(shown)} more: narrow with faction, detachment, phase or edition" if data["truncated"] else ""
-    return data, _clip(_cited_lines(lines)) + more
+    # Said first, so that the text still ends with a citation.
+    more = (f"{len(found)} stratagems match; the first {len(shown)} follow (narrow with faction, detachment, "
+            "phase or edition)\n\n" if data["truncated"] else "")
+    return data, more + _cited_lines(lines)
 
 
 def points_tool(ref, unit: str, faction=None) -> TextResult:
@@ -153,7 +164,7 @@ def errata_tool(ref, name: str) -> TextResult:
         items.append(({"target": e.target, "operation": e.operation, "location": e.location, "text": e.text,
                        "applied": o.applied, "applied_to": o.target_name, "reason": o.reason, "citation": c},
                       f"{e.target or e.title} [{e.operation}] {status}\n{e.text}".rstrip()))
-    return {"errata": [d for d, _ in items]}, _clip(_cited_lines([(t, d["citation"]) for d, t in items]))
+    return {"errata": [d for d, _ in items]}, _cited_lines([(t, d["citation"]) for d, t in items])
 
 
 def conflicts_tool(ref, name: str) -> TextResult:
