@@ -29,7 +29,7 @@ _WORDS = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
 _MAX_NAME_WORDS = 6
 # Words of a question, as players write them, that the rules spell otherwise.
 _PLAYER_WORDS = {"fell": "fall", "fought": "fight", "shot": "shoot", "made": "make", "took": "take",
-                 "far": "distance", "invuln": "invulnerable"}
+                 "far": "distance", "invuln": "invulnerable", "tank": "vehicle", "tanks": "vehicle"}
 # A question asking for one kind of record (the word stems, as `terms` gives them).
 _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhancement", "detach": "detachment_rule",
                "faq": "faq", "errata": "errata", "erratum": "errata", "datasheet": "datasheet"}
@@ -147,7 +147,7 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
                 continue
             c = pool.setdefault(_key(r), Candidate(r))
             c.named = True
-            c.score += weight * (1.0 + 0.2 * len(key.split())) + (0.5 if possessive and weight == 1.0 else 0.0)
+            c.score += weight * (0.8 + 0.2 * len(key.split())) + (0.5 if possessive and weight == 1.0 else 0.0)
             if r.kind == "datasheet" and weight == 1.0:
                 named_units.append(r)
     for faq, overlap in similar_faqs(ref, wanted):
@@ -165,7 +165,7 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
                             hint="try other words, or the `search` tool with a record's name")
     asked_kinds = {kind for word, kind in _KIND_WORDS.items() if word in wanted}
     asks = asked_for(question)
-    current = {e: bonus for e, bonus in zip(ref.editions(), (0.6, 0.25))}
+    current = {e: bonus for e, bonus in zip(ref.editions(), (0.9, 0.3))}
     newest_of = _newest_editions(pool.values())
     for c in pool.values():
         c.label, c.passage, share = best_passage(c.record, wanted, points_line=ref.points_line, asks=asks,
@@ -181,12 +181,14 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
 
 def asked_for(question: str) -> set[str]:
     """What the question asks for: "effect" (what something does, not when or on whom),
-    "quantity" (a distance, a number, a roll)."""
+    "quantity" (a distance, a number, a roll), "when" (when it can be used)."""
     out = set()
     if re.search(r"\b(what|how)\b.*\b(do|does|did|give|gives|work|works|let|lets|happen|happens)\b", question, re.I):
         out.add("effect")
     if re.search(r"\bhow (far|close|many|much|long)\b|\bwhat do i need\b|\bdistance\b|\bwhat roll\b", question, re.I):
         out.add("quantity")
+    if re.match(r"\s*when\b", question, re.I):
+        out.add("when")
     return out
 
 

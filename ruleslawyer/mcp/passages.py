@@ -102,7 +102,7 @@ OWN_WEIGHT = 0.3  # a word of the record's own name says little about which of i
 def _prior(label: str, asks: set[str]) -> float:
     kind = label.split()[0] if label.startswith(("profile", "weapon", "ability", "paragraph")) else label
     value = _PRIOR.get(kind, 0.0)
-    if kind == "effect" and "effect" in asks:
+    if kind in asks:  # "effect" (what it does) or "when" (when it can be used)
         value += 0.9
     if kind == "ability":
         value += 0.2
@@ -119,7 +119,7 @@ def best_passage(record: Record, wanted: set[str], *, points_line=None, asks: se
     Words of the record's own name (`own`) count less; a label naming a wanted word counts as
     a word; what the question `asks` for ("effect", "quantity") favours the effect of a
     stratagem or a passage with numbers. Ties go to the window with more matches, then the
-    longer one, then the first printed. A rule's paragraphs are joined into windows of up to
+    longer one, then the earlier printed (a rule's first paragraph usually states it). A rule's paragraphs are joined into windows of up to
     PASSAGE_CHARS; a longer single passage is cut around its best sentences."""
     pieces = passages(record)
     if record.kind == "points" and points_line is not None:
@@ -135,7 +135,8 @@ def best_passage(record: Record, wanted: set[str], *, points_line=None, asks: se
         labels = " ".join(label for label, _ in pieces[first:last + 1])
         score = (sum(weights[t] for t in matched) + (1.0 if set(terms(labels)) & (wanted - own) else 0)
                  + _prior(pieces[first][0], asks) + (0.5 if "quantity" in asks and _QUANTITY.search(text) else 0)
-                 + 0.02 * sum(1 for t in found if t in wanted) + 0.00001 * len(text))
+                 + 0.02 * sum(1 for t in found if t in wanted) + 0.00001 * len(text)
+                 - (0.03 * first if pieces[first][0].startswith("paragraph") else 0.0))
         if score > best_score:
             best, best_score = (first, last), score
     first, last = best
