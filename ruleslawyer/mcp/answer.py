@@ -57,7 +57,8 @@ def name_key(text: str) -> str:
 
 class NameIndex:
     """Name keys -> (record, weight): records by their own names, datasheets also by the names
-    of their abilities, detachment rules and enhancements also by their detachment's."""
+    of their abilities, detachment rules and enhancements also by their detachment's, errata
+    by what they change."""
 
     def __init__(self, records):
         self.by_name: dict[str, list[tuple[Record, float]]] = {}
@@ -70,6 +71,9 @@ class NameIndex:
                     self._add(a.name, r, 0.6)
             elif r.kind in ("detachment_rule", "enhancement") and getattr(r, "group", None):
                 self._add(r.group, r, 0.6)
+        for r in records:  # an erratum by the unit or rule it changes ("Sporocyst, Abilities, ...")
+            if r.kind == "errata":
+                self._add((r.target or record_name(r)).split(",")[0], r, 0.6)
 
     def _add(self, name: str, record: Record, weight: float) -> None:
         name = re.sub(r"\s*[(\[].*?[)\]]\s*$", "", name or "")  # "Boss' Ammo Runt (Once per battle)"
@@ -164,12 +168,12 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
         raise NotFoundError(f"nothing in the store answers {question!r}",
                             hint="try other words, or the `search` tool with a record's name")
     asked_kinds = {kind for word, kind in _KIND_WORDS.items() if word in wanted}
-    asks = asked_for(question)
+    asks, said = asked_for(question)
     current = {e: bonus for e, bonus in zip(ref.editions(), (0.9, 0.3))}
     newest_of = _newest_editions(pool.values())
     for c in pool.values():
-        c.label, c.passage, share = best_passage(c.record, wanted, points_line=ref.points_line, asks=asks,
-                                                 own=set(terms(record_name(c.record))))
+        c.label, c.passage, share = best_passage(c.record, wanted - said or wanted, points_line=ref.points_line,
+                                                 asks=asks, own=set(terms(record_name(c.record))))
         c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
         c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
         c.score += 0.6 if c.record.kind in asked_kinds else 0.0
@@ -179,17 +183,30 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
     return _distinct(ranked)[:limit]
 
 
-def asked_for(question: str) -> set[str]:
-    """What the question asks for: "effect" (what something does, not when or on whom),
-    "quantity" (a distance, a number, a roll), "when" (when it can be used)."""
-    out = set()
-    if re.search(r"\b(what|how)\b.*\b(do|does|did|give|gives|work|works|let|lets|happen|happens)\b", question, re.I):
-        out.add("effect")
-    if re.search(r"\bhow (far|close|many|much|long)\b|\bwhat do i need\b|\bdistance\b|\bwhat roll\b", question, re.I):
-        out.add("quantity")
-    if re.match(r"\s*when\b", question, re.I):
-        out.add("when")
-    return out
+# What a question asks for -> the part of a record (passages.passages labels) that answers it.
+_ASKS = (
+    ("effect", r"\b(what|how)\b.*\b(do|does|did|give|gives|work|works|let|lets|happen|happens)\b"),
+    ("quantity", r"\bhow (far|close|many|much|long)\b|\bwhat do i need\b|\bdistance\b|\bwhat roll\b"),
+    ("when", r"^\s*when\b"),
+    ("profile", r"\b(characteristics?|stats?|statline|profile|toughness|movement|leadership)\b"),
+    ("unit composition", r"\bhow many models\b|\bunit size\b|\bcomposition\b|\bequipped with\b"),
+)
+
+
+def asked_for(question: str) -> tuple[set[str], set[str]]:
+    """What the question asks for ("effect": what something does, not when or on whom;
+    "quantity": a distance, a number, a roll; "when": when it can be used; "profile": a unit's
+    characteristics; "unit composition": how many models, what they carry), and the stems of
+    the words that said so (a passage is not chosen for repeating them: "how many models are
+    in a unit" asks for the unit composition, not for any text saying "model" and "unit")."""
+    asks, said = set(), set()
+    for part, pattern in _ASKS:
+        m = re.search(pattern, question, re.I)
+        if m:
+            asks.add(part)
+            if part in ("profile", "unit composition"):
+                said |= set(terms(m.group(0)))
+    return asks, said
 
 
 def similar_faqs(ref, wanted: set[str], least: float = 0.5) -> list[tuple[Record, float]]:

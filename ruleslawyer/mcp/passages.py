@@ -102,8 +102,8 @@ OWN_WEIGHT = 0.3  # a word of the record's own name says little about which of i
 def _prior(label: str, asks: set[str]) -> float:
     kind = label.split()[0] if label.startswith(("profile", "weapon", "ability", "paragraph")) else label
     value = _PRIOR.get(kind, 0.0)
-    if kind in asks:  # "effect" (what it does) or "when" (when it can be used)
-        value += 0.9
+    if kind in asks or label in asks:  # the part the question asks for (answer.asked_for)
+        value += 1.2
     if kind == "ability":
         value += 0.2
     if kind in ("profile", "weapon"):
