@@ -125,6 +125,27 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
     wanted = set(terms(search_text(question)))
     edition_match = _EDITION.search(question)
     edition = int(edition_match.group(1)) if edition_match else None
+    pool = candidates(ref, question, wanted, edition)
+    asked_kinds = {kind for word, kind in _KIND_WORDS.items() if word in wanted}
+    asks, said = asked_for(question)
+    current = {e: bonus for e, bonus in zip(ref.editions(), (0.9, 0.3))}
+    newest_of = _newest_editions(pool)
+    for c in pool:
+        c.label, c.passage, share = best_passage(c.record, wanted - said or wanted, points_line=ref.points_line,
+                                                 asks=asks, own=set(terms(record_name(c.record))))
+        c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
+        c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
+        c.score += 0.6 if c.record.kind in asked_kinds else 0.0
+        # An erratum's wording is also the amended record's, which cites it: the record first.
+        c.score -= 0.4 if c.record.kind == "errata" and "errata" not in asked_kinds else 0.0
+    ranked = sorted(pool, key=lambda c: -c.score)
+    return _distinct(ranked)[:limit]
+
+
+def candidates(ref, question: str, wanted: set[str], edition: int | None) -> list[Candidate]:
+    """The records that may answer `question`, each with its first score: the index's hits
+    (every edition, and the newest), rules by number, records named in it, FAQ entries asking
+    the same, current points when it asks a price. NotFoundError when there are none."""
     query = search_text(_EDITION.sub(" ", question))
     if not query.strip():
         raise NotFoundError("the question names no rule, unit or stratagem",
@@ -167,20 +188,7 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
     if not pool:
         raise NotFoundError(f"nothing in the store answers {question!r}",
                             hint="try other words, or the `search` tool with a record's name")
-    asked_kinds = {kind for word, kind in _KIND_WORDS.items() if word in wanted}
-    asks, said = asked_for(question)
-    current = {e: bonus for e, bonus in zip(ref.editions(), (0.9, 0.3))}
-    newest_of = _newest_editions(pool.values())
-    for c in pool.values():
-        c.label, c.passage, share = best_passage(c.record, wanted - said or wanted, points_line=ref.points_line,
-                                                 asks=asks, own=set(terms(record_name(c.record))))
-        c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
-        c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
-        c.score += 0.6 if c.record.kind in asked_kinds else 0.0
-        # An erratum's wording is also the amended record's, which cites it: the record first.
-        c.score -= 0.4 if c.record.kind == "errata" and "errata" not in asked_kinds else 0.0
-    ranked = sorted(pool.values(), key=lambda c: -c.score)
-    return _distinct(ranked)[:limit]
+    return list(pool.values())
 
 
 # What a question asks for -> the part of a record (passages.passages labels) that answers it.
