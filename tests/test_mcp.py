@@ -144,6 +144,7 @@ def test_conflicts_names_the_files_that_disagree(tmp_path):
     ("check_list", {"text": "hello"}, "not an army list"),
     ("answer", {"question": "?"}, "names no rule"),
     ("show", {"name": "deep strike", "edition": 0}, "edition"),
+    ("show", {"name": "phase"}, "add kind, edition or faction"),
 ])
 def test_a_tool_error_is_one_line(server, name, args, says):
     (result,) = calls(server, (name, args))

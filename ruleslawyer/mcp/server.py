@@ -9,6 +9,7 @@ to the thread that opened it, and a stdio client sends one request at a time any
 """
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Annotated, Any, Callable
 
@@ -82,7 +83,8 @@ def build_server(reference: Reference, describe_error: Callable[[RuleslawyerErro
             reference.refresh()  # once a call: the store may have been ingested into since
             data, text = fn(reference, *args, **kwargs)
         except RuleslawyerError as exc:
-            raise ToolError(" ".join(describe_error(exc).split())) from None
+            # The library's hints name command-line options; here they are the tool's arguments.
+            raise ToolError(re.sub(r"--(kind|edition|faction)\b", r"\1", " ".join(describe_error(exc).split()))) from None
         except sqlite3.DatabaseError as exc:  # damage met while reading: the CLI's line, not a crash
             damaged = StoreError(f"{reference.path}: the store is damaged: {exc}", hint=REPAIR_HINT)
             raise ToolError(" ".join(describe_error(damaged).split())) from None
