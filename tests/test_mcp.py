@@ -247,3 +247,17 @@ def test_damage_met_during_a_call_is_one_line(store):
         (result,) = calls(server, ("show", {"name": "deep strike"}))
     text = text_of(result)
     assert result.is_error and "the store is damaged" in text and "\n" not in text, text
+
+
+def test_the_readme_exchange_is_what_the_tool_returns(server):
+    """The README's example exchange: the arguments it shows, the text and citation it shows."""
+    import json
+    import re
+
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## `ruleslawyer mcp`")[1].split("\n## ")[0]
+    arguments = json.loads(re.search(r"called `answer` with\s*`(\{.*?\})`", section, re.S).group(1))
+    shown_text = re.search(r"the tool returned this text:\n\n```text\n(.*?)```", section, re.S).group(1)
+    shown_citation = json.loads(re.search(r"with this citation:\n\n```json\n(.*?)```", section, re.S).group(1))
+    (result,) = calls(server, ("answer", arguments))
+    assert text_of(result).strip() == shown_text.strip()
+    assert result.structured_content["results"][0]["citation"] == shown_citation

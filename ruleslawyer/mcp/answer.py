@@ -131,9 +131,13 @@ def rank(ref, question: str, limit: int = 3) -> list[Candidate]:
     current = {e: bonus for e, bonus in zip(ref.editions(), (0.9, 0.3))}
     newest_of = _newest_editions(pool)
     for c in pool:
+        own = set(terms(record_name(c.record)))
         c.label, c.passage, share = best_passage(c.record, wanted - said or wanted, points_line=ref.points_line,
-                                                 asks=asks, own=set(terms(record_name(c.record))))
-        c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0)
+                                                 asks=asks, own=own)
+        # The current edition first, among records that answer: a rule of the newest edition
+        # sharing one word with the question does not pass an older one that answers it.
+        relevant = len((set(terms(c.passage)) | own) & wanted) / len(wanted) if wanted else 0.0
+        c.score += 1.5 * share + current.get(c.record.edition or 0, 0.0) * min(1.0, 2 * relevant)
         c.score += 0.3 if newest_of.get(_edition_free(c.record)) == (c.record.edition or 0) else 0.0
         c.score += 0.6 if c.record.kind in asked_kinds else 0.0
         # An erratum's wording is also the amended record's, which cites it: the record first.
