@@ -33,6 +33,7 @@ COMMANDS = {
     "check": "ruleslawyer.cli.check:check",
     "points": "ruleslawyer.cli.points:points",
     "changes": "ruleslawyer.cli.changes:changes",
+    "mcp": "ruleslawyer.cli.mcp:mcp",
 }
 # What command modules and tests import from here; defined in group.py (click).
 _FROM_GROUP = ("pass_app", "printable", "UserError", "raise_user_error", "AppContext", "LazyGroup")
