@@ -64,7 +64,7 @@ def test_each_tool_answers_with_citations(server, store):
     requests = [("answer", {"question": "How far can a unit consolidate?"}),
                 ("search", {"query": "look out sir", "limit": 3}),
                 ("show", {"name": "look out sir"}),
-                ("rule", {"number": "24.15"}),
+                ("rule", {"number": "03.04"}),
                 ("stratagems", {"faction": "necrons"}),
                 ("points", {"unit": "doomsday ark"}),
                 ("errata", {"name": "charges"}),
@@ -93,7 +93,7 @@ def test_each_tool_answers_with_citations(server, store):
     assert [e["document"] for e in shown["citation"]["errata"]] == [c.document for c in look_out.changes]
     assert shown["record"]["text"] == look_out.text
     # rule: the record printed with that number
-    numbered = [r for r in corpus.records if getattr(r, "number", None) == "24.15"]
+    numbered = [r for r in corpus.records if getattr(r, "number", None) == "03.04"]
     assert [r["name"] for r in results["rule"].structured_content["rules"]] == [r.name for r in numbered]
     # stratagems: what the library's filter gives
     from ruleslawyer.library.queries import filter_stratagems
@@ -144,7 +144,7 @@ def test_conflicts_names_the_files_that_disagree(tmp_path):
     ("check_list", {"text": "hello"}, "not an army list"),
     ("answer", {"question": "?"}, "names no rule"),
     ("show", {"name": "deep strike", "edition": 0}, "edition"),
-    ("show", {"name": "phase"}, "add kind, edition or faction"),
+    ("show", {"name": "phase"}, "different things"),
 ])
 def test_a_tool_error_is_one_line(server, name, args, says):
     (result,) = calls(server, (name, args))
@@ -158,7 +158,7 @@ def test_prompt_and_resources(server):
         prompts = await client.list_prompts()
         prompt = await client.get_prompt("rules_question", {"question": "Can I shoot after falling back?"})
         templates = await client.list_resource_templates()
-        read = await client.read_resource("ruleslawyer://rule/core/deep-strike?edition=11")
+        read = await client.read_resource("ruleslawyer://rule/core/engagement?edition=11")
         missing = None
         try:
             await client.read_resource("ruleslawyer://datasheet/necrons/nobody")
@@ -172,7 +172,7 @@ def test_prompt_and_resources(server):
     assert "Can I shoot after falling back?" in text and "cite" in text and "only" in text
     assert any("{kind}" in t.uri_template for t in templates.resource_templates)
     body = read.contents[0].text
-    assert "Deep Strike" in body and "24.15" in body
+    assert "Engagement" in body and "03.04" in body
     assert missing and "nobody" in missing and "\n" not in missing
 
 
@@ -225,13 +225,13 @@ def test_the_command_serves_over_stdio(store):
     params = StdioServerParameters(command=str(command), args=["--db", str(store), "mcp"])
 
     async def work(client):
-        return await client.list_tools(), await client.call_tool("answer", {"question": "What is Deep Strike?"})
+        return await client.list_tools(), await client.call_tool("answer", {"question": "What is engagement range?"})
 
     listed, answered = with_client(params, work)
     assert {t.name for t in listed.tools} == TOOLS
     assert not answered.is_error
     first = answered.structured_content["results"][0]
-    assert first["name"] == "Deep Strike" and first["citation"]["number"] == "24.15"
+    assert first["name"] == "Engagement" and first["citation"]["number"] == "03.04"
 
 
 def test_damage_met_during_a_call_is_one_line(store):
