@@ -104,12 +104,16 @@ class StoredFile:
 class Store:
     """A record store in one SQLite file. Use as a context manager or call `close()`."""
 
-    def __init__(self, path: str | Path | None = None, *, check_schema: bool = True):
+    def __init__(self, path: str | Path | None = None, *, check_schema: bool = True, read_only: bool = False):
+        """Open (or create) the store at `path`. With `read_only` the file must exist and is
+        opened in SQLite's read-only mode: nothing, not even its journal mode, is changed."""
         self.path = Path(path) if path else default_db_path()
         self.read_only = False
         self.damaged: list[str] = []  # one line per stored record that could not be decoded
         try:
-            self.read_only = open_checks(self.path, _SCHEMA, SCHEMA_VERSION)
+            if read_only and not self.path.is_file():
+                raise StoreError(f"{self.path}: no store here", hint="ingest your documents first")
+            self.read_only = open_checks(self.path, _SCHEMA, SCHEMA_VERSION) or read_only
             # isolation_level=None: we open our own transactions (BEGIN IMMEDIATE) so two
             # ingest processes queue for the write lock instead of failing half-way.
             self.conn = connect(self.path, self.read_only)

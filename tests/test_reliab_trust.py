@@ -364,3 +364,27 @@ def test_bidi_and_control_characters_in_names_are_shown_escaped(tmp_path):
     assert "\u202e" not in shown.output and "\\u202e" in shown.output
     assert terminal_safe("bold \x1b[1mname\x1b[0m\tok\n") == "bold \x1b[1mname\x1b[0m\tok\n"  # our styles kept
     assert terminal_safe("a\x1b]0;title\x07b") == "a\\x1b]0;title\\x07b"  # anything else escaped
+
+
+# ------------------------------------------------------------ 3. a read-only open writes nothing
+def test_a_read_only_open_never_writes_the_store(tmp_path):
+    from ruleslawyer.errors import StoreError
+    from ruleslawyer.records import Rule, Source
+    from ruleslawyer.store import Store
+
+    db = tmp_path / "s.sqlite"
+    _two_rules_files(tmp_path)
+    _run(db, "ingest", str(tmp_path / "house"))
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    before = _sha(db)
+    with Store(db, read_only=True) as store:
+        assert [r.name for r in store.records()] == ["Overwatch"]
+        with pytest.raises(StoreError, match="read-only"):
+            store.replace_file(path="x", name="x", sha256="0", format="text", size=0,
+                               records=[Rule("New", Source("x"))])
+    assert _sha(db) == before
+    with pytest.raises(StoreError, match="no store here"):
+        Store(tmp_path / "missing.sqlite", read_only=True)
+    assert not (tmp_path / "missing.sqlite").exists()

@@ -7,8 +7,10 @@ from .main import pass_app
 
 
 @click.command()
+@click.option("--as-of", metavar="YYYY-MM-DD",
+              help="Answer with the rules as published on or before this date (an event's freeze).")
 @pass_app
-def mcp(app):
+def mcp(app, as_of):
     """Run an MCP server on stdin/stdout for AI assistants (read-only, every answer cited).
 
     Serves the same store as the other commands (--db, $RULESLAWYER_DB, the default store)
@@ -21,6 +23,7 @@ def mcp(app):
     from ..mcp.server import serve
     from .context import library_error_line
 
-    with Reference(app.db) as reference:
+    with Reference(app.db, as_of=as_of) as reference:
         reference.refresh()  # a damaged store is an error now, not at the first question
         serve(reference, library_error_line)
+

@@ -15,10 +15,10 @@ from ..store import Store, StoredFile
 from .reconcile import FileInfo, reconcile
 
 
-def open_store(db: str | Path | None = None) -> Store:
-    """Open the store at `db` (default location when None). Whether an empty store gets the
-    example corpus is the command line's decision, not the read side's."""
-    return Store(db)
+def open_store(db: str | Path | None = None, *, read_only: bool = False) -> Store:
+    """Open the store at `db` (default location when None); `read_only` never writes it (see
+    Store). Whether an empty store gets the example corpus is the command line's decision."""
+    return Store(db, read_only=read_only)
 
 
 @dataclass

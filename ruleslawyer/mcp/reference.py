@@ -24,7 +24,7 @@ class Reference:
     Raises StoreError when the store is missing, empty or damaged (the CLI's messages).
     """
 
-    def __init__(self, db: str | Path | None = None):
+    def __init__(self, db: str | Path | None = None, *, as_of: str | None = None):
         from ..library.corpus import open_store
         from ..storefile import check_location
 
@@ -37,8 +37,9 @@ class Reference:
                     "ingest your documents first (ruleslawyer ingest FILES), or run `ruleslawyer search` once "
                     "to start with the example corpus")
             raise StoreError(f"{path}: no store here", hint=hint)
-        self.store = open_store(path)
+        self.store = open_store(path, read_only=True)
         self.path = Path(self.store.path)
+        self.as_of = as_of  # the rules frozen at this date (`mcp --as-of`), else the newest
         self._generation: int | None = None
         self._corpus = None
         self._files: dict[str, object] = {}
@@ -64,7 +65,7 @@ class Reference:
             return
         from ..library.corpus import load_corpus
 
-        self._corpus = load_corpus(self.store)
+        self._corpus = load_corpus(self.store, as_of=self.as_of)
         files = {}
         by_path = {f.path: f for f in self.store.files()}
         for f in by_path.values():
