@@ -12,13 +12,15 @@ from pathlib import Path
 
 from ....errors import LoadError
 from .app_text import looks_like_app, parse_app_text
-from .model import ArmyList, ListItem, ListNote, ListUnit
+from .model import MAX_UNITS, ArmyList, ListItem, ListNote, ListUnit
 from .newrecruit import looks_like_newrecruit, parse_newrecruit
 from .roster import RosterError, looks_like_roster, parse_roster
 
-MAX_LIST_BYTES = 64 * 1024 * 1024  # a list export is a few KB; a roster a few hundred
+# A list export is a few KB, a roster a few hundred. Reading one takes some 40 times its size in
+# memory (lines, items, notes), so the limit keeps the worst case under 200 MB.
+MAX_LIST_BYTES = 4 * 1024 * 1024
 
-__all__ = ["ArmyList", "ListItem", "ListNote", "ListUnit", "load_list", "parse_list"]
+__all__ = ["MAX_LIST_BYTES", "MAX_UNITS", "ArmyList", "ListItem", "ListNote", "ListUnit", "load_list", "parse_list"]
 
 
 def parse_list(data: str | bytes, name: str = "list") -> ArmyList:
@@ -47,6 +49,8 @@ def parse_list(data: str | bytes, name: str = "list") -> ArmyList:
     else:
         raise LoadError(name, "not an army list this version can read",
                         hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
+    if len(army.units) > MAX_UNITS:
+        raise LoadError(name, f"{len(army.units)} units; no army list has over {MAX_UNITS}")
     if not army.units:
         raise LoadError(name, "no units found in the list",
                         hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+MAX_UNITS = 1000  # an Apocalypse list has a few hundred units; more is not an army list
+
 
 @dataclass
 class ListItem:
