@@ -8,6 +8,7 @@ exports (WTC, GW, markdown roster and short), BattleScribe rosters (.ros XML, .r
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from ....errors import LoadError
@@ -69,4 +70,9 @@ def load_list(path: str | Path) -> ArmyList:
     p = Path(path)
     # Only a regular file, and at most a few MB: a FIFO or /dev/zero named by mistake would hang.
     data = read_file(p, limit=MAX_LIST_BYTES)
-    return parse_list(data, name=str(p))
+    army = parse_list(data, name=str(p))
+    try:  # an export says no date; the day its file was saved is when the list was priced at the latest
+        army.date = time.strftime("%Y-%m-%d", time.gmtime(p.stat().st_mtime))
+    except OSError:
+        pass
+    return army

@@ -70,6 +70,7 @@ class ArmyList:
     edition: int | None = None
     edition_markers: list[str] = field(default_factory=list)
     app_version: str | None = None
+    date: str | None = None  # ISO day the list was saved (its file's last change), for "is it older?"
 
     def note(self, line: int | None, kind: str, message: str) -> None:
         """Record a message about `line`."""
