@@ -126,3 +126,33 @@ def action_line(text: str, start: int = 0) -> str:
             picked.append(s)
     line = " ".join(picked) if picked else sentences[start]
     return line[:1].upper() + line[1:]
+
+
+# A sentence that defines a term ("Such units are known as Leaders") rather than says what to do.
+_DEFINES = re.compile(r"\blisted on (?:their|its) datasheets?\b|\b(?:are|is) known as\b|\bis said to be\b",
+                      re.IGNORECASE)
+_DOES = re.compile(r"\b(?:can|must|cannot|each time|add|subtract|re-roll|roll|is not|are not|until|while|"
+                   r"select|set (?:it|this unit|that unit) up|counts? as|gains?|suffers?|improve|worsen)\b",
+                   re.IGNORECASE)
+
+
+MIN_LEFT_OUT = 15
+
+
+def key_text(text: str, limit: int = 30) -> tuple[str, bool]:
+    """(text, whole): the operative text when it is at most `limit` words; else the sentence that
+    says what the rule does (the first operative one that does not only define a term), with the
+    sentences that finish it ("If you do, ..."). Whole sentences only: never cut mid-sentence."""
+    full = operative_text(text)
+    if len(full.split()) <= limit:
+        return full, True
+    sentences = operative_sentences(text)
+    start = next((i for i, s in enumerate(sentences) if _DOES.search(s) and not _DEFINES.search(s)), 0)
+    picked = [sentences[start]]
+    for s in sentences[start + 1:]:
+        if not _FOLLOW.match(s):
+            break
+        picked.append(s)
+    key = " ".join(picked)
+    # a rule that only loses a few words is printed whole: a pointer would save no room
+    return (full, True) if len(full.split()) - len(key.split()) < MIN_LEFT_OUT else (key, False)
