@@ -193,11 +193,15 @@ def test_rules_in_full_on_the_card_never_cut(units, corpus, tmp_path):
     leader = next(r for r in corpus if r.kind == "rule" and r.name == "Leader" and r.edition == 10)
     card_leader = next(a for a in chrono[0].abilities if a.name == "Leader")
     full = card_leader.text or leader.text
-    if "Leader" in named:
+    on_leader = [b.data["text"] for f in unit_faces for b in f.blocks if b.data.get("title") == "Leader"]
+    if "Leader" in named or (on_leader and "in full: rules sheet" in on_leader[0]):
+        # by name or by the sentence saying what it does: in full on the rules sheet
         assert squash(full[:200]) in sheet and squash(full[-120:]) in sheet
+        assert not on_leader or "you can select one of those Bodyguard units" in on_leader[0]
     else:
         assert squash(operative_text(full)) in on_card
-    assert bool(named) == bool(sheet)
+    pointers = named or any("in full: rules sheet" in t for t in texts)
+    assert bool(pointers) == bool(sheet)
 
 
 def test_nine_poker_cards_on_a4_portrait_with_marks_outside_the_cuts(sheet_pdf):
@@ -308,7 +312,7 @@ def test_stratagem_card_carries_when_target_effect(corpus, tmp_path):
     import pdfplumber
 
     from ruleslawyer.cards import make_cards
-    from ruleslawyer.cards.content import select_records
+    from ruleslawyer.cards.select import select_records
 
     chosen = select_records(corpus, ["Protocol of the Hungry Void"], stratagems=True).records
     assert [r.kind for r in chosen] == ["stratagem"]

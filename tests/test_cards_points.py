@@ -124,7 +124,8 @@ def test_real_orks_cards_show_the_mfm_points(e11_orks_store, shared, tmp_path):
 
 def test_real_faction_cards_use_the_points_index(e11_orks_store, tmp_path):
     """`cards --faction` prices every unit the MFM names (one index for the whole faction)."""
-    from ruleslawyer.cards.content import build_content, select_records
+    from ruleslawyer.cards.content import build_content
+    from ruleslawyer.cards.select import select_records
     from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.library.points import PointsIndex
     from ruleslawyer.store import Store

@@ -156,7 +156,7 @@ def test_wound_boxes_for_characters_vehicles_and_monsters_up_to_24_wounds():
 
 
 def test_edition_newest_by_default_with_a_note_and_edition_option():
-    from ruleslawyer.cards.content import select_records
+    from ruleslawyer.cards.select import select_records
 
     old, new = unit(edition=9, name="Skorpekh Lord"), unit(edition=10, name="Skorpekh Lord")
     other = unit(edition=10, name="Skorpekh Destroyers")

@@ -147,10 +147,13 @@ def key_text(text: str, limit: int = 30) -> tuple[str, bool]:
     if len(full.split()) <= limit:
         return full, True
     sentences = operative_sentences(text)
-    start = next((i for i, s in enumerate(sentences) if _DOES.search(s) and not _DEFINES.search(s)), 0)
+    start = next((i for i, s in enumerate(sentences) if not _DEFINES.search(s)), 0)
+    if not _DOES.search(sentences[start]):  # a scene-setting sentence: the first that acts
+        start = next((i for i in range(start, len(sentences)) if _DOES.search(sentences[i])), start)
     picked = [sentences[start]]
     for s in sentences[start + 1:]:
-        if not _FOLLOW.match(s):
+        # what finishes it ("If you do, ..."), or the items of the list it opens (their bullets lost)
+        if not (_FOLLOW.match(s) or (picked[-1].endswith(":") and len(picked) < 4)):
             break
         picked.append(s)
     key = " ".join(picked)
