@@ -46,22 +46,26 @@ def _sentences(paragraph: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(paragraph) if s.strip()]
 
 
-def operative_sentences(text: str) -> list[str]:
-    """The rule's sentences that say what it does, in order; a sentence ending in ":" carries the
-    bullet list under it ("this model's melee attacks have: +3 A; +2 S")."""
-    out: list[str] = []
+def _rule_lines(text: str):
+    """The rule's non-blank lines, stripped, without its explaining paragraphs (an example or a
+    designer's note runs from its opening line to the next blank line)."""
     skipping = False
-    listing = False  # the last sentence introduced a bullet list (it ended in ":")
     for raw in (text or "").split("\n"):
         line = raw.strip()
         if not line:
             skipping = False
-            continue
-        if _EXPLAINS.match(line):
+        elif _EXPLAINS.match(line):
             skipping = True
-            continue
-        if skipping:
-            continue
+        elif not skipping:
+            yield line
+
+
+def operative_sentences(text: str) -> list[str]:
+    """The rule's sentences that say what it does, in order; a sentence ending in ":" carries the
+    bullet list under it ("this model's melee attacks have: +3 A; +2 S")."""
+    out: list[str] = []
+    listing = False  # the last sentence introduced a bullet list (it ended in ":")
+    for line in _rule_lines(text):
         numbered = re.match(r"^\d{1,2}[.)]\s+", line)
         if line[:2] in ("- ", "* ", "\u2022 ") or numbered:
             item = line[numbered.end() if numbered else 2:].strip().rstrip(".;")
@@ -80,17 +84,7 @@ def operative_text(text: str) -> str:
     """The rule's text without the sentences that only name, exemplify or explain it; its
     paragraphs and bullet lists kept as printed. The whole text when nothing is left."""
     kept: list[str] = []
-    skipping = False
-    for raw in (text or "").split("\n"):
-        line = raw.strip()
-        if not line:
-            skipping = False
-            continue
-        if _EXPLAINS.match(line):
-            skipping = True
-            continue
-        if skipping:
-            continue
+    for line in _rule_lines(text):
         if line[:2] in ("- ", "* ", "\u2022 "):
             kept.append(line)
             continue
