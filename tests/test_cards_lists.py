@@ -26,7 +26,8 @@ def e11_store(shared, tmp_path_factory):
 
 
 def list_files(shared):
-    return sorted((shared / "realdata" / "e11" / "lists").glob("11e_*.txt")) + [FIXTURES / "e11_orks_app_old_points.txt"]
+    lists = sorted((shared / "realdata" / "e11" / "lists").glob("11e_*.txt"))
+    return lists + [FIXTURES / "e11_orks_app_old_points.txt"]
 
 
 def texts(face):
@@ -76,7 +77,8 @@ def test_nine_in_ten_eleventh_edition_datasheets_fit_one_poker_card(e11_store):
 
     with Store(e11_store) as store:
         records = load_corpus(store).records
-    units = sorted((r for r in records if r.kind == "datasheet" and r.edition == 11), key=lambda r: (r.name, r.faction or ""))
+    units = sorted((r for r in records if r.kind == "datasheet" and r.edition == 11),
+                   key=lambda r: (r.name, r.faction or ""))
     units = units[:: max(1, len(units) // 40)][:40]
     done = fit_cards(build_content(units, records), CardOptions(size="poker"))
     one = [v for v in done.values() if v is not None]

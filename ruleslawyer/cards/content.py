@@ -327,7 +327,8 @@ def referencing(c: CardContent, keep: int) -> CardContent:
         if whole:
             back.append(text_block(name, key, cls="rule"))
         else:
-            back.append(text_block(name, key, cls="rule", note=f"in full: rules sheet{f', {number}' if number else ''}"))
+            where = f"in full: rules sheet, {number}" if number else "in full: rules sheet"
+            back.append(text_block(name, key, cls="rule", note=where))
             sheet.append((name, text))
     named = [(n, t, num) for k, (n, t, num) in enumerate(c.named_rules) if k not in full]
     if named:

@@ -97,8 +97,8 @@ def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
     cards = make_cards(chosen.records, chosen.corpus_records, opts, title=title, verify=as_pdf)
     cards.save(path)
     units = sum(1 for r in chosen.records if r.kind == "datasheet")
-    click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} stratagem/enhancement "
-               f"card(s), {len(cards.pairs)} card(s) in all.")
+    click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} detachment rule, stratagem "
+               f"and enhancement card(s), {len(cards.pairs)} card(s) in all.")
     check = chosen.check
     if check.prices is not None and check.points_current is not None and check.points_current != check.points_total:
         click.echo(f"At the current points ({check.prices.label()}) the list costs {check.points_current} points, "

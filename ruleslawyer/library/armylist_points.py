@@ -202,7 +202,7 @@ def record_date(record: Record, printings: Mapping[int, Any] | None = None) -> s
 
 
 def _offers(ru: "ResolvedUnit", entry: Points | None, edition: int, datasheets: Mapping[str, list],
-            printings: Mapping[int, Any] | None) -> list[tuple[PriceSource, Sequence[UnitCost], Sequence, Points | None]]:
+            printings: Mapping[int, Any] | None) -> list[tuple[PriceSource, Sequence[UnitCost], Sequence, Any]]:
     """Every source of `edition` that prices the unit, best first: (source, costs, wargear costs, entry)."""
     out = []
     if entry is not None and entry.costs:
