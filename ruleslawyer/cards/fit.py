@@ -286,32 +286,29 @@ def _spread(c: CardContent) -> CardContent:
     return plain[-1] if plain else c
 
 
-def _over_cards(c: CardContent, opts: CardOptions, slack: float) -> tuple[CardContent, list[list[Block]]]:
-    """A record that fits no single card, over as few faces as its rules in full take; when that
-    is more than two cards, as many of its rules in full as two cards hold (the shortest first),
-    the others named with their numbers. Its type is the largest at which it takes no more faces.
-    The rules sheet always goes over as many faces as it needs, at its own size."""
+def _faces_estimated(c: CardContent, size: float, opts: CardOptions, slack: float) -> int:
+    """How many faces `c` takes at `size`, from font metrics (no layout)."""
+    stream = replace(_stream(c, size), total=9)
+    m = measure_estimate(stream, opts)
+    return len(pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack)))
+
+
+def _over_cards(c: CardContent, opts: CardOptions) -> tuple[CardContent, float]:
+    """For a record that fits no single card: the content and type size to print it over cards
+    with. Its rules in full, over as few faces as they take; when that is more than two cards,
+    as many of its rules in full as two cards hold (the shortest first), the others named with
+    their numbers. The type is the largest at which it takes no more faces. Chosen on estimates;
+    `assemble` lays the choices out exactly, all in one layout. The rules sheet goes over as
+    many faces as it needs, at its own size."""
     if c.kind == "rules":
-        return c, _many_faces(c, RULES_SHEET_PT, opts, slack)
+        return c, RULES_SHEET_PT
     floor = opts.floor_pt
     c = _spread(c)
-    n = len(c.named_rules)
-    kept = [c] + [referencing(c, k) for k in range(n - 1, -1, -1)]
-    measure_exact([replace(_stream(v, floor), total=9) for v in kept], opts)  # one layout for all
-    chosen, faces = kept[-1], None
-    for v in kept:
-        faces = _many_faces(v, floor, opts, slack)
-        if len(faces) <= MAX_FACES:
-            chosen = v
-            break
-    faces = _many_faces(chosen, floor, opts, slack)
-    larger = [x for x in opts.font_steps() if x > floor]
-    measure_exact([replace(_stream(chosen, x), total=9) for x in larger], opts)
-    for x in larger:  # largest first: the biggest type that needs no more faces
-        bigger = _many_faces(chosen, x, opts, slack)
-        if len(bigger) <= len(faces):
-            return replace(chosen, min_pt=x), bigger
-    return replace(chosen, min_pt=floor), faces
+    kept = [c] + [referencing(c, k) for k in range(len(c.named_rules) - 1, -1, -1)]
+    chosen = next((v for v in kept if _faces_estimated(v, floor, opts, 0.0) <= MAX_FACES), kept[-1])
+    least = _faces_estimated(chosen, floor, opts, 0.0)
+    size = next((x for x in opts.font_steps() if _faces_estimated(chosen, x, opts, 0.0) <= least), floor)
+    return chosen, size
 
 
 def face_fill(blocks: Sequence[Block], c: CardContent, size: float, opts: CardOptions) -> float:
@@ -366,24 +363,23 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
     """
     slack = slack or {}
     fitted = fit_cards(contents, opts, exact, slack)
-    printed: dict[int, CardContent] = {}
-    spread: dict[int, list[list[Block]]] = {}
-    for i, c in enumerate(contents):
-        if fitted.get(i) is None:
-            printed[i], spread[i] = _over_cards(c, opts, slack.get(i, 0.0))
+    printed: dict[int, tuple[CardContent, float]] = {i: _over_cards(c, opts) for i, c in enumerate(contents)
+                                                       if fitted.get(i) is None}
+    if printed:  # one layout for every record that takes several cards (cached for _many_faces)
+        measure_exact([replace(_stream(c, size), total=9) for c, size in printed.values()], opts)
+    spread = {i: _many_faces(c, size, opts, slack.get(i, 0.0)) for i, (c, size) in printed.items()}
     fitted = harmonise(fitted, contents, opts, slack)
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
         if chosen is not None:
-            chosen.append(one[0] if one is not None else printed[i])
+            chosen.append(one[0] if one is not None else printed[i][0])
         if one is not None:
             c, size, front, back = one
             base = Face(c.title, c.meta, c.kind, "front", tuple(front), size, key=(i, "card"))
             pairs.append((base, replace(base, side="back" if back else "blank", blocks=tuple(back))))
             continue
-        c = printed[i]
-        size = c.min_pt if c.kind != "rules" else RULES_SHEET_PT
+        c, size = printed[i]
         faces = [Face(c.title, c.meta, c.kind, "front" if k % 2 == 0 else "back", tuple(b), size, key=(i, "card"))
                  for k, b in enumerate(spread[i])]
         if len(faces) % 2:
