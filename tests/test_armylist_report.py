@@ -124,3 +124,16 @@ def test_cli_opens_with_the_summary_and_a_resolved_list_has_few_problem_lines(e1
     problems = lines[lines.index(next(ln for ln in lines if ln.endswith("problem(s):"))) + 1:]
     assert 0 < len(problems) <= 5
     assert any(ln.startswith("Priced by Points v1.1 (") for ln in lines)
+
+
+def test_a_wargear_problem_repeated_over_units_and_lines_is_one_line(tmp_path):
+    records = [sheet("Test Boyz"), sheet("Test Nobz")]
+    units = "".join(unit(n, 80).replace("Big axe", "Shiny gun") for n in ("Test Boyz", "Test Boyz", "Test Nobz"))
+    result = check(tmp_path, units, records)
+    raw = [p for p in result.problems if p.kind == "unknown wargear"]
+    assert len(raw) == 3 and all(p.item == "Shiny gun" for p in raw)
+    folded = [p for p in result.problem_lines() if p.kind == "unknown wargear"]
+    assert len(folded) == 1
+    message = folded[0].message
+    assert "'Shiny gun'" in message and "Test Boyz (lines" in message and "Test Nobz (line " in message
+    assert all(str(p.line) in message for p in raw)

@@ -308,13 +308,14 @@ def _resolve_item(item: ListItem, d: Datasheet, u: ListUnit, cat: Catalogue, fac
     if close:
         weapons = weapons_named(d, close[0])
         problems.append(Problem(line, "close name", f"line {line}: {u.name}: {item.name!r} read as "
-                                f"the weapon {close[0]!r}", u.name))
+                                f"the weapon {close[0]!r}", u.name, item=item.name))
         return ResolvedItem(item, "weapon", tuple(weapons))
     hint = close_weapons(d, item.name, SUGGEST)
     problems.append(Problem(line, "unknown wargear",
                             f"line {line}: {u.name}: no weapon or ability {item.name!r} on its datasheet "
                             f"({d.faction}, {nth(d.edition) if d.edition else '?'} edition)", u.name,
-                            f"did you mean: {', '.join(hint)}" if hint else "check the datasheet's wargear"))
+                            f"did you mean: {', '.join(hint)}" if hint else "check the datasheet's wargear",
+                            item=item.name))
     return ResolvedItem(item, "unknown")
 
 

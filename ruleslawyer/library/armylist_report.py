@@ -30,10 +30,11 @@ class Problem:
     message: str
     unit: str | None = None
     suggestion: str | None = None
+    item: str | None = None  # the wargear item the problem is about, when it is about one
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "unit": self.unit, "kind": self.kind, "message": self.message,
-                "suggestion": self.suggestion}
+                "suggestion": self.suggestion, "item": self.item}
 
 
 def nth(n: int | None) -> str:
@@ -94,7 +95,7 @@ def problem_lines(check: "ListCheck") -> list["Problem"]:
 
     Folded: units on an older edition's datasheet (one line per edition), lost indentation, units
     and enhancements not in the documents (those with a "did you mean" stay on their own line)."""
-    problems = check.problems
+    problems = _fold_items(check.problems)
     out: list[Problem] = []
     folded: set[str] = set()
     older = older_datasheets(check)
@@ -125,6 +126,30 @@ def problem_lines(check: "ListCheck") -> list["Problem"]:
             out.append(Problem(None, p.kind, f"{n} enhancements are not in your documents: "
                                f"{_names([_line_of(q) for q in same])}", None,
                                "ingest the data that has them"))
+    return out
+
+
+def _fold_items(problems: Sequence[Problem]) -> list[Problem]:
+    """One line per wargear item a problem repeats over units and lines ("'Twin pulse carbine' ...:
+    Crisis Sunforge Battlesuits (lines 120, 123), Crisis Fireknife Battlesuits (lines 104, 107)")."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        if p.item and p.unit:
+            groups.setdefault((p.kind, p.item.casefold(), p.suggestion), []).append(p)
+    out: list[Problem] = []
+    for p in problems:
+        group = groups.get((p.kind, p.item.casefold(), p.suggestion)) if p.item and p.unit else None
+        if not group or len(group) < 2:
+            out.append(p)
+            continue
+        if group[0] is not p:
+            continue
+        lines: dict[str, list[str]] = {}
+        for q in group:
+            lines.setdefault(q.unit, []).append(str(q.line) if q.line else "?")
+        where = ", ".join(f"{u} (line{'s' if len(ls) > 1 else ''} {', '.join(ls)})" for u, ls in lines.items())
+        what = p.message.split(f"{p.unit}: ", 1)[-1].replace(" on its datasheet", " on their datasheets")
+        out.append(Problem(None, p.kind, f"{what}: {where}", None, p.suggestion, p.item))
     return out
 
 
