@@ -73,7 +73,7 @@ def sheet(app, file, out):
     with app.store() as store:
         path, result = write_list_sheet(store, file, out)
     unresolved = [u.entry.name for u in result.units if not u.resolved]
-    click.echo(f"Wrote {path}: {len(result.units)} units, {len(result.problems)} problem(s) listed on the sheet.")
+    click.echo(f"Wrote {path}: {len(result.units)} units, {len(result.problem_lines())} problem(s) listed on the sheet.")
     if unresolved:
         click.echo("Not found: " + ", ".join(unresolved))
 
