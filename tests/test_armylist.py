@@ -185,7 +185,20 @@ def test_cli_cards_list(runner, wahapedia_db, tmp_path, monkeypatch):
     assert "Enhancement: Internal Grenade Racks" in page  # on its bearer's card
     assert "Stealth Battlesuits" in page and "Tau Skyray Gunship of Dreams" in out.output
     assert "Airbursting fragmentation projector" not in page  # only the chosen wargear
-    assert "Starflare Ignition System" in page  # an enhancement card of the detachment
+    # of the detachment's enhancements only the one the list takes gets a card; its rule gets one
+    assert "Starflare Ignition System" not in page
+    assert page.count("Internal Grenade Racks") >= 2
+    check = check_list(load_list(FIXTURES / "tau_patrol.ros"), load_corpus_records(wahapedia_db))
+    for rule in check.detachments[0].rules:
+        assert rule.name in page
+
+
+def load_corpus_records(db):
+    from ruleslawyer.library.corpus import load_corpus
+    from ruleslawyer.store import Store
+
+    with Store(db) as store:
+        return load_corpus(store).records
 
 
 def test_site_list_page(wahapedia_db, tmp_path):

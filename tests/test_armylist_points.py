@@ -117,7 +117,11 @@ def test_list_now_over_its_limit_is_a_problem(tmp_path):
 def test_only_points_of_the_lists_edition(tmp_path):
     """A 10th edition points list never prices an 11th edition list; with none of its edition the
     list keeps its own points and no current total is claimed."""
-    records = [r for r in _records() if not isinstance(r, Points)]
+    from dataclasses import replace
+
+    # no source of the 11th edition prices anything: the datasheets print no points here
+    records = [replace(r, points=None) if isinstance(r, Datasheet) else r
+               for r in _records() if not isinstance(r, Points)]
     records.append(_pts("Test Boyz", "9.9", [UnitCost("10", 10)], edition=10))
     check = _check(tmp_path, LIST.format(total=160, boss=80, units=_unit(80)), records)
     assert check.edition == 11
@@ -126,8 +130,15 @@ def test_only_points_of_the_lists_edition(tmp_path):
 
 
 def test_an_unpriced_enhancement_leaves_its_unit_unpriced(tmp_path):
-    """Without its enhancement's current cost the unit would look cheaper: it keeps its printed points."""
+    """Without its enhancement's current cost the unit would look cheaper: it keeps its printed points.
+    The enhancement's own record of the list's edition is a source of its cost too."""
+    from dataclasses import replace
+
     records = [r for r in _records() if not (isinstance(r, Points) and r.target_kind == "detachment")]
+    check = _check(tmp_path, LIST.format(total=160, boss=80, units=_unit(80)), records)
+    hat = next(r for r in records if isinstance(r, Enhancement))
+    assert check.prices.units[0].enhancement == hat.points
+    records = [replace(r, points=None) if isinstance(r, Enhancement) else r for r in records]
     check = _check(tmp_path, LIST.format(total=160, boss=80, units=_unit(80)), records)
     boss = check.prices.units[0]
     assert boss.points is None and "Shiny Hat" in boss.why
@@ -147,7 +158,7 @@ def test_list_cards_give_the_current_enhancement_points(tmp_path):
     card = unit_card_record(check.units[0], check.prices.units[0])
     assert any(a.name == "Enhancement: Shiny Hat (30 pts)" for a in card.abilities)
     now = next(a.text for a in card.abilities if a.name == "Points now")
-    assert now == "100 pts at Points v1.1 (the list says 80)"  # 70 (v1.1) + 30 for the hat
+    assert now == "100 pts by Points v1.1 (undated) (the list says 80)"  # 70 (v1.1) + 30 for the hat
     same = unit_card_record(check.units[1], check.prices.units[1])  # 80 printed, 80 now: nothing to say
     assert not any(a.name == "Points now" for a in same.abilities)
     hat = check.detachments[0].enhancements[0]
@@ -227,8 +238,8 @@ def test_cli_list_check_says_the_current_total(e11_orks_store, monkeypatch):
     monkeypatch.setenv("RULESLAWYER_DB", str(e11_orks_store))
     out = CliRunner().invoke(cli, ["list", "check", str(FIXTURES / "e11_orks_app_old_points.txt")])
     assert out.exit_code == 0, out.output
-    assert re.search(r"At the current points \(Points v1\.1, 11th edition\): \d+ points, \d+ over the limit "
-                     r"of 1000", out.output)
+    assert re.search(r"Priced by Points v1\.1 \(\d{4}-\d\d-\d\d\): \d+ points, \d+ over the limit of 1000",
+                     out.output)
     assert "Boyz (150 pts, now 170)" in out.output
 
 
@@ -238,7 +249,7 @@ def test_list_sheet_gives_the_current_total_and_enhancement_costs(tmp_path):
     records = _records()
     check = _check(tmp_path, LIST.format(total=160, boss=80, units=_unit(80)), records)
     sheet = build_sheet(check, records)
-    assert f"{check.points_current} points at the current points (Points v1.1)" in sheet.subtitle
+    assert f"{check.points_current} points at the current points ({check.prices.label()})" in sheet.subtitle
     assert [(e.name, e.points) for e in sheet.enhancements] == [("Shiny Hat", 30)]
 
 

@@ -38,7 +38,7 @@ def test_card_gives_the_newest_points_by_tier_and_wargear():
     sheet = _sheet(points=(UnitCost("10", 90), UnitCost("20", 180)))
     meta = " | ".join(_meta(sheet, [sheet, NEW, OLD]))  # order in the store does not matter
     assert "11th ed." in meta
-    assert "Points v1.1: 1st-3rd: 10 models 75 pts, 20 models 160 pts; 4th+: 10 models 85 pts, 20 models 170 pts" in meta
+    assert "v1.1 10: 75 \u00b7 20: 160; 4th+: 85 \u00b7 170 pts" in meta  # one line for every tier
     assert "Wargear big shoota +5 pts" in meta
     # neither the datasheet's own points (90) nor the older version's (70, 140)
     assert not re.search(r"\b(90|70|140)\b", meta)
@@ -47,9 +47,19 @@ def test_card_gives_the_newest_points_by_tier_and_wargear():
 def test_card_keeps_its_own_points_without_a_points_list_of_its_edition():
     tenth = _sheet(edition=10, points=(UnitCost("10", 90),))
     meta = " | ".join(_meta(tenth, [tenth, NEW]))
-    assert "10th ed." in meta and "10 models: 90 pts" in meta and "v1.1" not in meta
+    assert "10th ed." in meta and "90 pts" in meta and "v1.1" not in meta
     other_faction = _sheet(faction="Others", points=(UnitCost("10", 90),))
     assert "v1.1" not in " | ".join(_meta(other_faction, [other_faction, NEW]))
+
+
+def test_card_gives_a_datasheets_own_points_when_dated_after_the_points_list():
+    dated = _points("1.1", [UnitCost("10", 75)])
+    dated = Points(**{**dated.__dict__, "source": Source(file="testers.yaml", version="1.1", date="2026-07-22")})
+    newer = Datasheet(**{**_sheet(points=(UnitCost("10", 90),)).__dict__,
+                         "source": Source(file="Datasheets.csv", date="2026-09-13")})
+    assert "90 pts" in " | ".join(_meta(newer, [newer, dated]))
+    older = Datasheet(**{**newer.__dict__, "source": Source(file="Datasheets.csv", date="2026-07-01")})
+    assert "v1.1 10: 75 pts" in " | ".join(_meta(older, [older, dated]))
 
 
 def test_stratagem_card_says_its_edition_and_number():
@@ -102,18 +112,20 @@ def test_real_orks_cards_show_the_mfm_points(e11_orks_store, shared, tmp_path):
         write_cards(store, ["Boyz", "Battlewagon"], out=out)
     with pdfplumber.open(out) as pdf:
         text = re.sub(r"\s+", " ", " ".join(p.extract_text() or "" for p in pdf.pages))
-    assert "11th ed." in text and "Points v1.1" in text
+    assert "11th ed." in text and "v1.1" in text
     boyz = _yaml_costs(shared, "Boyz")
     assert len({m for m, _ in boyz}) < len(boyz)  # priced per tier: the same size twice
-    for models, pts in boyz:
-        assert f"{models} models {pts} pts" in text
+    sizes = list(dict.fromkeys(m for m, _ in boyz))
+    first = " \u00b7 ".join(f"{m}: {p}" for m, p in boyz[:len(sizes)])
+    assert first in text.replace(" · ", " \u00b7 ")  # the first tier with its sizes, on one line
     (models, pts), = _yaml_costs(shared, "Battlewagon")
-    assert f"{models} model: {pts} pts" in text
+    assert f"v1.1 {pts} pts" in text
 
 
 def test_real_faction_cards_use_the_points_index(e11_orks_store, tmp_path):
     """`cards --faction` prices every unit the MFM names (one index for the whole faction)."""
-    from ruleslawyer.cards.content import build_content, select_records
+    from ruleslawyer.cards.content import build_content
+    from ruleslawyer.cards.select import select_records
     from ruleslawyer.library.corpus import load_corpus
     from ruleslawyer.library.points import PointsIndex
     from ruleslawyer.store import Store
@@ -126,4 +138,4 @@ def test_real_faction_cards_use_the_points_index(e11_orks_store, tmp_path):
     assert len(priced) > 30
     for d, c in zip(chosen, build_content(chosen, records)):
         if d in priced:
-            assert any(m.startswith("Points v1.1") for m in c.meta), d.name
+            assert any(m.startswith("v1.1 ") for m in c.meta), d.name

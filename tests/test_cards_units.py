@@ -85,11 +85,12 @@ def test_split_text_counts_printed_characters_bullets_included():
     assert split_text("abc def", 99) == ("abc def", "")
 
 
-def test_font_steps_never_go_below_six_and_a_half_points():
+def test_font_steps_never_go_below_seven_points():
     for size in ("poker", "tarot", "a6", "a5"):
         steps = CardOptions(size=size).font_steps()
-        assert steps[-1] == 6.5 and min(steps) == 6.5 and steps == sorted(steps, reverse=True)
-        assert steps[0] > 6.5  # room to grow
+        assert steps[-1] == 7.0 and min(steps) == 7.0 and steps == sorted(steps, reverse=True)
+        assert steps[0] > 7.0  # room to grow
+    assert CardOptions(size="poker").font_steps()[0] == 9.0
 
 
 def content_of(d, rules):
@@ -100,8 +101,10 @@ def content_of(d, rules):
 
 def test_front_has_own_abilities_in_full_and_core_abilities_by_name():
     leader_text = " ".join(["word"] * 300)
-    rules = [rule("Leader", text=leader_text, summary=("Attach this model to a unit before the battle.",)),
-             rule("Lethal Hits", text="Critical hits wound automatically."), rule("Deep Strike", text=" ".join(["w"] * 90))]
+    form = "This ability always takes the form Deep Strike. Each time this unit arrives, set it up 9\" away."
+    rules = [rule("Leader", text=leader_text, summary=("Attach this model to a unit before the battle.",),
+                  number="24.05"),
+             rule("Lethal Hits", text="Critical hits wound automatically."), rule("Deep Strike", text=form)]
     d = unit(weapons=(Weapon("Gun", "18\"", A="2", skill="3+", S="5", AP="-1", D="1", abilities=("lethal hits",)),),
              abilities=(Ability("Leader", "", "core"), Ability("Deep Strike", "", "core"),
                         Ability("Grim Will", "Once per battle, this unit can do a thing.", "unit")),
@@ -112,10 +115,33 @@ def test_front_has_own_abilities_in_full_and_core_abilities_by_name():
     named = dict(next(b for b in c.front if b.kind == "lines" and b.data["cls"] == "named").data["lines"])
     assert named["Core"] == "Leader, Deep Strike" and named["Leads"] == "Immortals"
     back = {b.data.get("title"): b for b in c.back if b.kind == "text"}
-    assert back["Lethal Hits"].data["text"] == "Critical hits wound automatically."  # short: in full
-    assert back["Leader"].data["text"] == "Attach this model to a unit before the battle."  # long: one line
-    assert "long" in back["Deep Strike"].data["cls"] and len(back["Deep Strike"].data["text"]) < 200
-    assert {n for n, _ in c.long_rules} == {"Leader", "Deep Strike"}
+    # every rule in full on the back, by its operative text: never cut, never its form sentence
+    assert back["Lethal Hits"].data["text"] == "Critical hits wound automatically."
+    assert back["Leader"].data["text"] == leader_text
+    assert back["Deep Strike"].data["text"] == "Each time this unit arrives, set it up 9\" away."
+    assert not c.long_rules
+    # the last resort names the rules with their numbers, for the rules sheet
+    last = next(f for f in c.fallbacks if f.last_resort)
+    refs = dict(next(b for b in last.back if b.kind == "lines").data["lines"])
+    assert "Leader (24.05)" in refs["Rules (see the rules sheet)"]
+    assert {n for n, _ in last.long_rules} == {"Leader", "Deep Strike", "Lethal Hits"}
+
+
+def test_points_tiers_on_one_line():
+    from ruleslawyer.cards.content import tiers_line
+
+    costs = (UnitCost("10", 75, "1st-3rd"), UnitCost("20", 160, "1st-3rd"),
+             UnitCost("10", 85, "4th+"), UnitCost("20", 170, "4th+"))
+    assert tiers_line(costs) == "10: 75 \u00b7 20: 160; 4th+: 85 \u00b7 170 pts"
+    assert tiers_line((UnitCost("1", 85),)) == "85 pts"
+
+
+def test_back_carries_composition_and_wargear_options_where_there_is_room():
+    d = unit(composition=("1 Boss", "9 Boyz"), wargear_options=("The Boss's gun can be replaced with 1 big gun.",))
+    c = content_of(d, [])
+    titles = [b.data.get("title") for b in c.back]
+    assert titles == ["Unit composition", "Wargear options"] and c.min_pt > 7.0
+    assert not any(b.data.get("title") == "Wargear options" for f in c.fallbacks for b in f.back)
 
 
 def test_wound_boxes_for_characters_vehicles_and_monsters_up_to_24_wounds():
@@ -130,7 +156,7 @@ def test_wound_boxes_for_characters_vehicles_and_monsters_up_to_24_wounds():
 
 
 def test_edition_newest_by_default_with_a_note_and_edition_option():
-    from ruleslawyer.cards.content import select_records
+    from ruleslawyer.cards.select import select_records
 
     old, new = unit(edition=9, name="Skorpekh Lord"), unit(edition=10, name="Skorpekh Lord")
     other = unit(edition=10, name="Skorpekh Destroyers")

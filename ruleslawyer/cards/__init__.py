@@ -115,7 +115,7 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
     A name found in several editions prints the newest (or `edition`); the report's notes say so.
     """
     from ..library.corpus import load_corpus
-    from .content import select_records
+    from .select import select_records
 
     opts = CardOptions.resolve(options)
     path = Path(out)

@@ -3,9 +3,11 @@
 A datasheet card has two streams. The front: profiles and invulnerable save, weapons with
 their abilities as tags, the unit's own abilities in full (a tick box beside a "once per
 battle" one), core and faction abilities by name, keywords, and wound boxes. The back: the
-text of the rules the card names, short ones in full and long ones (Leader, Deadly Demise,
-Deep Strike, ...) as one line, their full text going on the rules sheet. What does not fit
-the front goes to the back before them (`fit.py`). A stratagem has a front stream only.
+operative text of every rule the card names, never cut (library.operative: what the rule does,
+not the sentence naming its form), then the unit's composition and wargear options where there
+is room. What does not fit the front goes to the back before them (`fit.py`); what does not fit
+the back uses the front's free space, then a second card; only as a last resort are the rules
+named with their numbers, for the rules sheet. A stratagem has a front stream only.
 
 Blocks carry plain data, rendered by `templates/cards/blocks.html` and estimated by
 `estimate.py`; the two must describe the same markup.
@@ -16,17 +18,18 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..library.find import find_by_name
-from ..library.points import PointsIndex, costs_text, wargear_text
+from ..library.armylist_points import record_date
+from ..library.armylist_report import nth
+from ..library.operative import key_text
+from ..library.points import PointsIndex, wargear_text
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
 from ..records import Datasheet, Points, Record, Rule, Stratagem
 from .metrics import text_em
-from .options import CardError
 
-SHORT_WORDS = 60  # a named rule up to this long is printed in full on the back
-SUMMARY_CHARS = 150
+
 MAX_WOUND_BOXES = 24
+EXTRAS_MIN_PT = 8.0  # composition and wargear options go on the back only at this size or larger
 TRACKED = ("CHARACTER", "VEHICLE", "MONSTER")
 ONCE = re.compile(r"\bonce per (?:battle|game)\b(?! round)", re.I)  # "once per battle round" recurs
 CELL_PAD_EM = 0.18  # horizontal padding of a table cell (cards.css: th, td)
@@ -75,79 +78,13 @@ class CardContent:
     back: tuple[Block, ...] = ()
     kind: str = "datasheet"
     long_rules: tuple[tuple[str, str], ...] = ()  # (name, full text) for the rules sheet
-    # Shorter backs to fall back on, in order, when the card fits at no size: every rule in
-    # one line, then the rules by name only (their text going on the rules sheet).
+    # Other contents to fall back on, in order (`fit.py`): without the composition and wargear
+    # options; then, when even two cards do not hold the rules, the rules by name and number.
     fallbacks: tuple["CardContent", ...] = ()
-
-
-@dataclass
-class Selection:
-    """The records to print, and notes for the user (a name printed in one of several editions)."""
-
-    records: list[Record]
-    notes: list[str] = field(default_factory=list)
-
-
-def select_records(records: Sequence[Record], names: Sequence[str], *, faction: str | None = None,
-                   stratagems: bool = False, edition: int | None = None) -> Selection:
-    """The datasheets (and with `stratagems`, stratagems) to print, in the order asked.
-
-    Each NAME is matched like `show` does (case, punctuation, prefix, typos); with no names,
-    every datasheet (and stratagem) of `faction` is printed. A name that matches one unit in
-    several editions prints the `edition` asked, else the newest, and says so in `notes`.
-    """
-    kinds = ["datasheet", "stratagem"] if stratagems else ["datasheet"]
-    pool = [r for r in records if r.kind in kinds]
-    if faction:
-        want = fold(faction)
-        pool = [r for r in pool if fold(getattr(r, "faction", None) or "") == want]
-        if not pool:
-            known = sorted({r.faction for r in records if r.kind in kinds and getattr(r, "faction", None)})
-            raise CardError(f"no {' or '.join(kinds)} records of faction {faction!r}",
-                            hint="known factions: " + ", ".join(known) if known else None)
-    if edition is not None:
-        editions = sorted({r.edition for r in pool if r.edition is not None})
-        pool = [r for r in pool if r.edition == edition]
-        if not pool:
-            raise CardError(f"nothing to print in edition {edition}",
-                            hint="editions here: " + ", ".join(map(str, editions)) if editions else None)
-    if not names:
-        if not faction:
-            raise CardError("give one or more unit names, or --faction to print a whole faction")
-        return _newest_only(pool, None, edition)
-    chosen: list[Record] = []
-    notes: list[str] = []
-    for name in names:
-        found = _newest_only(find_by_name(pool, name, kinds=kinds), name, edition)
-        notes.extend(n for n in found.notes if n not in notes)
-        chosen.extend(r for r in found.records if r not in chosen)
-    return Selection(chosen, notes)
-
-
-def _newest_only(found: Sequence[Record], name: str | None, edition: int | None) -> Selection:
-    """Of records sharing a name (and faction) in several editions, the newest; notes name the others."""
-    groups: dict[tuple, list[Record]] = {}
-    for r in found:
-        groups.setdefault((r.kind, fold(r.name), fold(getattr(r, "faction", None) or "")), []).append(r)
-    keep: list[Record] = []
-    notes = []
-    for group in groups.values():
-        editions = {r.edition for r in group}
-        if len(editions) > 1 and edition is None:
-            newest = max(e for e in editions if e is not None) if any(e is not None for e in editions) else None
-            others = sorted(e for e in editions if e is not None and e != newest)
-            group = [r for r in group if r.edition == newest]
-            notes.append(f"{group[0].name}: printed the {_ordinal(newest)} edition; also in "
-                         + ", ".join(_ordinal(e) for e in others) + " (use --edition)")
-        keep.extend(group)
-    order = {id(r): i for i, r in enumerate(found)}
-    return Selection(sorted(keep, key=lambda r: order[id(r)]), notes)
-
-
-def _ordinal(n: int | None) -> str:
-    if n is None:
-        return "unknown"
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    min_pt: float = 0.0  # this content is tried only at this type size or larger
+    last_resort: bool = False  # rules by name only: used when the full text needs over two cards
+    named_rules: tuple[tuple[str, str, str | None], ...] = ()  # (name, full text, rule number) of the back
+    referenced: int = 0  # how many of them the back only names (with their numbers)
 
 
 def build_content(records: Sequence[Record], corpus_records: Sequence[Record]) -> list[CardContent]:
@@ -245,37 +182,45 @@ def _model_count(d: Datasheet) -> int:
     return min(counts) if counts else 1
 
 
-def summary_line(text: str, rules: Sequence[Rule]) -> str:
-    """One line standing for a long rule: a summary, else its rule number, else its first sentence."""
-    rule = next((r for r in rules if r.summary), next((r for r in rules if r.number), None))
-    if rule is not None and rule.summary:
-        line = rule.summary[0]
-    elif rule is not None and rule.number:
-        return f"See rule {rule.number}."
-    else:
-        flat = " ".join((text or "").split())
-        m = re.match(r"(.+?[.!?])(?:\s|$)", flat)
-        line = m.group(1) if m else flat
-    if len(line) > SUMMARY_CHARS:
-        line = line[:SUMMARY_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
-    return line
-
-
 def edition_label(edition: int | None) -> str | None:
     """"11th ed." for the meta line of a card (None when the record does not say)."""
-    return f"{_ordinal(edition)} ed." if edition else None
+    return f"{nth(edition)} ed." if edition else None
+
+
+def tiers_line(costs) -> str:
+    """Unit costs on one line, by size and tier: "10: 75 · 20: 160; 4th+: 85 · 170" (the first
+    tier gives the sizes; a later one only its prices when its sizes are the same)."""
+    tiers: dict[str | None, list] = {}
+    for c in costs:
+        tiers.setdefault(getattr(c, "tier", None), []).append(c)
+    first = None
+    parts = []
+    for tier, group in tiers.items():
+        sizes = [str(c.models).strip() for c in group]
+        prices = ["?" if c.points is None else str(c.points) for c in group]
+        if first is None or sizes != first:
+            body = " \u00b7 ".join(f"{m}: {p}" if len(group) > 1 or m != "1" else p for m, p in zip(sizes, prices))
+        else:
+            body = " \u00b7 ".join(prices)
+        first = first or sizes
+        parts.append(f"{tier}: {body}" if tier and parts else body)
+    line = "; ".join(parts)
+    return line + " pts"
 
 
 def points_meta(d: Datasheet, current: Points | None) -> list[str]:
-    """The points part of a datasheet card's meta line: the current points list's entry when one
-    names the unit (its version said, per unit size and tier, and its wargear costs), else the
-    points the datasheet itself prints."""
-    if current is not None and (current.costs or current.wargear_costs):
+    """The points part of a datasheet card's meta line, on one line: the newest dated source's
+    prices by size and tier (the points list's entry, or the datasheet's own when it is dated
+    later: library.armylist_points), then wargear costs."""
+    own_date, list_date = record_date(d), record_date(current) if current is not None else None
+    use_list = current is not None and bool(current.costs or current.wargear_costs) and \
+        not (d.points and own_date and (list_date is None or own_date > list_date))
+    if use_list:
         costs, wargear = current.costs, current.wargear_costs
-        label = f"Points v{current.version}: " if current.version else "Points: "
+        label = f"v{current.version} " if current.version else ""
     else:
         costs, wargear, label = d.points or (), d.wargear_costs, ""
-    out = [label + costs_text(costs)] if costs else []
+    out = [label + tiers_line(costs)] if costs else []
     if wargear:
         out.append("Wargear " + wargear_text(wargear))
     return out
@@ -283,8 +228,9 @@ def points_meta(d: Datasheet, current: Points | None) -> list[str]:
 
 def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None = None) -> CardContent:
     """Front: profiles, weapons, own abilities, abilities by name, keywords, wound boxes.
-    Back: the rules the card names (short ones in full, long ones as one line). `points` is the
-    unit's entry in the newest points list, which the meta line gives over the datasheet's own."""
+    Back: the operative text of the rules the card names, then composition and wargear options.
+    `points` is the unit's entry in the newest points list (the meta line gives the newer of it
+    and the datasheet's own)."""
     meta = [m for m in (d.faction, edition_label(d.edition)) if m]
     if d.power is not None:
         meta.append(f"Power {d.power}")
@@ -336,8 +282,11 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None 
         if k in seen or any(rule_key(a.name) == k for a in d.abilities) or fold(n) == "leader":
             continue
         rule = refs.find(n, d.edition, d.faction)
-        if rule is not None:
+        if rule is None and ":" in n:  # "Lethal Hits: Non-Monster/Vehicle" is Lethal Hits, restricted
+            rule = refs.find(n.split(":", 1)[0], d.edition, d.faction)
+        if rule is not None and rule_key(rule.name) not in seen:
             seen.add(k)
+            seen.add(rule_key(rule.name))
             weapon_rules.append((rule.name, rule.text, rule))
     rules = []  # (name, text, rules found) of every named rule with a text, each once
     printed: set[int] = set()
@@ -348,28 +297,55 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None 
             printed.add(id(rule))
         if text.strip():  # named but with no text anywhere: the name on the front is all there is
             rules.append((name, text, refs.find_all(name, d.edition, d.faction)))
-    variants = []
-    for level in ("full", "line", "name"):
-        back: list[Block] = []
-        long_rules: list[tuple[str, str]] = []
-        if level == "name" and rules:
-            back.append(lines_block([("Rules named (see the rules sheet)", ", ".join(n for n, _, _ in rules))], "named"))
-            long_rules = [(n, t) for n, t, _ in rules]
-        for name, text, found in rules if level != "name" else ():
-            if level == "full" and len(text.split()) <= SHORT_WORDS:
-                back.append(text_block(name, text, cls="rule"))
-            else:
-                back.append(text_block(name, summary_line(text, found), cls="rule long"))
-                long_rules.append((name, text))
-        if back and level != "name":
-            back.insert(0, Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
-        variants.append(CardContent(d, d.name, tuple(meta), tuple(front), tuple(back), kind="datasheet",
-                                    long_rules=tuple(long_rules)))
-    fallbacks: list[CardContent] = []
-    for v in variants[1:]:
-        if all(v.back != other.back for other in (variants[0], *fallbacks)):
-            fallbacks.append(v)
-    return replace(variants[0], fallbacks=tuple(fallbacks))
+    named_rules = tuple((name, text, next((r.number for r in found if r.number), None)) for name, text, found in rules)
+    base = CardContent(d, d.name, tuple(meta), tuple(front), (), kind="datasheet", named_rules=named_rules)
+    base = referencing(base, len(rules))
+    # on one card, the longest rules named with their numbers before a second card is taken
+    fallbacks = [referencing(base, k) for k in range(len(rules) - 1, -1, -1)]
+    fallbacks += [replace(referencing(base, 0), last_resort=True)] if rules else []
+    extras = _extras(d)
+    if extras:
+        return replace(base, back=base.back + tuple(extras), min_pt=EXTRAS_MIN_PT, fallbacks=(base, *fallbacks))
+    return replace(base, fallbacks=tuple(fallbacks))
+
+
+def referencing(c: CardContent, keep: int) -> CardContent:
+    """`c` with the `keep` shortest of its named rules on the back (in card order), each by what it
+    does (library.operative.key_text: the operative text, or for a long rule the sentence saying
+    what it does, pointing to the rules sheet for the rest), and the others named with their rule
+    numbers. The rules the card does not print in full are the rules sheet's (`long_rules`)."""
+    order = sorted(range(len(c.named_rules)), key=lambda k: len(c.named_rules[k][1]))
+    full = set(order[:keep])
+    back: list[Block] = []
+    sheet: list[tuple[str, str]] = []
+    if full:
+        back.append(Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
+    for k, (name, text, number) in enumerate(c.named_rules):
+        if k not in full:
+            continue
+        key, whole = key_text(text)
+        if whole:
+            back.append(text_block(name, key, cls="rule"))
+        else:
+            where = f"in full: rules sheet, {number}" if number else "in full: rules sheet"
+            back.append(text_block(name, key, cls="rule", note=where))
+            sheet.append((name, text))
+    named = [(n, t, num) for k, (n, t, num) in enumerate(c.named_rules) if k not in full]
+    if named:
+        back.append(lines_block([("Rules (see the rules sheet)", ", ".join(
+            f"{n} ({num})" if num else n for n, _, num in named))], "named"))
+    return replace(c, back=tuple(back), long_rules=tuple(sheet + [(n, t) for n, t, _ in named]), fallbacks=(),
+                   referenced=len(named))
+
+
+def _extras(d: Datasheet) -> list[Block]:
+    """Unit composition and wargear options, for the back when there is room."""
+    out: list[Block] = []
+    if d.composition:
+        out.append(text_block("Unit composition", "\n".join(d.composition), cls="extra"))
+    if d.wargear_options:
+        out.append(text_block("Wargear options", "\n".join(d.wargear_options), cls="extra"))
+    return out
 
 
 def stratagem_content(s: Stratagem) -> CardContent:

@@ -1,7 +1,7 @@
 """Predicted geometry of card faces, from font metrics alone (no layout engine).
 
 Mirrors `templates/cards/face.html`, `blocks.html` and `static/cards.css`: one line height
-(1.2 em), fixed table columns, every text at the face's size. Returns the same
+(1.12 em), fixed table columns, every text at the face's size. Returns the same
 `StreamMeasure` as the exact WeasyPrint measurement in `fit.py`, so the packer works on either.
 """
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from .boxes import PX_PER_MM
 from .metrics import PT_TO_PX, count_lines, line_chars, text_em
 
-LH = 1.2  # line-height of every line (em)
+LH = 1.12  # line-height of every line (em)
 TITLE_EM, TITLE_LH = 1.3, 1.1
 META_GAP = 0.1
 BODY_TOP = 0.35  # .face-body padding-top
-BLK_PAD = 0.3  # .blk padding-bottom
+BLK_PAD = 0.22  # .blk padding-bottom
 CELL_V = 0.05  # th, td vertical padding (each side)
 CELL_H = 0.18  # th, td horizontal padding (each side)
 RULE_LINE = 0.1  # caption and section heading bottom border

@@ -1,10 +1,14 @@
 """Fitting each record on one card: the largest type that fits front and back, else more cards.
 
 A datasheet's front blocks go on the front in order while they fit (a weapons table may split
-between rows, its header repeated); the rest, then the back blocks, go on the back. The card's
-type size is the largest step, from the card size's maximum down to 6.5 pt, at which the back
-holds all that. A record that fits no size continues, at 6.5 pt, on a second card (k/n),
-texts splitting between lines.
+between rows, its header repeated; an ability never splits); the rest, then the back blocks, go
+on the back. When the back cannot hold them, the back blocks first use the front's free space.
+The card's type size is the largest step, from the card size's maximum down to 7 pt, at which
+that works. When no size does, the longest rules are named with their numbers (for the rules
+sheet) one by one, the shortest kept, while the card still fits; a record that fits no card
+even so (its front alone is too long) goes over two cards (k/n) with every rule, the largest
+type that needs no more faces; past two cards its rules are named with their numbers. The cards of one set are then given one type size where that leaves every face
+at least 60% full (`harmonise`).
 
 Speed: every size is first judged on estimated geometry (`measure.measure_estimate`, font
 metrics only). An estimate is trusted only when each decision it leads to (does this block fit
@@ -18,8 +22,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from .content import Block, CardContent
-from .estimate import names_fit
+from .content import Block, CardContent, referencing
+from .estimate import LH, names_fit
 from .measure import Face, Parts, StreamMeasure, measure_estimate, measure_exact
 from .options import CardOptions
 
@@ -35,6 +39,8 @@ MIN_LINES = 2  # lines kept together at either side of a text split
 BAND_LINES = 0.02
 BAND_SHARE = 0.0
 RULES_SHEET_PT = 7.0
+MIN_FILL = 0.6  # a face is not left emptier than this by the set's common type size
+MAX_FACES = 4  # two cards: more, and the rules are named with their numbers instead
 
 __all__ = ["Face", "assemble", "face_room", "pack", "split_text"]
 
@@ -63,13 +69,13 @@ class _Judge:
 
 
 def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, room: float,
-              judge: _Judge) -> tuple[list[Block], list[Block]] | None:
+              judge: _Judge, spill: bool = False) -> tuple[list[Block], list[Block]] | None:
     """Front and back of one card, or None when the back overflows.
 
-    Front blocks fill the front in order; the first that does not fit is split (a table
-    between rows, a text between lines, two lines at least on each side) when part of it
-    fits; the rest of it, the later front blocks and the back blocks go on the back, which
-    must hold them all.
+    Front blocks fill the front in order; the first that does not fit is split between rows
+    when it is a table and part of it fits (a text, an ability, is never split: it goes whole
+    to the back); the rest of it, the later front blocks and the back blocks go on the back,
+    which must hold them all. With `spill`, back blocks first fill what the front leaves free.
     """
     front: list[Block] = []
     used = 0.0
@@ -82,10 +88,9 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
             used += p.height
             i += 1
             continue
-        keep = MIN_LINES if b.split == "text" else 1
         best = None
-        if b.split and len(p.pieces) >= 2 * keep:
-            for j in range(keep - 1, len(p.pieces) - keep):
+        if b.split == "rows" and len(p.pieces) >= 2:
+            for j in range(0, len(p.pieces) - 1):
                 if judge.fits(used + p.split_height(j), room):
                     best = j
                 else:
@@ -97,10 +102,25 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
             i += 1
         break
     rest.extend(zip(blocks[i:n_front], parts[i:n_front]))
-    rest.extend(zip(blocks[n_front:], parts[n_front:]))
+    later = list(zip(blocks[n_front:], parts[n_front:]))
+    if spill and not rest:
+        while later:
+            b, p = later[0]
+            need = p.height + (later[1][1].height if b.keep_with_next and len(later) > 1 else 0.0)
+            if not judge.fits(used + need, room):
+                break
+            front.append(b)
+            used += p.height
+            later.pop(0)
+    rest.extend(later)
     if not judge.fits(sum(p.height for _, p in rest), room):
         return None
     return front, [b for b, _ in rest]
+
+
+def _pack_either(blocks, parts, n_front, room, judge):
+    """The card packed as printed (front, then back); else with the back using the front's room."""
+    return pack_card(blocks, parts, n_front, room, judge) or pack_card(blocks, parts, n_front, room, judge, spill=True)
 
 
 def _cut(block: Block, parts: Parts, j: int) -> tuple[Block, Block, Parts] | None:
@@ -130,10 +150,12 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
     measured together. Records in `exact` or `slack` (and all with `opts.exact`) are measured
     at every size tried.
     """
-    steps = opts.font_steps()
+    all_steps = opts.font_steps()
     slack = slack or {}
     exact = set(exact) | set(slack)
-    variants = {i: (c, *c.fallbacks) for i, c in enumerate(contents) if c.kind != "rules"}
+    # the last resort (rules by name) is not tried here: `assemble` takes it only past two cards
+    variants = {i: (c, *(v for v in c.fallbacks if not v.last_resort))
+                for i, c in enumerate(contents) if c.kind != "rules"}
     # position per record: (variant, step)
     pos = {i: (0, 0) for i in variants}
     done: dict[int, tuple[CardContent, float, list[Block], list[Block]] | None] = {}
@@ -143,6 +165,7 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
         for i, (v, k) in list(pos.items()):
             while v < len(variants[i]):
                 c = variants[i][v]
+                steps = _steps_of(c, all_steps)
                 if k >= len(steps):
                     v, k = v + 1, 0
                     continue
@@ -153,8 +176,8 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
                 m = measured.get((i, v, k))
                 if m is None and not (opts.exact or i in exact):
                     m = measure_estimate(stream, opts)
-                    judge = _Judge(steps[k] * 96 / 72 * 1.2)
-                    packed = pack_card(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), judge)
+                    judge = _Judge(steps[k] * 96 / 72 * LH)
+                    packed = _pack_either(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), judge)
                     if not judge.sure:
                         m = None
                     elif packed is not None:
@@ -167,7 +190,7 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
                     wanted.append((i, v, k))
                     break
                 room = face_room(opts, m.body_top, slack.get(i, 0.0))
-                packed = pack_card(stream.blocks, m.parts, len(c.front), room, _Judge(1.0))
+                packed = _pack_either(stream.blocks, m.parts, len(c.front), room, _Judge(1.0))
                 if packed is not None:
                     done[i] = (c, steps[k], *packed)
                     break
@@ -180,10 +203,14 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
             else:
                 pos[i] = (v, k)
         if wanted:
-            streams = [_stream(variants[i][v], steps[k]) for i, v, k in wanted]
+            streams = [_stream(variants[i][v], _steps_of(variants[i][v], all_steps)[k]) for i, v, k in wanted]
             for key, m in zip(wanted, measure_exact(streams, opts)):
                 measured[key] = m
     return done
+
+
+def _steps_of(c: CardContent, all_steps: list[float]) -> list[float]:
+    return [x for x in all_steps if x >= c.min_pt] or all_steps[-1:]
 
 
 # ---------------------------------------------------------------- several cards
@@ -219,13 +246,17 @@ def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[l
         block, geo = queue.pop(0)
         need = geo.height
         if block.keep_with_next and queue:
-            nxt = queue[0][1]
-            need += min(nxt.height, nxt.split_height(min(MIN_LINES, len(nxt.pieces)) - 1) if nxt.pieces else nxt.height)
+            nxt_block, nxt = queue[0]
+            # the heading goes with the next block: whole, or its first lines when it must split
+            splits = nxt.pieces and (nxt_block.split == "rows" or nxt.height > room - EPS_PX)
+            need += nxt.split_height(min(MIN_LINES, len(nxt.pieces)) - 1) if splits else nxt.height
         if used + need <= room - EPS_PX:
             faces[-1].append(block)
             used += geo.height
             continue
-        cut = _split(block, geo, room - used) if block.split and not block.keep_with_next else None
+        # a table splits between rows; a text only when it is taller than a whole face
+        divisible = block.split == "rows" or (block.split == "text" and geo.height > room - EPS_PX)
+        cut = _split(block, geo, room - used) if divisible and not block.keep_with_next else None
         if cut is not None:
             first, rest, rest_geo = cut
             faces[-1].append(first)
@@ -249,8 +280,72 @@ def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) ->
     return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
 
 
-def _many_size(c: CardContent, opts: CardOptions) -> float:
-    return RULES_SHEET_PT if c.kind == "rules" else opts.floor_pt
+def _spread(c: CardContent) -> CardContent:
+    """What a record prints over several cards: every rule on the back, without the optional extras."""
+    plain = [v for v in (c, *c.fallbacks) if not v.last_resort and not v.referenced]
+    return plain[-1] if plain else c
+
+
+def _faces_estimated(c: CardContent, size: float, opts: CardOptions, slack: float) -> int:
+    """How many faces `c` takes at `size`, from font metrics (no layout)."""
+    stream = replace(_stream(c, size), total=9)
+    m = measure_estimate(stream, opts)
+    return len(pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack)))
+
+
+def _over_cards(c: CardContent, opts: CardOptions) -> tuple[CardContent, float]:
+    """For a record that fits no single card: the content and type size to print it over cards
+    with. Its rules in full, over as few faces as they take; when that is more than two cards,
+    as many of its rules in full as two cards hold (the shortest first), the others named with
+    their numbers. The type is the largest at which it takes no more faces. Chosen on estimates;
+    `assemble` lays the choices out exactly, all in one layout. The rules sheet goes over as
+    many faces as it needs, at its own size."""
+    if c.kind == "rules":
+        return c, RULES_SHEET_PT
+    floor = opts.floor_pt
+    c = _spread(c)
+    kept = [c] + [referencing(c, k) for k in range(len(c.named_rules) - 1, -1, -1)]
+    chosen = next((v for v in kept if _faces_estimated(v, floor, opts, 0.0) <= MAX_FACES), kept[-1])
+    least = _faces_estimated(chosen, floor, opts, 0.0)
+    size = next((x for x in opts.font_steps() if _faces_estimated(chosen, x, opts, 0.0) <= least), floor)
+    return chosen, size
+
+
+def face_fill(blocks: Sequence[Block], c: CardContent, size: float, opts: CardOptions) -> float:
+    """How full a face holding `blocks` is (0..1 of its body room), from font metrics."""
+    m = measure_estimate(Face(c.title, c.meta, c.kind, "front", tuple(blocks), size), opts)
+    return sum(p.height for p in m.parts) / max(face_room(opts, m.body_top), 1.0)
+
+
+def _fills(one, opts: CardOptions) -> list[float]:
+    c, size, front, back = one
+    return [face_fill(f, c, size, opts) for f in (front, back) if f]
+
+
+def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
+              slack: dict[int, float]) -> dict:
+    """One type size for the set where the content allows: every card printed on one card takes
+    the smallest size any of them needs, unless that leaves one of its faces under MIN_FILL full
+    when its own size did not (a card that is short anyway follows the set)."""
+    sizes = {one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"}
+    if len(sizes) < 2:
+        return fitted
+    common = min(sizes)
+    out = dict(fitted)
+    for i, one in fitted.items():
+        if one is None or one[1] == common or i in slack:
+            continue
+        c = one[0]
+        stream = _stream(c, common)
+        m = measure_estimate(stream, opts)
+        packed = _pack_either(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), _Judge(1.0))
+        if packed is None:
+            continue
+        candidate = (c, common, *packed)
+        own_ok = min(_fills(one, opts)) >= MIN_FILL
+        if not own_ok or min(_fills(candidate, opts)) >= MIN_FILL:
+            out[i] = candidate
+    return out
 
 
 # ---------------------------------------------------------------- all cards
@@ -260,29 +355,33 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
     """Every record's cards as (front, back) face pairs, numbered k/n per record.
 
     A record that fits one card gets its front and back; one that does not is packed over
-    faces at the floor size, card k taking faces 2k-1 and 2k. The rules sheet (kind "rules")
-    is always packed over faces. `slack` (px per record index) shrinks a record's room after
-    the final layout found it overflowing; such records are also fitted exactly. `chosen`,
-    when given, receives the content each record was printed with (its own or a fallback).
+    faces at the floor size, card k taking faces 2k-1 and 2k; past two cards, its last resort
+    (the rules by name and number) is fitted instead. The rules sheet (kind "rules") is always
+    packed over faces. `slack` (px per record index) shrinks a record's room after the final
+    layout found it overflowing; such records are also fitted exactly. `chosen`, when given,
+    receives the content each record was printed with (its own or a fallback).
     """
     slack = slack or {}
     fitted = fit_cards(contents, opts, exact, slack)
-    many = [c for i, c in enumerate(contents) if fitted.get(i) is None]
-    if many:  # one layout for every record that takes several cards (cached for _many_faces)
-        measure_exact([replace(_stream(c, _many_size(c, opts)), total=9) for c in many], opts)
+    printed: dict[int, tuple[CardContent, float]] = {i: _over_cards(c, opts) for i, c in enumerate(contents)
+                                                       if fitted.get(i) is None}
+    if printed:  # one layout for every record that takes several cards (cached for _many_faces)
+        measure_exact([replace(_stream(c, size), total=9) for c, size in printed.values()], opts)
+    spread = {i: _many_faces(c, size, opts, slack.get(i, 0.0)) for i, (c, size) in printed.items()}
+    fitted = harmonise(fitted, contents, opts, slack)
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
         if chosen is not None:
-            chosen.append(one[0] if one is not None else c)
+            chosen.append(one[0] if one is not None else printed[i][0])
         if one is not None:
             c, size, front, back = one
             base = Face(c.title, c.meta, c.kind, "front", tuple(front), size, key=(i, "card"))
             pairs.append((base, replace(base, side="back" if back else "blank", blocks=tuple(back))))
             continue
-        size = _many_size(c, opts)
+        c, size = printed[i]
         faces = [Face(c.title, c.meta, c.kind, "front" if k % 2 == 0 else "back", tuple(b), size, key=(i, "card"))
-                 for k, b in enumerate(_many_faces(c, size, opts, slack.get(i, 0.0)))]
+                 for k, b in enumerate(spread[i])]
         if len(faces) % 2:
             faces.append(replace(faces[-1], side="blank", blocks=()))
         total = len(faces) // 2

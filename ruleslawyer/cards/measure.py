@@ -121,6 +121,7 @@ def _measure_block(block: Block, box) -> Parts:
 STATS = {"exact_streams": 0, "exact_layouts": 0, "estimates": 0, "final_layouts": 0}
 _CACHE: dict[str, StreamMeasure] = {}
 _CACHE_MAX = 4000
+MEASURE_PAGE_MM = 3000.0  # tall enough for any real stream; a taller one gets a taller page
 
 
 def measure_exact(streams: Sequence[Face], opts: CardOptions) -> list[StreamMeasure]:
@@ -144,21 +145,38 @@ def _measure(streams: Sequence[Face], opts: CardOptions) -> list[StreamMeasure]:
     from weasyprint import HTML
 
     from .impose import Sheet, Slot
+    from .options import CardError
     from .render import document_html
 
     cw, _ = opts.card_mm
     sheets = [Sheet("measure", [Slot(f, 0, 0, cw, 0, 0, f"m{i}")]) for i, f in enumerate(streams)]
-    page = {"width": cw, "height": 3000, "bleed": 0, "marks": False}
-    html = document_html(page, sheets, opts, title="measure", ids=True)
-    STATS["exact_streams"] += len(streams)
-    STATS["exact_layouts"] += 1
-    boxes = boxes_by_id(HTML(string=html).render())
+    # The measuring page must hold the tallest stream: what runs past a page's foot is not laid
+    # out, and its blocks would have no boxes. Its height comes from the estimate, with room to
+    # spare, and doubles when a block is still missing.
+    height = max([MEASURE_PAGE_MM] + [_estimated_mm(f, opts) * 1.5 + 100 for f in streams])
+    for _attempt in range(4):
+        page = {"width": cw, "height": round(height), "bleed": 0, "marks": False}
+        html = document_html(page, sheets, opts, title="measure", ids=True)
+        STATS["exact_streams"] += len(streams)
+        STATS["exact_layouts"] += 1
+        boxes = boxes_by_id(HTML(string=html).render())
+        wanted = [f"m{i}-b{j}" for i, f in enumerate(streams) for j in range(len(f.blocks))]
+        if all(k in boxes for k in wanted) and all(f"m{i}-body" in boxes for i in range(len(streams))):
+            break
+        height *= 2
+    else:
+        raise CardError(f"{streams[0].title}: too long to lay out on a card ({round(height / 1000)} m of text)")
     out = []
     for i, f in enumerate(streams):
         face_box, body_box = boxes[f"m{i}"], boxes[f"m{i}-body"]
         parts = [_measure_block(b, boxes[f"m{i}-b{j}"]) for j, b in enumerate(f.blocks)]
         out.append(StreamMeasure(body_box.position_y - face_box.position_y + _top_padding(body_box), parts))
     return out
+
+
+def _estimated_mm(stream: Face, opts: CardOptions) -> float:
+    m = measure_estimate(stream, opts)
+    return (m.body_top + sum(p.height for p in m.parts)) / PX_PER_MM
 
 
 def _top_padding(box) -> float:

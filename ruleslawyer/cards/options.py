@@ -24,7 +24,7 @@ SHEET_SIZES: dict[str, tuple[float, float]] = {
 # Largest body text size (pt) of each card size: type grows to fill the card up to it, and
 # shrinks in STEP_PT steps to FLOOR_PT, the smallest type ever printed.
 MAX_PT: dict[str, float] = {"poker": 9.0, "tarot": 10.0, "a6": 12.0, "a5": 14.0}
-FLOOR_PT = 6.5
+FLOOR_PT = 7.0
 STEP_PT = 0.25
 MAX_BLEED_MM = 10.0
 

@@ -68,3 +68,22 @@ def overflows(document, sheets: Sequence[Sheet], opts: CardOptions) -> dict[str,
             if bottom > limit + 0.5:
                 out[slot.fid] = bottom - limit
     return out
+
+
+def face_fills(document, sheets: Sequence[Sheet], opts: CardOptions) -> list[tuple[object, float]]:
+    """(face, fill) of every printed face with content: how much of its body room (below the
+    header, inside the safe area) its blocks take, 0..1 (over 1: an overflow)."""
+    from .boxes import PX_PER_MM, boxes_by_id
+
+    boxes = boxes_by_id(document)
+    out = []
+    for sheet in sheets:
+        for slot in sheet.slots:
+            face, body = boxes.get(slot.fid), boxes.get(f"{slot.fid}-body")
+            if face is None or body is None or slot.face.side == "blank" or not body.children:
+                continue
+            top = body.position_y + body.padding_top
+            bottom = body.position_y + body.margin_height() - body.children[-1].padding_bottom
+            limit = face.position_y + slot.height * PX_PER_MM - opts.padding_mm * PX_PER_MM
+            out.append((slot.face, (bottom - top) / max(limit - top, 1.0)))
+    return out

@@ -30,11 +30,15 @@ SIZES = ("poker", "tarot", "a6", "a5")
 def cards(app, name, faction, edition, list_file, out, **layout):
     """Print datasheets (and stratagems) as cards of an exact size.
 
-    Fronts show points, profiles, weapons with their abilities, the unit's own abilities and
-    keywords, with wound boxes; backs the rest and the rules the card names (long ones in one
-    line: --rules-sheet prints them in full once). Type is 6.5 pt or larger; a unit that does
-    not fit continues on a second card marked 2/2. A name in several editions prints the
-    newest unless --edition says. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
+    Fronts show points (one line: sizes, then tiers), profiles, weapons with their abilities,
+    the unit's own abilities and keywords, with wound boxes; backs the rules the card names by
+    their operative text (never cut; a long rule by the sentence saying what it does), then
+    composition and wargear options where there is room. Type is 7 to 9 pt (poker), one size
+    for the set where every face stays 60% full; a unit that does not fit names its longest
+    rules with their numbers (--rules-sheet prints them in full once), then continues on a
+    second card marked 2/2. A name in several editions prints the newest unless --edition says.
+    With --list, only the enhancements the list takes get cards, beside the detachment's rule
+    and stratagems. Example: ruleslawyer cards "skorpekh lord" "royal warden" --sheet a4 --duplex
     """
     from ..cards import write_cards
     from ..library.factions import check_faction

@@ -31,21 +31,18 @@ def check(app, file, as_json):
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
         return
     army = result.army
-    edition = f"{result.edition}th edition" if result.edition else "edition not said"
-    click.echo(f"{file}: {army.format} export, {edition}; {', '.join(result.factions) or 'faction unknown'}")
+    click.echo(result.summary())
+    click.echo(f"{file}: {army.format} export; {', '.join(result.factions) or 'faction unknown'}")
     for d in result.detachments:
         click.echo(f"Detachment: {d.name}" + ("" if d.found else " (not in the store)"))
-    resolved = sum(u.resolved for u in result.units)
-    click.echo(f"{len(result.units)} units, {resolved} resolved; {result.points_total} points"
-               + (f" (the list says {army.points_listed})" if army.points_listed is not None else ""))
     prices = result.prices
     current = result.points_current
     if prices is not None and current is not None:
         limit = army.points_limit
         over = f", {current - limit} over the limit of {limit}" if limit is not None and current > limit else ""
         unpriced = len(result.units) - prices.priced
-        click.echo(f"At the current points ({prices.label()}, {result.edition}th edition): {current} points{over}"
-                   + (f" ({unpriced} unit(s) not in the points list, at the list's points)" if unpriced else ""))
+        click.echo(f"Priced by {prices.label()}: {current} points{over}"
+                   + (f" ({unpriced} unit(s) unpriced, at the list's points)" if unpriced else ""))
     for i, u in enumerate(result.units):
         d = u.datasheet
         where = f" -> {d.name} ({d.faction}, {d.edition}th)" if d else " -> NOT FOUND"
@@ -53,9 +50,10 @@ def check(app, file, as_json):
         now = prices.units[i].points if prices is not None else None
         pts = f"{u.entry.points} pts" + (f", now {now}" if now is not None and now != u.entry.points else "")
         click.echo(f"  {'ok' if d else '??'} {u.entry.name} ({pts}){where}{enh}")
-    if result.problems:
-        click.echo(f"{len(result.problems)} problem(s):")
-        for p in result.problems:
+    lines = result.problem_lines()
+    if lines:
+        click.echo(f"{len(lines)} problem(s):")
+        for p in lines:
             click.echo(f"  [{p.kind}] {p.message}" + (f" ({p.suggestion})" if p.suggestion else ""))
 
 
@@ -75,7 +73,7 @@ def sheet(app, file, out):
     with app.store() as store:
         path, result = write_list_sheet(store, file, out)
     unresolved = [u.entry.name for u in result.units if not u.resolved]
-    click.echo(f"Wrote {path}: {len(result.units)} units, {len(result.problems)} problem(s) listed on the sheet.")
+    click.echo(f"Wrote {path}: {len(result.units)} units, {len(result.problem_lines())} problem(s) listed on the sheet.")
     if unresolved:
         click.echo("Not found: " + ", ".join(unresolved))
 
@@ -99,8 +97,8 @@ def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
     cards = make_cards(chosen.records, chosen.corpus_records, opts, title=title, verify=as_pdf)
     cards.save(path)
     units = sum(1 for r in chosen.records if r.kind == "datasheet")
-    click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} stratagem/enhancement "
-               f"card(s), {len(cards.pairs)} card(s) in all.")
+    click.echo(f"Wrote {path}: {units} unit card(s) and {len(chosen.records) - units} detachment rule, stratagem "
+               f"and enhancement card(s), {len(cards.pairs)} card(s) in all.")
     check = chosen.check
     if check.prices is not None and check.points_current is not None and check.points_current != check.points_total:
         click.echo(f"At the current points ({check.prices.label()}) the list costs {check.points_current} points, "

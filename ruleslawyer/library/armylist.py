@@ -23,21 +23,7 @@ from ..names import fold
 from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
 from .armylist_match import SUGGEST, Catalogue, close_weapons, name_forms, weapons_named
 from .armylist_points import ListPrices, majority_edition, price_list, price_notes
-
-
-@dataclass
-class Problem:
-    """One thing the player should look at: the list line, the unit, what kind, and a suggestion."""
-
-    line: int | None
-    kind: str
-    message: str
-    unit: str | None = None
-    suggestion: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "unit": self.unit, "kind": self.kind, "message": self.message,
-                "suggestion": self.suggestion}
+from .armylist_report import Problem, compare_datasheet_prices, nth, problem_lines, summary_line
 
 
 @dataclass
@@ -123,9 +109,18 @@ class ListCheck:
     def resolved_share(self) -> float:
         return sum(u.resolved for u in self.units) / len(self.units) if self.units else 1.0
 
+    def summary(self) -> str:
+        """The one line `list check` opens with (armylist_report.summary_line)."""
+        return summary_line(self)
+
+    def problem_lines(self) -> list[Problem]:
+        """The problems with repeated per-unit notes folded into one line each."""
+        return problem_lines(self)
+
     def to_json(self) -> dict[str, Any]:
         """The `list check --json` object."""
         return {
+            "summary": self.summary(),
             "format": self.army.format,
             "title": self.army.title,
             "factions": self.factions,
@@ -148,7 +143,9 @@ class ListCheck:
             "points_current_versions": self.prices.versions if self.prices else [],
             "points_current_priced_units": self.prices.priced if self.prices else 0,
             "detachment_points_current": self.prices.detachment_points if self.prices else None,
+            "points_sources": [s.describe() for s in self.prices.sources] if self.prices else [],
             "problems": [p.to_json() for p in self.problems],
+            "problems_folded": [p.to_json() for p in self.problem_lines()],
         }
 
 
@@ -173,11 +170,13 @@ def check_list_file(store, path: str | Path) -> ListCheck:
     from .corpus import load_corpus
 
     army = load_list(path)
-    return check_list(army, load_corpus(store).records)
+    corpus = load_corpus(store)
+    return check_list(army, corpus.records, printings=corpus.printings)
 
 
-def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
-    """Resolve every unit, item, enhancement and detachment of `army` in `records`."""
+def check_list(army: ArmyList, records: Sequence[Record], *, printings: dict | None = None) -> ListCheck:
+    """Resolve every unit, item, enhancement and detachment of `army` in `records` (`printings`,
+    the corpus's, let every printing of a datasheet offer its points)."""
     cat = Catalogue.of(records)
     problems = [Problem(n.line, n.kind, n.message) for n in army.notes]
     factions, sub = _factions(army, cat, problems)
@@ -197,29 +196,18 @@ def check_list(army: ArmyList, records: Sequence[Record]) -> ListCheck:
         total = sum(u.points or 0 for u in army.units)
         problems.append(Problem(None, "points", f"the units add up to {total} points; the list says "
                                 f"{army.points_listed}", suggestion="check for a unit left out or priced twice"))
-    prices = price_list(units, detachments, records, edition, factions)
+    prices = price_list(units, detachments, records, edition, factions, printings)
     for kind, message, suggestion in price_notes(units, prices, army.points_listed, army.points_limit,
-                                                   army.detachment_points):
+                                                   army.detachment_points, army.date):
         problems.append(Problem(None, kind, message, None, suggestion))
-    _compare_prices([u for u, p in zip(units, prices.units) if p.points is None], problems)
+    # an older edition's datasheet never prices a unit: its points are of another game
+    problems.extend(Problem(None, *note) for note in compare_datasheet_prices(
+        [u for u, p in zip(units, prices.units) if p.points is None
+         and (edition is None or u.datasheet is None or u.datasheet.edition == edition)]))
     for u in army.units:
         if u.points is None:
             problems.append(Problem(u.line or None, "points", f"line {u.line}: {u.name} has no points", u.name))
     return ListCheck(army, units, detachments, factions, sub, edition, problems, prices)
-
-
-def _compare_prices(units: list[ResolvedUnit], problems: list[Problem]) -> None:
-    """One note when the store's datasheets price units differently from the list (another points
-    version, usually); each unit's own figure is in the JSON as `points_datasheet`. Only units no
-    points list prices come here: the others are compared with the current points."""
-    differ = [(u, p) for u in units if u.entry.points is not None and (p := u.datasheet_points()) is not None
-              and p != u.entry.points]
-    if differ:
-        shown = ", ".join(f"{u.entry.name} {u.entry.points} vs {p}" for u, p in differ[:4])
-        problems.append(Problem(None, "points version",
-                                f"{len(differ)} unit(s) are priced differently by the store's datasheets "
-                                f"({shown}{', ...' if len(differ) > 4 else ''})", None,
-                                "the list or the store may use another points version"))
 
 
 def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[list[str], str | None]:
@@ -244,8 +232,15 @@ def _factions(army: ArmyList, cat: Catalogue, problems: list[Problem]) -> tuple[
 
 
 def _pick(records: list[Datasheet], factions: list[str], sub: str | None, edition: int | None) -> Datasheet:
+    """The faction's datasheet of the list's edition; else of the nearest newer edition; else the
+    newest older one (the check then says so)."""
+    def nearness(e: int | None) -> tuple:
+        if edition is None or e is None:
+            return (0, e or 0)
+        return (2, 0) if e == edition else (1, edition - e) if e > edition else (0, e)
+
     def score(d: Datasheet) -> tuple:
-        return (d.faction in factions, edition is None or d.edition == edition,
+        return (d.faction in factions, nearness(d.edition),
                 sub is not None and fold(sub) in {fold(k) for k in d.faction_keywords}, d.edition or 0)
     return max(records, key=score)
 
@@ -278,16 +273,12 @@ def _resolve_unit(u: ListUnit, found, cat: Catalogue, factions: list[str], sub: 
                                 u.name, "fine for allied units; otherwise check the list's faction"))
     if edition and d.edition and d.edition != edition:
         problems.append(Problem(u.line or None, "mixed editions",
-                                f"{where}{u.name}: no {_nth(edition)} edition datasheet in the store; "
-                                f"using the {_nth(d.edition)} edition one", u.name,
-                                f"ingest {_nth(edition)} edition data for this faction"))
+                                f"{where}{u.name}: no {nth(edition)} edition datasheet in the store; "
+                                f"using the {nth(d.edition)} edition one", u.name,
+                                f"ingest {nth(edition)} edition data for this faction"))
     for item in u.wargear:
         ru.items.append(_resolve_item(item, d, u, cat, factions, problems))
     return ru
-
-
-def _nth(n: int) -> str:
-    return f"{n}{'st' if n % 10 == 1 and n != 11 else 'nd' if n % 10 == 2 and n != 12 else 'th'}"
 
 
 def _resolve_item(item: ListItem, d: Datasheet, u: ListUnit, cat: Catalogue, factions: list[str],
@@ -317,13 +308,14 @@ def _resolve_item(item: ListItem, d: Datasheet, u: ListUnit, cat: Catalogue, fac
     if close:
         weapons = weapons_named(d, close[0])
         problems.append(Problem(line, "close name", f"line {line}: {u.name}: {item.name!r} read as "
-                                f"the weapon {close[0]!r}", u.name))
+                                f"the weapon {close[0]!r}", u.name, item=item.name))
         return ResolvedItem(item, "weapon", tuple(weapons))
     hint = close_weapons(d, item.name, SUGGEST)
     problems.append(Problem(line, "unknown wargear",
                             f"line {line}: {u.name}: no weapon or ability {item.name!r} on its datasheet "
-                            f"({d.faction}, {_nth(d.edition) if d.edition else '?'} edition)", u.name,
-                            f"did you mean: {', '.join(hint)}" if hint else "check the datasheet's wargear"))
+                            f"({d.faction}, {nth(d.edition) if d.edition else '?'} edition)", u.name,
+                            f"did you mean: {', '.join(hint)}" if hint else "check the datasheet's wargear",
+                            item=item.name))
     return ResolvedItem(item, "unknown")
 
 

@@ -1,6 +1,6 @@
 """The records to print as cards for an army list: each unit's datasheet showing the wargear the
-list chose (with its enhancement as an ability on its bearer), then the chosen detachments'
-stratagems and enhancements.
+list chose (with its enhancement as an ability on its bearer), then the chosen detachments' rules
+and stratagems, and the enhancements the list takes (not every one its detachments offer).
 
     list_card_records(store, path) -> ListCards
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..records import Ability, Datasheet, Enhancement, Record, Stratagem
+from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem
 from .armylist import ListCheck, ResolvedUnit, check_list
 from .armylist_points import UnitPrice, enhancement_pricer
 
@@ -47,9 +47,9 @@ def unit_card_record(u: ResolvedUnit, price: UnitPrice | None = None) -> Datashe
     if price is not None and price.points is not None and u.entry.points is not None and price.points != u.entry.points:
         # the list was priced under other points: the card says what this unit costs now
         tier = f", {price.tier} tier" if price.tier else ""
-        abilities = abilities + (Ability("Points now", f"{price.points} pts at Points v{price.record.version}{tier} "
-                                         f"(the list says {u.entry.points})" if price.record and price.record.version
-                                         else f"{price.points} pts (the list says {u.entry.points})", "list"),)
+        by = f" by {price.source.describe()}" if price.source is not None else ""
+        abilities = abilities + (Ability("Points now", f"{price.points} pts{by}{tier} (the list says {u.entry.points})",
+                                         "list"),)
     if u.entry.warlord:
         abilities = abilities + (Ability("Warlord", "This model is your Warlord.", "list"),)
     return replace(d, weapons=weapons, abilities=abilities)
@@ -69,8 +69,9 @@ def list_card_records(store, path: str | Path) -> ListCards:
     from ..ingest.sources.armylists import load_list
     from .corpus import load_corpus
 
-    corpus = load_corpus(store).records
-    check = check_list(load_list(path), corpus)
+    loaded = load_corpus(store)
+    corpus = loaded.records
+    check = check_list(load_list(path), corpus, printings=loaded.printings)
     out: list[Record] = []
     prices = check.prices.units if check.prices is not None else [None] * len(check.units)
     for u, price in zip(check.units, prices):
@@ -79,6 +80,15 @@ def list_card_records(store, path: str | Path) -> ListCards:
             out.append(card)
     now = enhancement_pricer(corpus, check.edition)
     for det in check.detachments:
+        out.extend(detachment_rule_card(r) for r in det.rules)
         out.extend(det.stratagems)
-        out.extend(enhancement_card(e, now(e.name, e.group, e.faction)) for e in det.enhancements)
+    # only the enhancements the list takes, each once, at their current points
+    taken = {id(u.enhancement): u.enhancement for u in check.units if u.enhancement is not None}
+    out.extend(enhancement_card(e, now(e.name, e.group, e.faction)) for e in taken.values())
     return ListCards(out, corpus, check)
+
+
+def detachment_rule_card(rule: DetachmentRule) -> Stratagem:
+    """A detachment's rule as a stratagem-shaped record (category "Detachment rule"), for its card."""
+    return Stratagem(name=rule.name, source=rule.source, edition=rule.edition, faction=rule.faction, cp=None,
+                     category="Detachment rule", group=rule.group, effect=rule.text, fluff=None)

@@ -1,8 +1,14 @@
 """An army list at the current points: each unit, its wargear and its enhancement priced by the
-newest Munitorum Field Manual (points records) of the list's own edition, beside what the list
-prints.
+newest dated points source of the list's own edition, beside what the list prints.
 
-    price_list(units, detachments, records, edition, factions) -> ListPrices
+    price_list(units, detachments, records, edition, factions, printings=None) -> ListPrices
+
+A points source is anything of the list's edition that prices the unit: a Munitorum Field Manual
+entry (PDF, YAML or the points website: `points` records, their newest version), or a datasheet
+that prints its points (a Wahapedia export, BSData, a list builder's data), with every printing
+of it the store holds. Of those, the one with the newest date wins whatever its kind (an export
+dated after the points list has the newer points); an undated source only when no dated one
+prices the unit. Each `UnitPrice` names its `PriceSource`.
 
 A list is priced when it was made; the points change under it. A player wants to know both what
 the list says and what it costs today (a list that was 1,995 points may now be over 2,000). Only
@@ -20,7 +26,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..names import fold
 from ..records import Points, Record, UnitCost
@@ -32,6 +39,19 @@ if TYPE_CHECKING:  # only for annotations: armylist imports this module
     from .armylist import ResolvedDetachment, ResolvedUnit
 
 _TIER = re.compile(r"^\s*(\d+)(?:st|nd|rd|th)?\s*(?:(\+)|[-–]\s*(\d+)(?:st|nd|rd|th)?)?\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class PriceSource:
+    """Where a price came from: a points list ("Points v1.1") or a datasheet file, and its date."""
+
+    kind: str  # "points list" | "datasheets"
+    label: str
+    date: str | None = None
+
+    def describe(self) -> str:
+        """"Points v1.1 (2026-07-22)", "Datasheets.csv (undated)"."""
+        return f"{self.label} ({self.date or 'undated'})"
 
 
 @dataclass
@@ -47,11 +67,12 @@ class UnitPrice:
     size: str | None = None  # the priced unit size ("11"), with its description when the list gives one
     record: Points | None = None
     why: str | None = None  # why the unit has no current price
+    source: PriceSource | None = None  # what priced the unit
 
     def to_json(self) -> dict[str, Any]:
         return {"points": self.points, "unit": self.base, "wargear": self.wargear, "enhancement": self.enhancement,
                 "tier": self.tier, "size": self.size, "version": self.record.version if self.record else None,
-                "unpriced": self.why}
+                "source": self.source.describe() if self.source else None, "unpriced": self.why}
 
 
 @dataclass
@@ -76,9 +97,25 @@ class ListPrices:
             return None
         return sum(p.points if p.points is not None else (own or 0) for p, own in zip(self.units, printed))
 
+    @property
+    def sources(self) -> list[PriceSource]:
+        """The sources that priced units, the one pricing most first."""
+        counted = Counter(p.source for p in self.units if p.source is not None and p.points is not None)
+        return [s for s, _ in counted.most_common()]
+
+    def newest(self) -> PriceSource | None:
+        """The newest of the sources used (by date; an undated one only when none is dated)."""
+        return max(self.sources, key=_rank, default=None)
+
     def label(self) -> str:
-        """"Points v1.1" (or "points" when the data gives no version)."""
-        return f"Points v{'/'.join(self.versions)}" if self.versions else "the points list"
+        """"Datasheets.csv (2026-08-26)", or each source used with its unit count."""
+        sources = self.sources
+        if not sources:
+            return f"Points v{'/'.join(self.versions)}" if self.versions else "the points list"
+        if len(sources) == 1:
+            return sources[0].describe()
+        counted = Counter(p.source for p in self.units if p.source is not None and p.points is not None)
+        return ", ".join(f"{s.describe()} for {counted[s]}" for s in sources)
 
 
 def tier_range(tier: str | None) -> tuple[int, int | None] | None:
@@ -151,13 +188,56 @@ def _enhancement_cost(index: PointsIndex, enhancement: str, detachments: list[st
     return None, None
 
 
+def _rank(source: PriceSource) -> tuple:
+    # dated beats undated, newer beats older; on the same day the points list (its own purpose)
+    return (source.date is not None, source.date or "", source.kind == "points list")
+
+
+def record_date(record: Record, printings: Mapping[int, Any] | None = None) -> str | None:
+    """A record's publication date: its source's, else its file's (as the printings know it)."""
+    if record.source.date:
+        return record.source.date
+    entry = (printings or {}).get(id(record))
+    return entry.chosen_file.published if entry is not None and entry.chosen is record else None
+
+
+def _offers(ru: "ResolvedUnit", entry: Points | None, edition: int, datasheets: Mapping[str, list],
+            printings: Mapping[int, Any] | None) -> list[tuple[PriceSource, Sequence[UnitCost], Sequence, Any]]:
+    """Every source of `edition` that prices the unit, best first: (source, costs, wargear costs, entry)."""
+    out = []
+    if entry is not None and entry.costs:
+        label = f"Points v{entry.version}" if entry.version else Path(entry.source.file).name
+        out.append((PriceSource("points list", label, record_date(entry, printings)), entry.costs,
+                    entry.wargear_costs, entry))
+    d = ru.datasheet
+    candidates = [d] if d is not None and d.edition == edition else []
+    if d is not None and d.edition != edition:  # an older datasheet: the list's edition by its name
+        candidates = [x for x in datasheets.get(fold(d.name), []) if x.faction == d.faction]
+    for ds in candidates:
+        entry_p = (printings or {}).get(id(ds))
+        pairs = [(ds, record_date(ds, printings))]
+        if entry_p is not None:
+            pairs += [(o, o.source.date or info.published) for o, info in entry_p.others]
+        for rec, date in pairs:
+            if rec.edition == edition and rec.points:
+                source = PriceSource("datasheets", Path(rec.source.file).name, date)
+                out.append((source, rec.points, rec.wargear_costs, None))
+    return sorted(out, key=lambda o: _rank(o[0]), reverse=True)
+
+
 def price_list(units: Sequence["ResolvedUnit"], detachments: Sequence["ResolvedDetachment"],
-               records: Sequence[Record], edition: int | None, factions: Sequence[str]) -> ListPrices:
-    """Every unit of a checked list at the newest points of `edition` (see the module docstring)."""
+               records: Sequence[Record], edition: int | None, factions: Sequence[str],
+               printings: Mapping[int, Any] | None = None) -> ListPrices:
+    """Every unit of a checked list at the newest points of `edition` (see the module docstring).
+    `printings` (the corpus's) lets every printing of a datasheet offer its points, with its date."""
     prices = ListPrices(edition)
     index = PointsIndex(r for r in records if isinstance(r, Points) and r.edition == edition) if edition else None
-    if not index:
-        prices.units = [UnitPrice(why=f"no points list of the {edition}th edition in the store" if edition
+    datasheets: dict[str, list] = {}
+    for r in records:
+        if r.kind == "datasheet" and r.edition == edition:
+            datasheets.setdefault(fold(r.name), []).append(r)
+    if not edition or (not index and not any(d.points for ds in datasheets.values() for d in ds)):
+        prices.units = [UnitPrice(why=f"no points of the {edition}th edition in the store" if edition
                                   else "the list's edition is not known") for _ in units]
         return prices
     copies: Counter[str] = Counter()
@@ -167,22 +247,28 @@ def price_list(units: Sequence["ResolvedUnit"], detachments: Sequence["ResolvedD
         u, d = ru.entry, ru.datasheet
         own = [*factions, d.faction] if d is not None and d.faction else list(factions)
         names = [n for n in (d.name if d is not None else None, u.name) if n]
-        entry = _unit_points(index, names, own, edition)
+        entry = _unit_points(index, names, own, edition) if index else None
+        offers = _offers(ru, entry, edition, datasheets, printings)
         price = UnitPrice(record=entry)
-        if entry is None:
-            price.why = f"no points list of the {edition}th edition names {u.name}"
+        if not offers:
+            older = f" (its datasheet is {d.edition}th edition)" if d is not None and d.edition != edition else ""
+            price.why = f"no points of the {edition}th edition name {u.name}{older}"
             prices.units.append(price)
             continue
-        copies[fold(entry.name)] += 1
+        copies[fold(names[0])] += 1
         models = u.models or (sum(n for _, n in u.model_lines) or None)
-        cost = size_cost(entry.costs, models, copies[fold(entry.name)])
-        if entry.version:
-            versions.add(entry.version)
-        if cost is None:
-            price.why = (f"{entry.name}: no cost for {models} models in {_version(entry)}" if models
-                         else f"{entry.name}: the list gives no unit size and {_version(entry)} prices several")
+        found = next(((src, c, wg, e) for src, costs, wg, e in offers
+                      if (c := size_cost(costs, models, copies[fold(names[0])])) is not None), None)
+        if found is None:
+            best = offers[0][0].describe()
+            price.why = (f"{names[0]}: no cost for {models} models in {best}" if models
+                         else f"{names[0]}: the list gives no unit size and {best} prices several")
             prices.units.append(price)
             continue
+        price.source, cost, wargear_costs, used = found
+        price.record = used
+        if used is not None and used.version:
+            versions.add(used.version)
         price.base, price.tier = cost.points, cost.tier
         price.size = cost.models + (f" ({cost.description})" if getattr(cost, "description", None) else "")
         taken = Counter()
@@ -190,26 +276,30 @@ def price_list(units: Sequence["ResolvedUnit"], detachments: Sequence["ResolvedD
             for f in _forms(item.name):
                 taken[f] += item.count
         price.wargear = sum((c.points or 0) * max((taken[f] for f in _forms(c.name)), default=0)
-                            for c in entry.wargear_costs)
+                            for c in wargear_costs)
         enhancement = ru.enhancement.name if ru.enhancement is not None else u.enhancement
         if enhancement:
             groups = [ru.enhancement.group] if ru.enhancement is not None and ru.enhancement.group else []
-            price.enhancement, det = _enhancement_cost(index, enhancement, [*groups, *det_names], own, edition)
-            if det is None:  # a unit priced without its enhancement would look cheaper than it is
-                price.why = f"{enhancement}: no points list of the {edition}th edition prices this enhancement"
+            price.enhancement, det = (_enhancement_cost(index, enhancement, [*groups, *det_names], own, edition)
+                                      if index else (None, None))
+            if det is None and ru.enhancement is not None and ru.enhancement.edition == edition \
+                    and ru.enhancement.points is not None:
+                price.enhancement = ru.enhancement.points  # the enhancement's own record prices it
+            elif det is None:  # a unit priced without its enhancement would look cheaper than it is
+                price.why = f"{enhancement}: no points of the {edition}th edition price this enhancement"
                 prices.units.append(price)
                 continue
-            if det.version:
+            elif det.version:
                 versions.add(det.version)
         price.points = price.base + price.wargear + (price.enhancement or 0)
         prices.units.append(price)
     chosen = {}
-    for name in det_names:  # each detachment's Detachment Points; the sum only when every one is priced
-        found = next((p for f in [*factions, None] for form in name_forms(name)
-                      if (p := index.of(form, f, "detachment", edition)) is not None
-                      and p.detachment_points is not None), None)
-        if found is not None:
-            chosen[fold(found.name)] = found
+    for name in det_names if index else ():  # each detachment's Detachment Points; the sum only when all are priced
+        found_dp = next((p for f in [*factions, None] for form in name_forms(name)
+                         if (p := index.of(form, f, "detachment", edition)) is not None
+                         and p.detachment_points is not None), None)
+        if found_dp is not None:
+            chosen[fold(found_dp.name)] = found_dp
     if chosen and len(chosen) == len(det_names):
         prices.detachment_points = sum(p.detachment_points for p in chosen.values())
     prices.versions = sorted(versions)
@@ -240,12 +330,16 @@ def enhancement_points_now(records: Sequence[Record], name: str, group: str | No
 
 
 def price_notes(units: Sequence["ResolvedUnit"], prices: ListPrices, points_listed: int | None,
-                points_limit: int | None, dp_listed: int | None = None) -> list[tuple[str, str, str | None]]:
+                points_limit: int | None, dp_listed: int | None = None,
+                list_date: str | None = None) -> list[tuple[str, str, str | None]]:
     """(kind, message, suggestion) for the player: units the current points price differently from
     the list, the list's total at the current points, whether that is over the list's limit, and
-    Detachment Points that differ from the ones the list says."""
+    Detachment Points that differ from the ones the list says.
+
+    "Update the list" is said only when the list (`list_date`, ISO) is older than the source that
+    priced it; a list as new or newer may be priced by points the store does not hold yet."""
     out: list[tuple[str, str, str | None]] = []
-    label = prices.label()
+    label = f"Points v{'/'.join(prices.versions)}" if prices.versions else "the points list"  # DP: MFM only
     if dp_listed is not None and prices.detachment_points is not None and dp_listed != prices.detachment_points:
         out.append(("points current", f"the list's detachments cost {prices.detachment_points} Detachment Points "
                     f"at the current points ({label}), not the {dp_listed} it says", None))
@@ -253,20 +347,28 @@ def price_notes(units: Sequence["ResolvedUnit"], prices: ListPrices, points_list
               if p.points is not None and ru.entry.points is not None and p.points != ru.entry.points]
     if differ:
         shown = ", ".join(f"{u.name} {u.points} -> {p.points}" for u, p in differ[:5])
-        out.append(("points current", f"{len(differ)} unit(s) cost differently at the current points ({label}): "
-                    f"{shown}{', ...' if len(differ) > 5 else ''}", "update the list in its builder"))
+        newest = max((p.source for _, p in differ if p.source is not None), key=_rank, default=None)
+        if newest is not None and newest.date and list_date and list_date < newest.date:
+            advice = f"the list ({list_date}) is older than {newest.describe()}: update the list in its builder"
+        elif newest is not None:
+            advice = (f"the list is not older than {newest.describe()}: its builder may use newer points; "
+                      "ingest them, or check the list")
+        else:
+            advice = "check the list in its builder"
+        out.append(("points current", f"{len(differ)} unit(s) cost differently at the current points: "
+                    f"{shown}{', ...' if len(differ) > 5 else ''}", advice))
     printed = [ru.entry.points for ru in units]
     total = prices.total(printed)
     if total is None:
         return out
     own = points_listed if points_listed is not None else sum(p or 0 for p in printed)
     unpriced = len(units) - prices.priced
-    rest = f"; {unpriced} unit(s) no points list prices are counted at the list's points" if unpriced else ""
+    rest = f"; {unpriced} unit(s) no points source prices are counted at the list's points" if unpriced else ""
     if total != own:
-        out.append(("points current", f"at the current points ({label}) the list costs {total} points, "
+        out.append(("points current", f"at the current points the list costs {total} points, "
                     f"not the {own} it says{rest}", None))
     if points_limit is not None and total > points_limit:
-        out.append(("over the limit", f"at the current points ({label}) the list is {total - points_limit} "
+        out.append(("over the limit", f"at the current points the list is {total - points_limit} "
                     f"point(s) over its limit of {points_limit}", "drop or shrink a unit, or an enhancement"))
     return out
 

@@ -17,10 +17,15 @@ from typing import Sequence
 from ..names import fold
 from ..records import Ability, Enhancement, Record, Rule, Stratagem
 from .armylist import ListCheck, Problem, ResolvedUnit
-from .armylist_phases import PHASES, phase_of
+from .armylist_phases import PHASES, STEPS, is_once_per_battle, moment_of
 from .armylist_points import enhancement_pricer
+from .operative import action_line, operative_text
 
 _PARAM = re.compile(r"^(?:\d+|\d*d\d+(?:\+\d+)?|x|\d+\+|x\+|\d+\")$")
+# What changes a characteristic for good or gives a capacity is on the datasheet; nothing to remind.
+_STANDING = re.compile(r"^(?:(?:add|subtract) \d+ (?:to|from) (?:the bearer['’]s|this model['’]s|this unit['’]s)"
+                       r"[^.]*characteristic\b[^.]*\.?$|capacity:|this model has a transport capacity|"
+                       r"for the purposes of transport capacity)", re.IGNORECASE)
 
 
 @dataclass
@@ -36,12 +41,13 @@ class SheetRule:
 
 @dataclass
 class Reminder:
-    """One row of the reminder table: in this phase, this unit's (or the army's) rule does this."""
+    """One row of the reminder table: in this phase and step, this unit (or the army) does this."""
 
     phase: str
     who: str
     name: str
-    summary: str
+    summary: str  # what to do, one line: the rule's operative sentence without its timing
+    step: str = "during"
 
 
 @dataclass
@@ -75,10 +81,20 @@ class ListSheet:
     problems: list[Problem]
     points_total: int
     points_listed: int | None
+    summary: str = ""  # the list check's summary line
 
     @property
     def phase_labels(self) -> dict[str, str]:
         return PHASES
+
+    @property
+    def step_labels(self) -> dict[str, str]:
+        return STEPS
+
+    def steps(self, phase: str) -> list[tuple[str, list[Reminder]]]:
+        """The phase's reminders by step, in table order (steps with none left out)."""
+        rows = self.reminders.get(phase, [])
+        return [(k, [r for r in rows if r.step == k]) for k in STEPS if any(r.step == k for r in rows)]
 
 
 def rule_key(name: str) -> str:
@@ -103,19 +119,15 @@ def _rule_index(records: Sequence[Record]) -> dict[str, list[Rule]]:
 
 def _find_rule(index: dict[str, list[Rule]], name: str, edition: int | None, faction: str | None) -> Rule | None:
     key = rule_key(name)
-    keys = [key] + (["anti"] if key.startswith("anti ") else [])
+    # "Lethal Hits: Non-Monster/Vehicle" is Lethal Hits with a restriction
+    keys = [key] + (["anti"] if key.startswith("anti ") else []) + \
+        ([rule_key(name.split(":", 1)[0])] if ":" in name else [])
     for k in keys:
         found = index.get(k, [])
         if found:
             return max(found, key=lambda r: (r.faction in (faction, None), edition is None or r.edition == edition,
                                              r.faction is None, r.edition or 0))
     return None
-
-
-def _summary(text: str, limit: int = 170) -> str:
-    one = " ".join((text or "").split())
-    cut = re.split(r"(?<=[.!?])\s", one, maxsplit=1)[0]
-    return cut if len(cut) <= limit else cut[:limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
@@ -128,7 +140,18 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
     army_rules: dict[str, SheetRule] = {}
     named: dict[str, SheetRule] = {}
     reminders: dict[str, list[Reminder]] = {k: [] for k in PHASES}
+
+    def remind(who: str, name: str, text: str, weapon: str | None = None) -> None:
+        body = operative_text(text)
+        if not body or _STANDING.match(body):
+            return
+        phase, step, at = moment_of(body, weapon)
+        once = is_once_per_battle(body, name) and "once per" not in name.casefold()
+        reminders[phase].append(Reminder(phase, who, name + (" (once per battle)" if once else ""),
+                                         action_line(body, at), step))
+
     seen_unit_rules: set[tuple[str, str]] = set()
+    weapon_kinds: dict[str, set[str]] = {}  # rule key -> "ranged"/"melee" weapons that carry it
     for u in units:
         d = u.datasheet
         if d is None:
@@ -142,34 +165,34 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
             elif cat != "special" and (d.name, a.name) not in seen_unit_rules and _used(a, u):
                 seen_unit_rules.add((d.name, a.name))
                 if a.text:
-                    reminders[phase_of(a.text)].append(Reminder(phase_of(a.text), u.entry.name, a.name,
-                                                                 _summary(a.text)))
+                    remind(u.entry.name, a.name, a.text)
         for w in u.chosen_weapons():
+            kind = "melee" if fold(w.range or "") == "melee" or fold(w.type or "") == "melee" else "ranged"
             for ab in w.abilities:
                 _add(named, ab, index, edition, None, "", u.entry.name, weapon=True)
+                weapon_kinds.setdefault(rule_key(ab), set()).add(kind)
         if u.enhancement is not None:
             e = u.enhancement
-            p = phase_of(e.text)
-            reminders[p].append(Reminder(p, u.entry.name, f"{e.name} (enhancement)", _summary(e.text)))
-    for rule in list(named.values()) + list(army_rules.values()):
+            remind(u.entry.name, f"{e.name} (enhancement)", e.text)
+    for key, rule in list(named.items()) + list(army_rules.items()):
         if rule.found and rule.text:
-            p = phase_of(rule.text)
-            reminders[p].append(Reminder(p, ", ".join(_short(rule.used_by)), rule.name, _summary(rule.text)))
+            who = ", ".join(_short(rule.used_by))
+            for kind in sorted(weapon_kinds.get(key, ())) or [None]:
+                remind(who, rule.name, rule.text, kind)
     detachment_rules, stratagems, enhancements = [], [], []
     price_now = enhancement_pricer(records, check.edition)
     for det in check.detachments:
         for r in det.rules:
             detachment_rules.append(SheetRule(f"{det.name}: {r.name}", r.text, [det.name], bool(r.changes)))
-            p = phase_of(r.text)
-            reminders[p].append(Reminder(p, "Army (detachment)", r.name, _summary(r.text)))
+            remind("Army (detachment)", r.name, r.text)
         stratagems.extend(det.stratagems)
         for e in det.enhancements:  # at its cost in the newest points list of the list's edition, where one prices it
             now = price_now(e.name, e.group, e.faction)
             enhancements.append(replace(e, points=now) if now is not None else e)
         for s in det.stratagems:
-            p = phase_of(s.when or "") if s.when else "any"
-            reminders[p].append(Reminder(p, f"Stratagem, {s.cp if s.cp is not None else '?'}CP", s.name,
-                                         _summary(s.when or s.effect or "")))
+            phase, step, _ = moment_of(s.when) if s.when else ("any", "during", 0)
+            reminders[phase].append(Reminder(phase, f"Stratagem, {s.cp if s.cp is not None else '?'}CP", s.name,
+                                             action_line(s.effect or s.when or ""), step))
     chosen = {u.enhancement.name for u in units if u.enhancement is not None}
     reminders = {k: _merge(v) for k, v in reminders.items()}
     title = army.title or ", ".join(check.factions) or "Army list"
@@ -183,19 +206,20 @@ def build_sheet(check: ListCheck, records: Sequence[Record]) -> ListSheet:
                      army_rules=list(army_rules.values()), detachment_rules=detachment_rules,
                      stratagems=stratagems, enhancements=enhancements, chosen_enhancements=chosen,
                      rules=sorted(named.values(), key=lambda r: fold(r.name)), reminders=reminders,
-                     problems=check.problems, points_total=check.points_total, points_listed=army.points_listed)
+                     problems=check.problem_lines(), points_total=check.points_total,
+                     points_listed=army.points_listed, summary=check.summary())
 
 
 def _merge(rows: list[Reminder]) -> list[Reminder]:
     """One row per rule and text: units sharing a rule (Storm Shield, Deep Strike) share the row."""
     out: dict[tuple[str, str], Reminder] = {}
     for r in rows:
-        key = (fold(r.name), r.summary)
+        key = (fold(r.name), r.summary, r.step)
         if key in out:
             if r.who not in out[key].who:
                 out[key].who += ", " + r.who
         else:
-            out[key] = Reminder(r.phase, r.who, r.name, r.summary)
+            out[key] = Reminder(r.phase, r.who, r.name, r.summary, r.step)
     return list(out.values())
 
 

@@ -50,8 +50,9 @@ def write_list_sheet(store, list_path: str | Path, out: str | Path):
     from ..library.armylist_sheet import build_sheet
     from ..library.corpus import load_corpus
 
-    records = load_corpus(store).records
-    result = check_list(load_list(list_path), records)
+    corpus = load_corpus(store)
+    records = corpus.records
+    result = check_list(load_list(list_path), records, printings=corpus.printings)
     return write_sheet(build_sheet(result, records), out), result
 
 

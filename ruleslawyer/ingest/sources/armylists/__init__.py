@@ -8,17 +8,20 @@ exports (WTC, GW, markdown roster and short), BattleScribe rosters (.ros XML, .r
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from ....errors import LoadError
 from .app_text import looks_like_app, parse_app_text
-from .model import ArmyList, ListItem, ListNote, ListUnit
+from .model import MAX_UNITS, ArmyList, ListItem, ListNote, ListUnit
 from .newrecruit import looks_like_newrecruit, parse_newrecruit
 from .roster import RosterError, looks_like_roster, parse_roster
 
-MAX_LIST_BYTES = 64 * 1024 * 1024  # a list export is a few KB; a roster a few hundred
+# A list export is a few KB, a roster a few hundred. Reading one takes some 40 times its size in
+# memory (lines, items, notes), so the limit keeps the worst case under 200 MB.
+MAX_LIST_BYTES = 4 * 1024 * 1024
 
-__all__ = ["ArmyList", "ListItem", "ListNote", "ListUnit", "load_list", "parse_list"]
+__all__ = ["MAX_LIST_BYTES", "MAX_UNITS", "ArmyList", "ListItem", "ListNote", "ListUnit", "load_list", "parse_list"]
 
 
 def parse_list(data: str | bytes, name: str = "list") -> ArmyList:
@@ -47,6 +50,8 @@ def parse_list(data: str | bytes, name: str = "list") -> ArmyList:
     else:
         raise LoadError(name, "not an army list this version can read",
                         hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
+    if len(army.units) > MAX_UNITS:
+        raise LoadError(name, f"{len(army.units)} units; no army list has over {MAX_UNITS}")
     if not army.units:
         raise LoadError(name, "no units found in the list",
                         hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
@@ -65,4 +70,9 @@ def load_list(path: str | Path) -> ArmyList:
     p = Path(path)
     # Only a regular file, and at most a few MB: a FIFO or /dev/zero named by mistake would hang.
     data = read_file(p, limit=MAX_LIST_BYTES)
-    return parse_list(data, name=str(p))
+    army = parse_list(data, name=str(p))
+    try:  # an export says no date; the day its file was saved is when the list was priced at the latest
+        army.date = time.strftime("%Y-%m-%d", time.gmtime(p.stat().st_mtime))
+    except OSError:
+        pass
+    return army

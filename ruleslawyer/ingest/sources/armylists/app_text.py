@@ -17,8 +17,8 @@ from .common import battle_size, mark_edition, points_in, split_count, split_det
 from .model import ArmyList, ListItem, ListUnit
 
 _UNIT = re.compile(r"^(?P<name>[^•◦].*?)\s*\((?P<pts>[\d,.]+)\s*points?\)\s*$", re.IGNORECASE)
-_ATTACHED_GROUP = re.compile(r"^attached units?\s*(\d+)?\s*$", re.IGNORECASE)
-_DETACHMENT_POINTS = re.compile(r"\s*\((\d+)\s*detachment points?\)\s*$", re.IGNORECASE)
+_ATTACHED_GROUP = re.compile(r"^attached units?\s*(\d{1,6})?\s*$", re.IGNORECASE)
+_DETACHMENT_POINTS = re.compile(r"\s*\((\d{1,6})\s*detachment points?\)\s*$", re.IGNORECASE)
 _FOOTER = re.compile(r"^exported with\b", re.IGNORECASE)
 
 

@@ -7,7 +7,7 @@ from .model import ArmyList, ListItem
 
 BULLETS = "•◦▪‣∙·*-"
 # "2x Missile pod", "2 x Missile pod", "2× Missile pod"
-_COUNT = re.compile(r"^(\d+)\s*[x×]\s+(.+)$", re.IGNORECASE)
+_COUNT = re.compile(r"^(\d{1,6})\s*[x×]\s+(.+)$", re.IGNORECASE)  # no real count has more digits
 _POINTS = re.compile(r"(\d[\d,.]*)\s*(?:points|pts|pt)\b", re.IGNORECASE)
 BATTLE_SIZES = ("combat patrol", "incursion", "strike force", "onslaught")
 # 11th edition words that no 10th edition export prints
@@ -36,11 +36,9 @@ def points_in(text: str) -> int | None:
     m = _POINTS.search(text)
     if not m:
         return None
-    digits = m.group(1).replace(",", "")
-    try:
-        return int(float(digits))
-    except ValueError:
-        return None
+    digits = m.group(1).replace(",", "").split(".")[0]
+    # no list costs a million points: longer figures are damage (and int() refuses 4,300 digits)
+    return int(digits) if digits.isdigit() and len(digits) <= 6 else None
 
 
 def split_count(text: str) -> tuple[int, str]:
@@ -97,7 +95,7 @@ def mark_edition(army: ArmyList, text: str) -> None:
     for key, label in _ELEVEN_MARKERS:
         if key in low and label not in army.edition_markers:
             army.edition_markers.append(label)
-    m = re.search(r"App Version:\s*v?(\d+)\.(\d+)", text)
+    m = re.search(r"App Version:\s*v?(\d{1,4})\.(\d{1,4})", text)
     if m:
         army.app_version = f"{m.group(1)}.{m.group(2)}"
         # The official app moved to the 11th edition with its version 2 (10th edition exports say 1.x).

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+MAX_UNITS = 1000  # an Apocalypse list has a few hundred units; more is not an army list
+
 
 @dataclass
 class ListItem:
@@ -68,6 +70,7 @@ class ArmyList:
     edition: int | None = None
     edition_markers: list[str] = field(default_factory=list)
     app_version: str | None = None
+    date: str | None = None  # ISO day the list was saved (its file's last change), for "is it older?"
 
     def note(self, line: int | None, kind: str, message: str) -> None:
         """Record a message about `line`."""

@@ -14,9 +14,9 @@ import re
 from .common import mark_edition, points_in, split_count, split_detachments, split_items, strip_bullet, text_column
 from .model import ArmyList, ListUnit
 
-_UNIT = re.compile(r"^(?:(?P<label>Char\d+):\s*)?(?:(?P<n>\d+)\s*[x×]\s+)?(?P<name>[^\[(:•]+?)\s*"
+_UNIT = re.compile(r"^(?:(?P<label>Char\d+):\s*)?(?:(?P<n>\d{1,6})\s*[x×]\s+)?(?P<name>[^\[(:•]+?)\s*"
                    r"[(\[](?P<pts>\d[\d,.]*)\s*pts?\s*[)\]]\s*(?::\s*(?P<items>.*))?$", re.IGNORECASE)
-_WITH = re.compile(r"^(\d+)\s+with\s+(.+)$", re.IGNORECASE)
+_WITH = re.compile(r"^(\d{1,6})\s+with\s+(.+)$", re.IGNORECASE)
 _HEADER_KEY = re.compile(r"^\+\s*([A-Z][A-Z ]+?)\s*:\s*(.*)$")
 _ENH_ON = re.compile(r"^(?P<name>.+?)\s*\(on\s+(?:(?P<label>Char\d+):\s*)?(?P<unit>.+?)\)\s*$", re.IGNORECASE)
 
@@ -213,7 +213,7 @@ def _totals(text: str, models: int) -> bool:
     "10x Necron Warrior: 10x Gauss flayer") rather than per model (New Recruit: "2x Broadside
     Shas'ui: Crushing bulk, 2x Missile Drone", where uncounted items show it is per model)."""
     parts = [p.strip() for p in split_items_raw(text)]
-    counts = [re.match(r"^(\d+)\s*[x×]\s", p) for p in parts if p]
+    counts = [re.match(r"^(\d{1,6})\s*[x×]\s", p) for p in parts if p]
     return bool(counts) and all(counts) and all(int(m.group(1)) % models == 0 for m in counts) and models > 1
 
 
