@@ -1,5 +1,6 @@
-"""Cards give a unit's current points from the newest points list (Munitorum Field Manual) naming
-it, per unit size and 11th edition tier, with its wargear costs; and the edition of the card.
+"""Cards give a unit's current points (library.prices: the newest dated source of its edition,
+a points list or a datasheet's own), per unit size and 11th edition tier, with its wargear
+costs; and the edition of the card.
 
 Small made-up records check the rules (newest version, tiers, same edition only); the real
 11th edition files (BSData Orks.json and the MFM YAML folder) check a rendered PDF, its expected
@@ -29,9 +30,13 @@ NEW = _points("1.1", [UnitCost("10", 75, "1st-3rd"), UnitCost("20", 160, "1st-3r
 
 
 def _meta(sheet, corpus):
+    """The card's meta line, priced as `cards` prices it: library.prices over the corpus."""
     from ruleslawyer.cards.content import build_content
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.prices import PriceIndex
 
-    return build_content([sheet], corpus)[0].meta
+    prices = PriceIndex(Corpus(records=list(corpus), originals=list(corpus)))
+    return build_content([sheet], corpus, prices)[0].meta
 
 
 def test_card_gives_the_newest_points_by_tier_and_wargear():
@@ -122,20 +127,22 @@ def test_real_orks_cards_show_the_mfm_points(e11_orks_store, shared, tmp_path):
     assert f"v1.1 {pts} pts" in text
 
 
-def test_real_faction_cards_use_the_points_index(e11_orks_store, tmp_path):
-    """`cards --faction` prices every unit the MFM names (one index for the whole faction)."""
-    from ruleslawyer.cards.content import build_content
+def test_real_faction_cards_use_the_current_price(e11_orks_store, tmp_path):
+    """`cards --faction` prices every unit as `show` and `points` do (library.prices, one index
+    for the whole faction): the card's meta line carries the current price's tiers."""
+    from ruleslawyer.cards.content import build_content, tiers_line
     from ruleslawyer.cards.select import select_records
     from ruleslawyer.library.corpus import load_corpus
-    from ruleslawyer.library.points import PointsIndex
+    from ruleslawyer.library.prices import PriceIndex
     from ruleslawyer.store import Store
 
     with Store(e11_orks_store) as store:
-        records = load_corpus(store).records
-    chosen = select_records(records, [], faction="Orks").records
-    index = PointsIndex(records)
-    priced = [d for d in chosen if index.of(d.name, d.faction, edition=d.edition)]
+        corpus = load_corpus(store)
+    chosen = select_records(corpus.records, [], faction="Orks").records
+    prices = PriceIndex(corpus)
+    priced = {d.name: prices.current(d.name, d.faction, d.edition) for d in chosen if d.kind == "datasheet"}
+    priced = {name: p for name, p in priced.items() if p is not None and p.costs}
     assert len(priced) > 30
-    for d, c in zip(chosen, build_content(chosen, records)):
-        if d in priced:
-            assert any(m.startswith("v1.1 ") for m in c.meta), d.name
+    for d, c in zip(chosen, build_content(chosen, corpus.records, prices)):
+        if d.name in priced:
+            assert any(tiers_line(priced[d.name].costs) in m for m in c.meta), (d.name, c.meta)

@@ -67,7 +67,7 @@ class CardReport:
 
 
 def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions | Mapping | None = None,
-               *, title: str = "Cards", verify: bool = True) -> CardSet:
+               *, title: str = "Cards", verify: bool = True, prices=None) -> CardSet:
     """Fit, impose and lay out cards for `records`; rules are resolved in `corpus_records`.
 
     With `verify` (needed for the PDF anyway), the final layout is checked face by face; a
@@ -81,7 +81,7 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
     from .render import document_html, layout, overflows
 
     opts = CardOptions.resolve(options)
-    contents = build_content(records, corpus_records)
+    contents = build_content(records, corpus_records, prices)
     if not contents:
         raise CardError("nothing to print: no datasheet or stratagem selected")
     slack: dict = {}
@@ -126,7 +126,9 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
                                edition=edition)
     chosen = selection.records
     as_pdf = path.suffix.lower() == ".pdf"
-    cards = make_cards(chosen, corpus.records, opts, title=_title(chosen), verify=as_pdf)
+    from ..library.prices import PriceIndex
+
+    cards = make_cards(chosen, corpus.records, opts, title=_title(chosen), verify=as_pdf, prices=PriceIndex(corpus))
     cards.save(path)
     split = sorted({f.title for f, _ in cards.pairs if f.total > 1 and f.kind != "rules"})
     sizes = [f.font_pt for f, _ in cards.pairs if f.number == 1 and f.kind != "rules"]

@@ -18,13 +18,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..library.armylist_points import record_date
 from ..library.armylist_report import nth
 from ..library.operative import key_text
-from ..library.points import PointsIndex, wargear_text
+from ..library.points import wargear_text
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
-from ..records import Datasheet, Points, Record, Rule, Stratagem
+from ..records import Datasheet, Record, Rule, Stratagem
 from .metrics import text_em
 
 
@@ -87,18 +86,20 @@ class CardContent:
     referenced: int = 0  # how many of them the back only names (with their numbers)
 
 
-def build_content(records: Sequence[Record], corpus_records: Sequence[Record]) -> list[CardContent]:
-    """The card content of each record, with named rules resolved against the corpus's rules and
-    a datasheet's points taken from the newest points list (Munitorum Field Manual) naming it."""
+def build_content(records: Sequence[Record], corpus_records: Sequence[Record], prices=None) -> list[CardContent]:
+    """The card content of each record, with named rules resolved against the corpus's rules.
+
+    `prices` (a `library.prices.PriceIndex`) gives each datasheet its current price, the one
+    `show`, `points`, the site and `list check` give; without it a card shows the datasheet's
+    own points (a list's unit card, priced by the list check)."""
     refs: RuleRefs[Rule] = RuleRefs()
     for r in corpus_records:
         if isinstance(r, Rule):
             refs.add(r.name, r, edition=r.edition, faction=r.faction)
-    points = PointsIndex(corpus_records)
     out = []
     for r in records:
         if isinstance(r, Datasheet):
-            out.append(datasheet_content(r, refs, points.of(r.name, r.faction, edition=r.edition) if points else None))
+            out.append(datasheet_content(r, refs, prices.current(r.name, r.faction, r.edition) if prices else None))
         elif isinstance(r, Stratagem):
             out.append(stratagem_content(r))
     return out
@@ -208,16 +209,13 @@ def tiers_line(costs) -> str:
     return line + " pts"
 
 
-def points_meta(d: Datasheet, current: Points | None) -> list[str]:
-    """The points part of a datasheet card's meta line, on one line: the newest dated source's
-    prices by size and tier (the points list's entry, or the datasheet's own when it is dated
-    later: library.armylist_points), then wargear costs."""
-    own_date, list_date = record_date(d), record_date(current) if current is not None else None
-    use_list = current is not None and bool(current.costs or current.wargear_costs) and \
-        not (d.points and own_date and (list_date is None or own_date > list_date))
-    if use_list:
+def points_meta(d: Datasheet, current=None) -> list[str]:
+    """The points part of a datasheet card's meta line, on one line: the current price
+    (`library.prices.Price`, the newest dated source of the unit's edition) by size and tier,
+    else the datasheet's own points, then wargear costs."""
+    if current is not None and (current.costs or current.wargear_costs):
         costs, wargear = current.costs, current.wargear_costs
-        label = f"v{current.version} " if current.version else ""
+        label = f"v{current.version} " if current.kind == "points list" and current.version else ""
     else:
         costs, wargear, label = d.points or (), d.wargear_costs, ""
     out = [label + tiers_line(costs)] if costs else []
@@ -226,11 +224,10 @@ def points_meta(d: Datasheet, current: Points | None) -> list[str]:
     return out
 
 
-def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points: Points | None = None) -> CardContent:
+def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points=None) -> CardContent:
     """Front: profiles, weapons, own abilities, abilities by name, keywords, wound boxes.
     Back: the operative text of the rules the card names, then composition and wargear options.
-    `points` is the unit's entry in the newest points list (the meta line gives the newer of it
-    and the datasheet's own)."""
+    `points` is the unit's current price (`library.prices.Price`), else its own points show."""
     meta = [m for m in (d.faction, edition_label(d.edition)) if m]
     if d.power is not None:
         meta.append(f"Power {d.power}")
