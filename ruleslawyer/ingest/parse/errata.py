@@ -18,20 +18,14 @@ from typing import Iterable, Iterator
 from ...records import Erratum, Faq, Note, Record
 from ..document import HEADING, Document
 from .errata_entries import Header, is_instruction, parse_entries, parse_header, read_instruction
-from .errata_headers import DASH_HEADER, dash_header, full_header, section_of, split_run_in_headers
+from .errata_meta import Meta, title_block
+from .errata_headers import (DASH_HEADER, dash_header, expand_entry_tables, full_header, section_of, split_run_in_headers,
+                             without_furniture)
 from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
 from .parsing import ParseContext
 
-_VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
 _QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
 _ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
-
-
-@dataclass
-class _Meta:
-    document: str | None
-    version: str | None
-    edition: int | None
 
 
 @dataclass
@@ -45,10 +39,11 @@ class _Entry:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = _unstyled_headers(split_run_in_headers([ln for ln in lines if ln.text or ln.is_table]))
+    lines = without_furniture(expand_entry_tables([ln for ln in lines if ln.text or ln.is_table]))
+    lines = _unstyled_headers(split_run_in_headers(lines))
     if not is_faq_document(lines):
         return
-    meta = _title_block(lines, ctx)
+    meta = title_block(lines, ctx.doc, ctx.edition, _first_entry(lines))
     used: set[int] = set()
     records = _without_stray_endings(list(_walk(lines, meta, ctx, used, _is_index_cards(lines))))
     if len(used) >= 0.5 * len(lines):
@@ -110,60 +105,16 @@ def _is_index_cards(lines: list[EntryLine]) -> bool:
     return _dash_entries(lines) >= 3 and not any((h := parse_header(line.text)) and h.target for line in lines)
 
 
-def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
-    """Document name and version from the first lines ("CORE BOOK" / "Indomitus Version 1.7")."""
-    document = version = None
-    for n, line in enumerate(lines[:12]):
-        m = _VERSION.search(line.text)
-        if m and len(line.text) < 60:
-            version = m.group("v")
-            if document is None:
-                before = [x.text for x in lines[:n] if is_heading_like(x) and not _VERSION.search(x.text)]
-                if before:
-                    document = before[-1]
-                elif line.text[:m.start()].strip():
-                    document = line.text[:m.start()].strip()
-            break
-    if document is None:
-        from .rule_chapter import chapter_title
-
-        document = chapter_title(ctx.doc)  # a book chapter's FAQ: the chapter is the document
-    if document is None:
-        for line in lines[:5]:
-            if is_heading_like(line) and not section_of(line) and not _QUESTION.match(line.text):
-                document = line.text
-                break
-    if document is None:
-        # A text or Markdown FAQ with no title line: its file name says what it is
-        # ("Tyranids_FAQ_v1.2.txt").
-        document = re.sub(r"[_\s]+", " ", re.sub(r"\.[A-Za-z0-9]{1,5}$", "", ctx.doc.origin.name or "")).strip()
-    if version is None and document:
-        m = _SHORT_VERSION.search(document)
-        version = m.group("v") if m else None
-    if document:
-        document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = _without_faq_words(document)
-        document = title_case(document.strip(" :-")) or None
-    return _Meta(document, version, ctx.edition)
+def _first_entry(lines: list[EntryLine]) -> int:
+    """Where the entries start: the first section heading, entry header or question (the title
+    block is above it)."""
+    for n, line in enumerate(lines):
+        if section_of(line) or _QUESTION.match(line.text) or ((h := parse_header(line.text)) and h.target):
+            return n
+    return len(lines)
 
 
-# "v1.2", "Version 1.2" in a title or file name.
-_SHORT_VERSION = re.compile(r"(?:\bversion\s*|\bv\.?\s*)(?P<v>\d+(?:\.\d+)+[a-z]?)\b", re.I)
-# What a title says about the document rather than naming it: "– Official FAQ", "FAQ & Errata".
-_FAQ_WORDS = re.compile(r"\s*(?:[-\u2013\u2014:|]\s*)?\b(?:official\s+)?(?:faqs?|errata|updates?|"
-                        r"frequently\s+asked\s+questions|designer'?s\s+commentary|rules?\s+commentary)"
-                        r"(?:\s*(?:&|and)\s*(?:faqs?|errata|updates?|commentary))*\b", re.I)
-
-
-def _without_faq_words(name: str) -> str:
-    """The name of the document an FAQ amends: "Codex: Necrons – Official FAQ" -> "Codex:
-    Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""
-    bare = _SHORT_VERSION.sub("", name)
-    bare = _FAQ_WORDS.sub("", bare).strip(" :-\u2013\u2014|,")
-    return bare if re.search(r"[A-Za-z]{2,}", bare) else name
-
-
-def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
+def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
           index_cards: bool = False) -> Iterator[Record]:
     """Records from the lines in order; adds the index of every block they use to `used`.
 
@@ -287,7 +238,8 @@ def _split_qa(text: str) -> tuple[str, str]:
 
 
 def _with_text(line: EntryLine, text: str) -> EntryLine:
-    kind = "paragraph" if line.is_table else line.kind  # a Q/A printed as a two-column table
+    # a Q/A printed as a two-column table, or as a list item ("- Q: …"): the text is the question
+    kind = "paragraph" if line.is_table or line.is_bullet else line.kind
     return EntryLine(line.index, text, kind, line.bold, line.italic, line.color, line.page)
 
 
@@ -315,14 +267,14 @@ def _body_text(lines: list[EntryLine]) -> str:
     return "\n".join(join_broken([p for p in parts if p]))
 
 
-def _note(note: tuple[EntryLine, list[EntryLine]], meta: _Meta, ctx: ParseContext) -> Note:
+def _note(note: tuple[EntryLine, list[EntryLine]], meta: Meta, ctx: ParseContext) -> Note:
     head, body = note
     return Note(name=title_case(head.text.strip().rstrip(":")), source=ctx.source(head.page),
                 document=meta.document, version=meta.version, text=_body_text(body),
                 edition=meta.edition, highlight=_highlight([head, *body]))
 
 
-def _errata(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Iterator[Erratum]:
+def _errata(entry: _Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
     """One Erratum per instruction under the entry's header."""
     header_page = entry.header_line.page if entry.header_line else None
     all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
@@ -336,7 +288,7 @@ def _errata(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Iterator[Erratum]:
                       faction_heading=entry.group)
 
 
-def _faq(question: list[EntryLine], answer: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Faq:
+def _faq(question: list[EntryLine], answer: list[EntryLine], meta: Meta, ctx: ParseContext) -> Faq:
     return Faq(question=_body_text(question), answer=_body_text(answer),
                source=ctx.source(question[0].page), document=meta.document, version=meta.version,
                edition=meta.edition, highlight=_highlight(question + answer))

@@ -10,7 +10,7 @@ import re
 
 from ..document import HEADING
 from .errata_grammar import Header, is_instruction, parse_header
-from .errata_text import EntryLine
+from .errata_text import EntryLine, normalise_quotes
 
 _NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
 _ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|"
@@ -145,3 +145,43 @@ def full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header,
         header = Header(header.page or reparsed.page, reparsed.target, reparsed.location, header.starred)
         n += 1
     return header, n
+
+
+def expand_entry_tables(lines: list[EntryLine]) -> list[EntryLine]:
+    """A table whose rows are entries ("Page 79 – Canoptek Court, …" | "Change the Effect to
+    read: '…'") read as a header line and an instruction line per row; other tables as they are."""
+    out: list[EntryLine] = []
+    for line in lines:
+        rows = [[c.strip() for c in r if c and c.strip()] for r in line.rows] if line.is_table else []
+        if not rows or not all(len(r) == 2 and is_instruction(normalise_quotes(r[1])) and
+                               (parse_header(r[0]) or DASH_HEADER.match(r[0]) or len(r[0].split()) <= 16)
+                               for r in rows):
+            out.append(line)
+            continue
+        for head, instruction in rows:
+            out.append(dataclasses.replace(line, text=normalise_quotes(head), kind="paragraph", bold=True, rows=()))
+            out.append(dataclasses.replace(line, text=normalise_quotes(instruction), kind="paragraph", rows=()))
+    return out
+
+
+# Page furniture a text or Markdown conversion leaves between entries: a page number alone, a
+# rule ("---"), a running footer (the document's title and a page number).
+_FURNITURE = re.compile(r"^(?:\d{1,3}|-{3,}|\*{3,}|_{3,})$")
+_FOOTER = re.compile(r"^(?P<title>[A-Z][A-Z0-9 :,'&\u2019-]{3,60}?)\s+\d{1,3}$")
+
+
+def without_furniture(lines: list[EntryLine]) -> list[EntryLine]:
+    """The lines without page numbers, rules and running footers ("CODEX: GENESTEALER CULTS 1",
+    printed in capitals at the foot of each page and matching a title line above)."""
+    titles = {re.sub(r"\s+", " ", ln.text.strip()).upper() for ln in lines[:60]}
+    out = []
+    for line in lines:
+        t = line.text.strip()
+        if line.is_table or line.kind == HEADING and not _FURNITURE.match(t):
+            out.append(line)
+            continue
+        m = _FOOTER.match(t)
+        if _FURNITURE.match(t) or (m and any(x.startswith(m.group("title")) for x in titles if x != t)):
+            continue
+        out.append(line)
+    return out
