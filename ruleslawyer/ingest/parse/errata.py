@@ -20,12 +20,11 @@ from ..document import HEADING, Document
 from .errata_entries import Header, is_instruction, parse_entries, parse_header, read_instruction
 from .errata_meta import Meta, title_block
 from .errata_headers import (DASH_HEADER, dash_header, expand_entry_tables, full_header, section_of, split_run_in_headers,
-                             without_furniture)
+                             titled_header, without_furniture)
+from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, answers_next_question, split_qa, with_labels
 from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
 from .parsing import ParseContext
 
-_QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
-_ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
 
 
 @dataclass
@@ -34,13 +33,14 @@ class _Entry:
     lines: list[EntryLine] = field(default_factory=list)
     header_line: EntryLine | None = None
     group: str | None = None  # the heading the entry sits under (a faction, in index-card errata)
+    added: bool = False  # a titled update with no instruction: it adds the rule it names
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
     lines = without_furniture(expand_entry_tables([ln for ln in lines if ln.text or ln.is_table]))
-    lines = _unstyled_headers(split_run_in_headers(lines))
+    lines = with_labels(_unstyled_headers(split_run_in_headers(lines)))
     if not is_faq_document(lines):
         return
     meta = title_block(lines, ctx.doc, ctx.edition, _first_entry(lines))
@@ -74,9 +74,40 @@ def is_faq_document(lines: list[EntryLine]) -> bool:
         if parse_header(line.text) and any(is_instruction(x.text) for x in lines[n + 1:n + 3]):
             entries += 1
     questions = sum(1 for n, line in enumerate(lines[:-1])
-                    if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or _split_qa(x.text)[1]
+                    if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or split_qa(x.text)[1]
                                                          for x in lines[n:n + 4]))
-    return entries >= 2 or questions >= 2 or _dash_entries(lines) >= 3
+    titled = sum(1 for n in range(len(lines)) if titled_header(lines, n))
+    return entries + titled >= 2 or questions >= 2 or _dash_entries(lines) >= 3 or len(_additions(lines)) >= 2
+
+
+# The title of an update sheet: "RULES UPDATES", "CORE RULES UPDATE – AUGUST 2026".
+# (the whole line: "Rules Updates ……… 7" in a contents list is no title)
+_UPDATE_SHEET = re.compile(r"^(?:(?:core|balance|event|game)\s+)?(?:rules?\s+updates?|updates?\s*(?:&|and)\s*errata)"
+                           r"(?:\s*[-\u2013\u2014:,]?\s*(?:[A-Z][a-z]+\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+                           r"[A-Za-z]*\s*20\d\d)?$", re.I)
+
+
+def _additions(lines: list[EntryLine]) -> list[int]:
+    """The titled updates of an update sheet: under a rules-updates heading printed at the top
+    ("RULES UPDATES"), a title over the wording of the rule it brings ("HOVER" / "Some AIRCRAFT
+    can hover. …"). Empty for other documents."""
+    top = next((n for n, line in enumerate(lines[:12]) if section_of(line) == "errata"
+                or (is_heading_like(line) and _UPDATE_SHEET.match(line.text.strip()))), None)
+    if top is None or _dash_entries(lines) >= 3 or any((h := parse_header(line.text)) and h.target for line in lines):
+        return []  # (a paged errata document adds rules by "Add the following:")
+    end = next((n for n in range(top + 1, len(lines)) if section_of(lines[n]) == "faq"), len(lines))
+    return [n for n in range(top + 1, end - 1) if _is_addition_title(lines, n)]
+
+
+def _is_addition_title(lines: list[EntryLine], n: int) -> bool:
+    """A title line over plain wording: heading-like, and the next line a paragraph that is no
+    header, edit, question or title itself."""
+    line, nxt = lines[n], lines[n + 1]
+    if not is_heading_like(line) or section_of(line) or _QUESTION.match(line.text) or parse_header(line.text) \
+            or is_instruction(line.text) or line.is_table:
+        return False
+    return not (is_heading_like(nxt) or is_instruction(nxt.text) or _QUESTION.match(nxt.text)
+                or parse_header(nxt.text) or titled_header(lines, n + 1) or section_of(nxt))
 
 
 def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
@@ -128,6 +159,8 @@ def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
     question: list[EntryLine] = []
     answer: list[EntryLine] = []
     in_answer = False
+    early_answer: list[EntryLine] = []
+    additions = set(_additions(lines))
     n = 0
     while n < len(lines):
         line = lines[n]
@@ -138,18 +171,21 @@ def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
             n += 1
             continue
         heading_section = section_of(line)
+        addition = n in additions
         dash = None if header else dash_header(lines, n, index_cards)
+        titled = None if header or dash or index_cards else titled_header(lines, n)
+        dash = dash or (titled[0] if titled else None)
         if index_cards and line.kind == HEADING and not heading_section and n + 1 < len(lines) \
                 and dash_header(lines, n + 1, True):
             group = title_case(text)  # a faction heading over the entries below it
-        if heading_section or header or dash or _QUESTION.match(text):
+        if heading_section or header or dash or addition or _QUESTION.match(text):
             if note:
                 yield _note(note, meta, ctx)
                 note = None
             if entry:
                 yield from _errata(entry, meta, ctx)
                 entry = None
-            if question and _QUESTION.match(text) or heading_section or header or dash:
+            if question and _QUESTION.match(text) or heading_section or header or dash or addition:
                 if question:
                     yield _faq(question, answer, meta, ctx)
                 question, answer, in_answer = [], [], False
@@ -169,20 +205,37 @@ def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
             used.add(line.index)
             n += 1
             continue
+        if addition:
+            # A titled update that brings a rule: an erratum that adds it (records.md: `add`).
+            used.add(line.index)
+            entry = _Entry(Header("", title_case(text), None), header_line=line, added=True)
+            n += 1
+            continue
         if header or dash:
             start = n
-            header, n = full_header(lines, n, header or dash)
+            header, n = titled if titled else full_header(lines, n, header or dash)
             used.update(x.index for x in lines[start:n])
             entry = _Entry(header, header_line=line, group=group if index_cards else None)
             section = "errata"
             continue
         if question or entry or section == "notes" or _QUESTION.match(text):
             used.add(line.index)
-        q, a = _split_qa(text)
+        q, a = split_qa(text)
         if _QUESTION.match(text):
             question = [_with_text(line, q)]
             answer, in_answer = ([_with_text(line, a)], True) if a else ([], False)
-        elif question and _ANSWER.match(text):
+            if not a and early_answer:  # its answer was printed before it
+                answer, in_answer = early_answer, True
+            early_answer = []
+        elif _ANSWER.match(text) and answers_next_question(lines, n) and (answer or not question):
+            # An answer printed before its question (a two-column page read across): it is the
+            # next question's, and the pair above keeps its own answer.
+            if question:
+                yield _faq(question, answer, meta, ctx)
+                question, answer, in_answer = [], [], False
+            early_answer = [_with_text(line, _ANSWER.sub("", text, count=1))]
+            used.add(line.index)
+        elif question and _ANSWER.match(text) and not answer:
             answer, in_answer = [_with_text(line, _ANSWER.sub("", text, count=1))], True
         elif question:
             (answer if in_answer else question).append(line)
@@ -228,15 +281,6 @@ def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
         and not this.location
 
 
-def _split_qa(text: str) -> tuple[str, str]:
-    """Split "Q: … A: …" printed in one block into question and answer."""
-    body = _QUESTION.sub("", text, count=1)
-    m = re.search(r"\s+A\s*:\s+", body)
-    if m and _QUESTION.match(text):
-        return body[:m.start()].strip(), body[m.end():].strip()
-    return body.strip(), ""
-
-
 def _with_text(line: EntryLine, text: str) -> EntryLine:
     # a Q/A printed as a two-column table, or as a list item ("- Q: …"): the text is the question
     kind = "paragraph" if line.is_table or line.is_bullet else line.kind
@@ -279,6 +323,12 @@ def _errata(entry: _Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
     header_page = entry.header_line.page if entry.header_line else None
     all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
     highlight = highlight_of(entry.header_line.color if entry.header_line else None) or _highlight(all_lines)
+    if entry.added and not any(is_instruction(x.text) for x in entry.lines):
+        yield Erratum(document=meta.document, version=meta.version, page=None, target=entry.header.target,
+                      source=ctx.source(header_page), location=None, operation="add",
+                      text=_body_text(entry.lines), edition=meta.edition, title=entry.header.target,
+                      highlight=highlight)
+        return
     for fields in parse_entries(entry.header, entry.lines):
         yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
                       target=entry.header.target, source=ctx.source(header_page or fields.page),

@@ -9,11 +9,12 @@ import dataclasses
 import re
 
 from ..document import HEADING
-from .errata_grammar import Header, is_instruction, parse_header
+from ...names import title_case
+from .errata_grammar import Header, is_edit, is_instruction, numbered_header, parse_header
 from .errata_text import EntryLine, normalise_quotes
 
 _NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
-_ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|"
+_ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|(?:core\s+)?rules\s+updates?|"
                              r"errata\s*(?:&|and)\s*amendments)$", re.I)
 _FAQ_HEADING = re.compile(r"^(?:faqs?|frequently asked questions|questions?\s*(?:&|and)\s*answers|q\s*&\s*a)$",
                           re.I)
@@ -181,7 +182,44 @@ def without_furniture(lines: list[EntryLine]) -> list[EntryLine]:
             out.append(line)
             continue
         m = _FOOTER.match(t)
-        if _FURNITURE.match(t) or (m and any(x.startswith(m.group("title")) for x in titles if x != t)):
+        # (a PDF's loader drops its page numbers itself; a number there is a table cell)
+        if (_FURNITURE.match(t) and line.page is None) or \
+                (m and any(x.startswith(m.group("title")) for x in titles if x != t)):
             continue
         out.append(line)
     return out
+
+
+# A title line: a name, not a sentence (no stop at its end, no quote opening it, few words).
+_TITLE_LINE = re.compile(r"^[A-Za-z0-9\[][^:;'\"\u2018\u201c]{1,150}$")
+
+
+def titled_header(lines: list[EntryLine], n: int) -> tuple[Header, int] | None:
+    """(header, index after it) for a header that names its target without a page: a rule
+    number ("18.01 Stratagems, 2nd paragraph") or a title ("Khorne Berzerkers, Blood Surge
+    Ability"), perhaps wrapped onto a second line, directly above an edit ("Change to:")."""
+    first = lines[n].text.strip()
+    for end in (n + 1, n + 2):
+        if end >= len(lines) or not is_edit(lines[end].text):
+            continue
+        parts = [x.text.strip() for x in lines[n:end]]
+        if end == n + 2 and (is_edit(parts[1]) or section_of(lines[n + 1]) or lines[n + 1].is_table
+                             or numbered_header(parts[1]) or HEADING in (lines[n].kind, lines[n + 1].kind)
+                             or (lines[n].bold and not lines[n + 1].bold)):
+            return None  # two lines of different kinds: the first is no part of the header
+        text = " ".join(parts)
+        if lines[n].is_table or section_of(lines[n]) or re.match(r"^[QA]\s*[:.]", first) \
+                or any(is_instruction(p) or parse_header(p) or re.search(r"[.!?]$", p) for p in parts):
+            return None
+        header = numbered_header(text)
+        if header is None:
+            if not _TITLE_LINE.match(text) or re.search(r"[.!?]$", text) or len(text.split()) > 24:
+                return None
+            # " – " between the unit and its part is written ", " (records.md: unpaged errata)
+            title = re.sub(r"\s+[\u2013\u2014-]\s+", ", ", text)
+            header = Header("", title, None)
+        target = header.target
+        if target and not any(c.islower() for c in target):
+            target = title_case(target)
+        return Header(header.page, target, header.location), end
+    return None

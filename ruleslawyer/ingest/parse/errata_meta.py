@@ -41,7 +41,8 @@ class Meta:
 def title_block(lines: list[EntryLine], doc: Document, edition: int | None, stop: int) -> Meta:
     """Document name and version from the title lines before line `stop` (the first entry)."""
     head = lines[:min(max(stop, 1), 60)]
-    names = [(ln, name) for ln in head if is_heading_like(ln) and (name := _named(ln.text))]
+    # (the line at `stop` too: a title that is also the first section, "RULES UPDATES")
+    names = [(ln, name) for ln in lines[:min(stop + 1, 60)] if is_heading_like(ln) and (name := _named(ln.text))]
     document = version = None
     for ln in head:  # a title with a version names the document ("CODEX: NECRONS VERSION 1.1")
         m = VERSION.search(ln.text)
@@ -50,8 +51,11 @@ def title_block(lines: list[EntryLine], doc: Document, edition: int | None, stop
             before = _named(ln.text[:m.start()])
             if before and not re.search(r"[A-Za-z]{2,}", _FAQ_WORDS.sub("", before)):
                 before = None  # "Official FAQ Version 1.0": the name is on the line above
-            earlier = [name for x, name in names if x.index < ln.index]
-            document = before or (earlier[-1] if earlier else None)
+            earlier = [(x, name) for x, name in names if x.index < ln.index]
+            # A title on the line right above names the document; the version line's own words
+            # are then a subtitle ("CORE BOOK" / "Indomitus Version 1.7").
+            above = earlier[-1][1] if earlier and lines.index(earlier[-1][0]) == lines.index(ln) - 1 else None
+            document = above or before or (earlier[-1][1] if earlier else None)
             break
     if document is None:
         from .rule_chapter_titles import chapter_title
@@ -71,7 +75,7 @@ def title_block(lines: list[EntryLine], doc: Document, edition: int | None, stop
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
         document = without_faq_words(document)
-        document = _cased(document.strip(" :-")) or None
+        document = _cased(document.strip(" :-([")) or None
     return Meta(document, version, edition if edition is not None else faq_edition(lines))
 
 
@@ -103,7 +107,7 @@ def without_faq_words(name: str) -> str:
     Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""
     bare = SHORT_VERSION.sub("", name)
     bare = _FAQ_WORDS.sub("", bare).strip(" :-\u2013\u2014|,")
-    return bare if re.search(r"[A-Za-z]{2,}", bare) else name
+    return bare if re.search(r"[A-Za-z]{2,}", bare) and not _GENERIC.match(bare) else name
 
 
 # Evidence of an edition in an FAQ's own text, strongest first. 11th edition addresses its core
