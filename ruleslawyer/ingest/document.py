@@ -101,6 +101,19 @@ class Block:
                 out.append(s.text)
         return "".join(out).strip()
 
+    def italic_prefix(self) -> str:
+        """The leading italic text of a paragraph (a flavour line the loader joined to the rules
+        text after it), or "" when the block opens in upright type."""
+        out = []
+        for s in self.spans:
+            if s.italic:
+                out.append(s.text)
+            elif s.text.strip():
+                break
+            else:
+                out.append(s.text)
+        return "".join(out).strip()
+
 
 @dataclass(frozen=True)
 class DocumentOrigin:

@@ -33,7 +33,7 @@ from .decision_lists import decision_lines, decision_span
 from .parsing import ParseContext
 from .rule_chapter_titles import (FOOTER as _FOOTER, NUMBER_END, NUMBER_START, chapter_title, claimed_numbered,
                                   claimed_numbers, heading_above, other_part_pages, rule_name)
-from .rule_text import BRACKETED
+from .rule_text import BRACKETED, ends_sentence, flavour_of
 from .stratagem_lines import Line
 
 _XREF = re.compile(r"\s\d{2}\.\d{2}$")
@@ -69,6 +69,7 @@ class _Rule:
     body: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)  # sidebars and diagram captions, after the body
     echo: bool = False  # repeats the number of a card another parser read: an illustration of it
+    fluff: str | None = None  # the italic flavour line under the heading
 
 
 def _heading_runs(lines: Sequence[Line]) -> list[list[int]]:
@@ -352,7 +353,10 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
             group.append(line)
             continue
         flush()
-        if current is not None:
+        if current is not None and not current.body and line.kind == PARAGRAPH and \
+                (flavour := _flavour(current, line)) is not None:
+            current.body.extend([flavour] if flavour else [])
+        elif current is not None:
             current.body.append(_line_text(line, body_size))
     flush()
     ctx.claim(used)
@@ -365,8 +369,25 @@ def parse_chapter(lines: Sequence[Line], ctx: ParseContext) -> list[Rule] | None
         text = "\n".join(r.body + r.extra)
         text = _marker_glyphs(text, r, ctx)
         out.append(Rule(name=r.name, source=ctx.source(r.page), edition=ctx.edition,
-                        section=(section,) if section else (), text=text, number=r.number))
+                        section=(section,) if section else (), text=text, number=r.number, fluff=r.fluff))
     return out
+
+
+def _flavour(rule: _Rule, line: Line) -> str | None:
+    """Before any rules text: an italic flavour line goes to the rule's `fluff` (a line that
+    wraps onto a second italic block too). Returns the rules text left in the block ("" for
+    none), or None when the block is rules text."""
+    found = flavour_of(line.block)
+    if found is None:
+        return None
+    lead, rest = found
+    if rule.fluff is None:
+        rule.fluff = lead
+    elif not ends_sentence(rule.fluff) and not rest:
+        rule.fluff = f"{rule.fluff} {lead}"
+    else:
+        return None
+    return rest
 
 
 def _marker_glyphs(text: str, rule: _Rule, ctx: ParseContext) -> str:
