@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ...records import Profile, UnitCost, Weapon
+from .datasheet_columns import weapon_columns
 from .datasheet_lines import (Line, WEAPON_TITLES, label_key, is_caps, is_value, norm_text, norm_value, stat_header, title_case, vertical_stats, vertical_weapon_header, weapon_header)
 from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells, profile_from_pairs
 from .datasheet_text import (add_option, add_sentence_line, cost_from, sentences, split_composition, split_keywords)
@@ -41,6 +42,7 @@ SECTIONS = {
     "WARGEAR": "other_wargear", "TRANSPORT": "loose", "SUPPORT": "support",
 }
 # Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
+_GLYPH_ITEM = re.compile(r"^\s*[■•▪◦]\s+\S")
 _HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
 END = 0  # what `read` returns when a line ends the card
 # What the keyword labels' patterns (`re.I`, anchored) can match first: "F", "K", either case,
@@ -168,6 +170,12 @@ class CardReader(WeaponReading):
         if wh is not None:
             return self._weapon_header(line, wh)
         if folded in WEAPON_TITLES and line.kind != "row":
+            columns = weapon_columns(lines, k, end)
+            if columns is not None:  # a text dump's table, printed column by column
+                for cells in columns[0]:
+                    self.read([line.piece(cells, "row")], 0, 1)
+                self.section = "weapons"
+                return columns[1] - k
             vh = vertical_weapon_header(lines, k + 1)
             melee = folded.startswith("MELEE")
             if vh is not None:
@@ -303,13 +311,15 @@ class CardReader(WeaponReading):
                 # of the card (a weapon's note, a composition line) set after it.
                 self.section = "loose"
                 return self._in_section(lines, k, nxt)
-            if line.kind == "list_item":
-                units.append(text.strip(" ■•▪-"))
+            if line.kind == "list_item" or (_GLYPH_ITEM.match(text) and box_text):
+                units.append(text.strip(" ■•▪◦-"))  # (a text dump keeps the bullet glyph in the line)
             else:
                 box_text.append(text)
             return 1
-        if section == "keywords" or (section == "keywords_more" and is_caps(text)):
+        if section == "keywords" or (section == "keywords_more" and (is_caps(text) or (
+                self.keywords_open and len(text.split()) <= 6 and not re.search(r"[.:;!?]$", text)))):
             self.add_keywords(self.keywords, text)
+            self.keywords_open = bool(re.search(r"[;,]$", text.strip()))
             return 1
         if section == "keywords_more":
             self.section = section = "loose"  # prose after the keyword line (flavour text)
