@@ -12,7 +12,8 @@ import re
 
 from ...records import Profile, UnitCost, Weapon
 from .datasheet_columns import weapon_columns
-from .datasheet_lines import (Line, WEAPON_TITLES, label_key, is_caps, is_value, norm_text, norm_value, stat_header, title_case, vertical_stats, vertical_weapon_header, weapon_header)
+from .datasheet_lines import (Line, WEAPON_TITLES, label_key, is_caps, is_value, norm_text, norm_value, stat_header, vertical_stats, vertical_weapon_header, weapon_header)
+from .lines import record_name
 from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells, profile_from_pairs
 from .datasheet_text import (add_option, add_sentence_line, cost_from, sentences, split_composition, split_keywords)
 from .datasheet_weapons import PANEL_LINE, WeaponReading
@@ -201,7 +202,7 @@ class CardReader(WeaponReading):
         if naming and heading and len(text.split()) <= 5 and self.profiles:
             # A model name printed under the values it names (a flattened stat grid).
             last = self.profiles[-1]
-            self.profiles[-1] = Profile(name=title_case(text), stats=last.stats, models=last.models)
+            self.profiles[-1] = Profile(name=record_name(text), stats=last.stats, models=last.models)
             self.name_next_profile = False
             return 1
 
@@ -215,7 +216,7 @@ class CardReader(WeaponReading):
         if self.section == "back" and not heading:
             return 1
         if self.section in ("stats", "after_stats") and nxt is not None and self._model_title(line, lines, k):
-            self.next_profile_name = title_case(text)
+            self.next_profile_name = record_name(text)
             return 1
         if self.section == "stats" and self.pending_stats and self._stats_line(line):
             return 1  # the last loose value, printed with the model's name as a heading
@@ -381,7 +382,7 @@ class CardReader(WeaponReading):
                 profile = profile_from_cells(header, self.pending_stats, self.name)
                 if profile is not None:
                     if last_value_then_name:
-                        profile = Profile(title_case(" ".join(words[1:])), profile.stats, profile.models)
+                        profile = Profile(record_name(" ".join(words[1:])), profile.stats, profile.models)
                     self.profiles.append(profile)
                     self.name_next_profile = not last_value_then_name
                     self.loose_values = True

@@ -146,25 +146,6 @@ def is_caps(text: str) -> bool:
     return len(letters) >= 2 and not any(c.islower() for c in letters)
 
 
-_SMALL_WORDS = {"of", "the", "and", "in", "is", "a", "an", "to", "for", "on", "or", "with", "by", "at"}
-
-
-def title_case(name: str) -> str:
-    """Title Case for names printed in capitals ("NECRON WARRIORS" -> "Necron Warriors")."""
-    if not is_caps(name):
-        return name
-    words = name.lower().split()
-    out = []
-    for n, w in enumerate(words):
-        if n and w in _SMALL_WORDS:
-            out.append(w)
-        elif w.startswith("<"):
-            out.append(w.upper())
-        else:
-            out.append("-".join(p[:1].upper() + p[1:] for p in w.split("-")))
-    return " ".join(out)
-
-
 def document_lines(doc: Document) -> list[Line]:
     """Every block of `doc` as lines, table rows one line each, in reading order."""
     out: list[Line] = []

@@ -19,7 +19,8 @@ from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
 from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_lines import (Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, vertical_stats, weapon_header)
+from .lines import record_name
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -253,7 +254,7 @@ def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext,
     if base:
         reader.base = base_size(base)
         raw_name = BASE.sub("", raw_name)
-    reader.name = title_case(norm_text(raw_name))
+    reader.name = record_name(norm_text(raw_name))
     used = [card.start]
     k = card.start + 1
     inline = inline_stats(name_line)
@@ -331,7 +332,7 @@ def _damaged_ability(st: CardReader) -> list[Ability]:
                  norm_text(" ".join(st.damaged)), re.I)
     if not m:
         return []
-    name = title_case(re.sub(r"\s*:\s*", ": ", m.group(1)).replace("–", "-"))
+    name = record_name(re.sub(r"\s*:\s*", ": ", m.group(1)).replace("–", "-"))
     return [Ability(name=name, text=m.group(2), category="unit")]
 
 

@@ -22,7 +22,8 @@ from .errata_meta import Meta, title_block
 from .errata_headers import (DASH_HEADER, dash_header, expand_entry_tables, full_header, section_of, split_run_in_headers,
                              titled_header, without_furniture)
 from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, answers_next_question, split_qa, with_labels
-from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
+from .lines import record_name
+from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken)
 from .parsing import ParseContext
 
 
@@ -177,7 +178,7 @@ def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
         dash = dash or (titled[0] if titled else None)
         if index_cards and line.kind == HEADING and not heading_section and n + 1 < len(lines) \
                 and dash_header(lines, n + 1, True):
-            group = title_case(text)  # a faction heading over the entries below it
+            group = record_name(text)  # a faction heading over the entries below it
         if heading_section or header or dash or addition or _QUESTION.match(text):
             if note:
                 yield _note(note, meta, ctx)
@@ -208,7 +209,7 @@ def _walk(lines: list[EntryLine], meta: Meta, ctx: ParseContext, used: set[int],
         if addition:
             # A titled update that brings a rule: an erratum that adds it (records.md: `add`).
             used.add(line.index)
-            entry = _Entry(Header("", title_case(text), None), header_line=line, added=True)
+            entry = _Entry(Header("", record_name(text), None), header_line=line, added=True)
             n += 1
             continue
         if header or dash:
@@ -313,7 +314,7 @@ def _body_text(lines: list[EntryLine]) -> str:
 
 def _note(note: tuple[EntryLine, list[EntryLine]], meta: Meta, ctx: ParseContext) -> Note:
     head, body = note
-    return Note(name=title_case(head.text.strip().rstrip(":")), source=ctx.source(head.page),
+    return Note(name=record_name(head.text.strip().rstrip(":")), source=ctx.source(head.page),
                 document=meta.document, version=meta.version, text=_body_text(body),
                 edition=meta.edition, highlight=_highlight([head, *body]))
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from .errata_grammar import (Header, adds_the_following, is_instruction, parse_header, quote_then_place, quoted_list,
                              read_instruction, split_inline, value_change)
-from .errata_text import (EntryLine, ends_quoted, join_broken, starts_quoted, strip_closing, strip_opening, title_case)
+from .lines import record_name
+from .errata_text import (EntryLine, ends_quoted, join_broken, starts_quoted, strip_closing, strip_opening)
 
 __all__ = ["EntryFields", "Header", "is_instruction", "parse_entries", "parse_entry", "parse_header",
            "read_instruction"]
@@ -176,20 +177,20 @@ def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
         # quote and ends with no stop is the added section's title.
         inner = strip_opening(t)
         if len(lines) > 1 and 0 < len(inner.split()) <= 8 and not ends_quoted(t) and not re.search(r"[.;:,!?]$", inner):
-            return title_case(inner), lines[1:]
+            return record_name(inner), lines[1:]
         return None, lines
     lead = first.lead.strip()
     if lead and not lead.endswith(":") and len(lead.split()) <= 16 and t.startswith(lead):
         # A bold title run into its first paragraph (a PDF line join).
         rest = EntryLine(first.index, t[len(lead):].strip(), first.kind, color=first.color, page=first.page)
-        return title_case(lead), [rest] + lines[1:]
+        return record_name(lead), [rest] + lines[1:]
     words = t.split()
     if 0 < len(words) <= 16 and not re.search(r"[.;:,]$", t) and not first.is_bullet and len(lines) > 1:
-        return title_case(t), lines[1:]
+        return record_name(t), lines[1:]
     m = re.match(r"^([^:.]{2,70}?):\s+(\S.*)$", t)
     if m and not first.is_bullet:
         rest = EntryLine(first.index, m.group(2), first.kind, color=first.color, page=first.page)
-        return title_case(m.group(1).strip()), [rest] + lines[1:]
+        return record_name(m.group(1).strip()), [rest] + lines[1:]
     return None, lines
 
 

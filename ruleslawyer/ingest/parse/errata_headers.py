@@ -9,8 +9,8 @@ import dataclasses
 import re
 
 from ..document import HEADING
-from ...names import title_case
 from .errata_grammar import Header, is_edit, is_instruction, numbered_header, parse_header
+from .lines import record_name
 from .errata_text import EntryLine, normalise_quotes
 
 _NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
@@ -218,8 +218,6 @@ def titled_header(lines: list[EntryLine], n: int) -> tuple[Header, int] | None:
             # " – " between the unit and its part is written ", " (records.md: unpaged errata)
             title = re.sub(r"\s+[\u2013\u2014-]\s+", ", ", text)
             header = Header("", title, None)
-        target = header.target
-        if target and not any(c.islower() for c in target):
-            target = title_case(target)
+        target = record_name(header.target) if header.target else None
         return Header(header.page, target, header.location), end
     return None

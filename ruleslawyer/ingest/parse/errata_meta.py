@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...names import title_case
 from ..document import Document
+from .lines import record_name
 from .errata_text import EntryLine, is_heading_like
 
 VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
@@ -75,7 +75,7 @@ def title_block(lines: list[EntryLine], doc: Document, edition: int | None, stop
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
         document = without_faq_words(document)
-        document = _cased(document.strip(" :-([")) or None
+        document = record_name(document.strip(" :-([")) or None
     return Meta(document, version, edition if edition is not None else faq_edition(lines))
 
 
@@ -95,11 +95,6 @@ def _named(text: str) -> str | None:
 def _last_name_before(names: list[tuple[EntryLine, str]], line: EntryLine) -> str | None:
     before = [name for ln, name in names if ln.index < line.index]
     return before[-1] if before else None
-
-
-def _cased(name: str) -> str:
-    """Title Case for a name printed in capitals; a name with lower-case letters as printed."""
-    return name if any(c.islower() for c in name) else title_case(name)
 
 
 def without_faq_words(name: str) -> str:

@@ -1,4 +1,4 @@
-"""Small text helpers shared by the FAQ/errata parsers: quotes, title case, lines of an entry.
+"""Small text helpers shared by the FAQ/errata parsers: quotes, colours, lines of an entry.
 
 An FAQ entry reaches the parser as a run of blocks. `EntryLine` is one of them reduced to what
 the entry grammar needs: its text, whether it was a bullet or heading, and its colour and page.
@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ... import names
 from ..document import HEADING, LIST_ITEM, TABLE, Block
 
 # Opening and closing single quotes as printed (straight or curly) and their double forms.
@@ -108,18 +107,6 @@ def _outside_stop(text: str) -> str:
     if len(text) > 2 and text[-1] in ".,;" and text[-2] in CLOSING:
         return text[:-1]
     return text
-
-
-def title_case(text: str) -> str:
-    """Title Case for ALL-CAPS headings (the package rule in `names.title_case`).
-
-    Text that already has lower-case letters is kept as printed: FAQ titles print their own
-    capitals ("Cannot be Affected by …") and a sentence-case heading is not a name.
-    """
-    text = text.strip()
-    if any(c.islower() for c in text):
-        return text
-    return names.title_case(text)
 
 
 def highlight_of(color: str | None) -> str | None:
