@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
-from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
+from .datasheet_card import CardReader
+from .datasheet_steps import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, base_size
 from .datasheet_lines import (Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, vertical_stats, weapon_header)
 from .lines import record_name
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
