@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...records import Profile, UnitCost, Weapon
-from .datasheet_lines import Line, label_key, is_caps, is_value, stat_header, vertical_stats
+from .datasheet_lines import heading_like, Line, label_key, is_caps, is_value, stat_header, vertical_stats
 from .datasheet_steps import CARD_STEPS, END, FACTION_KEYWORDS, KEYWORDS, At
 from .lines import record_name
 from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells
@@ -234,6 +234,6 @@ class CardReader(WeaponReading):
                 return 1
         if line.kind != "row" and not self.profiles and not self.pending_stats:
             return 1  # flavour text beside the header, before the values
-        if self.pending_stats or (self.loose_values and not line.heading_like):
+        if self.pending_stats or (self.loose_values and not heading_like(line)):
             return 1  # flavour text between loose values
         return 0

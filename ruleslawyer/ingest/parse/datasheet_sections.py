@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ...records import Ability, Profile, Weapon
-from .datasheet_lines import STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, stat_name
+from .datasheet_lines import heading_like, STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, stat_name
 from .lines import record_name
 
 # ---------------------------------------------------------------- profiles
@@ -240,7 +240,7 @@ def looks_like_name(line: Line) -> bool:
     words = text.split()
     if not words or len(words) > 8 or _SENTENCE_END.search(text):
         return False
-    if line.bold or line.heading_like:
+    if line.bold or heading_like(line):
         return True
     if "," in text or not (text[0].isupper() or text[0] == "<"):
         return False
@@ -290,7 +290,7 @@ class AbilityReader:
         # A bulleted line under an ability is one of its points ("▪ [DEVASTATING WOUNDS]"),
         # however it is styled; an ability's name carries no bullet.
         bullet = self.items and (line.kind == "list_item" or text.lstrip()[:1] in "▪■•●")
-        if looks_like_name(line) and (complete or line.bold or line.heading_like) and not bullet:
+        if looks_like_name(line) and (complete or line.bold or heading_like(line)) and not bullet:
             self._start(record_name(text), self.category)
             return
         if self.items:

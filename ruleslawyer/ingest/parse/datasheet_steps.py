@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .datasheet_columns import weapon_columns
-from .datasheet_lines import (Line, WEAPON_TITLES, is_caps, is_value, label_key, norm_text, norm_value, stat_header,
+from .datasheet_lines import (heading_like, Line, WEAPON_TITLES, is_caps, is_value, label_key, norm_text, norm_value, stat_header,
                               vertical_stats, vertical_weapon_header, weapon_header)
 from .datasheet_sections import WeaponTable, profile_from_pairs
 from .lines import record_name
@@ -78,7 +78,7 @@ class At:
     @property
     def heading(self) -> bool:
         """True when the line reads as a heading."""
-        return self.line.heading_like
+        return heading_like(self.line)
 
 
 @dataclass(frozen=True)

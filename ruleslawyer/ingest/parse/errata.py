@@ -21,7 +21,8 @@ from .errata_headers import (DASH_HEADER, expand_entry_tables, section_of, split
                              without_furniture)
 from .errata_meta import title_block
 from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, split_qa, with_labels
-from .errata_text import EntryLine, drop_stray_endings, entry_line, is_heading_like
+from .lines import Line
+from .errata_text import drop_stray_endings, entry_line, is_heading_like
 from .errata_walk import Walk, walk
 from .parsing import ParseContext
 
@@ -59,7 +60,7 @@ def _without_stray_endings(records: list[Record]) -> list[Record]:
             if isinstance(r, Erratum) and any(fixed[r.page, b] != b for b in r.bullets) else r for r in records]
 
 
-def is_faq_document(lines: list[EntryLine]) -> bool:
+def is_faq_document(lines: list[Line]) -> bool:
     """True when the lines read as an FAQ/errata document (see the module docstring)."""
     entries = 0
     for n, line in enumerate(lines):
@@ -79,7 +80,7 @@ _UPDATE_SHEET = re.compile(r"^(?:(?:core|balance|event|game)\s+)?(?:rules?\s+upd
                            r"[A-Za-z]*\s*20\d\d)?$", re.I)
 
 
-def _additions(lines: list[EntryLine]) -> list[int]:
+def _additions(lines: list[Line]) -> list[int]:
     """The titled updates of an update sheet: under a rules-updates heading printed at the top
     ("RULES UPDATES"), a title over the wording of the rule it brings ("HOVER" / "Some AIRCRAFT
     can hover. …"). Empty for other documents."""
@@ -91,7 +92,7 @@ def _additions(lines: list[EntryLine]) -> list[int]:
     return [n for n in range(top + 1, end - 1) if _is_addition_title(lines, n)]
 
 
-def _is_addition_title(lines: list[EntryLine], n: int) -> bool:
+def _is_addition_title(lines: list[Line], n: int) -> bool:
     """A title line over plain wording: heading-like, and the next line a paragraph that is no
     header, edit, question or title itself."""
     line, nxt = lines[n], lines[n + 1]
@@ -102,7 +103,7 @@ def _is_addition_title(lines: list[EntryLine], n: int) -> bool:
                 or parse_header(nxt.text) or titled_header(lines, n + 1) or section_of(nxt))
 
 
-def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
+def _unstyled_headers(lines: list[Line]) -> list[Line]:
     """In a document with no bold at all (a text dump), a "Unit – Section" line directly above an
     instruction is an entry header by its place, as the bold would say in the printed page."""
     if any(ln.bold for ln in lines if ln.kind != HEADING):  # a text file's headings count as bold
@@ -112,23 +113,23 @@ def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
         # (the instruction below first: few lines are one, and the header pattern is dearer)
         if line.kind != HEADING and is_instruction(lines[n + 1].text) and DASH_HEADER.match(line.text) \
                 and not is_instruction(line.text):
-            out[n] = dataclasses.replace(line, bold=True)
+            out[n] = line.replace(bold=True)
     return out
 
 
-def _dash_entries(lines: list[EntryLine]) -> int:
+def _dash_entries(lines: list[Line]) -> int:
     """How many bold "Unit – Section" lines sit directly above an instruction."""
     return sum(1 for n, line in enumerate(lines[:-1])
                if line.bold and DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
 
 
-def _is_index_cards(lines: list[EntryLine]) -> bool:
+def _is_index_cards(lines: list[Line]) -> bool:
     """True for unpaged errata made of bold "Unit – Section" headers (the index-card errata)."""
     # A bare "Page 3" (a footer) is no paged entry header: only one naming a target is.
     return _dash_entries(lines) >= 3 and not any((h := parse_header(line.text)) and h.target for line in lines)
 
 
-def _first_entry(lines: list[EntryLine]) -> int:
+def _first_entry(lines: list[Line]) -> int:
     """Where the entries start: the first section heading, entry header or question (the title
     block is above it)."""
     for n, line in enumerate(lines):

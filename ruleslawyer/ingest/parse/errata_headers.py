@@ -5,13 +5,12 @@ wrapped onto a second line, and headers a loader ran into the block before or af
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from ..document import HEADING
 from .errata_grammar import Header, is_edit, is_instruction, numbered_header, parse_header
-from .lines import record_name
-from .errata_text import EntryLine, normalise_quotes
+from .lines import Line, record_name
+from .errata_text import normalise_quotes
 
 _NOTES_HEADING = re.compile(r"^designer'?s\s+notes?$|^designers'\s+notes?$", re.I)
 _ERRATA_HEADING = re.compile(r"^(?:updates?\s*(?:&|and)\s*errata|errata|updates|amendments|(?:core\s+)?rules\s+updates?|"
@@ -27,19 +26,19 @@ _BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
 _INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
 
 
-def split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
+def split_run_in_headers(lines: list[Line]) -> list[Line]:
     """Split "Page 93 – Deathleaper, … Skin Change the second sentence to read:" (a header and
     its instruction joined into one block) into the header and the instruction, and a header
     run onto the end of the wording above it ("… (pg 78).' *Page 91 – Sanctus, …")."""
-    out: list[EntryLine] = []
+    out: list[Line] = []
     for n, line in enumerate(lines):
         tail = _trailing_header(line.text, lines[n + 1] if n + 1 < len(lines) else None)
         if tail is not None:
             # The break between the wording and the header was lost (a column or page turn): the
             # header goes with the instruction after it, on that instruction's page.
-            out.append(dataclasses.replace(line, text=line.text[:tail].rstrip(), lead=""))
+            out.append(line.replace(text=line.text[:tail].rstrip(), lead=""))
             page = lines[n + 1].page if n + 1 < len(lines) and lines[n + 1].page is not None else line.page
-            line = dataclasses.replace(line, text=line.text[tail:].strip(), bold=True, lead="", kind="paragraph",
+            line = line.replace(text=line.text[tail:].strip(), bold=True, lead="", kind="paragraph",
                                        page=page)
         header = parse_header(line.text)
         cut = None
@@ -51,8 +50,8 @@ def split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
         if cut is None:
             out.append(line)
             continue
-        out.append(dataclasses.replace(line, text=line.text[:cut.start()].strip(), bold=True, lead=""))
-        out.append(dataclasses.replace(line, text=line.text[cut.end():].strip(), bold=False, lead=""))
+        out.append(line.replace(text=line.text[:cut.start()].strip(), bold=True, lead=""))
+        out.append(line.replace(text=line.text[cut.end():].strip(), bold=False, lead=""))
     return out
 
 
@@ -60,7 +59,7 @@ def split_run_in_headers(lines: list[EntryLine]) -> list[EntryLine]:
 _WORDING_END = re.compile(r"[.!?]?['\u201d]\.?\s+(?=\S)")
 
 
-def _trailing_header(text: str, after: EntryLine | None) -> int | None:
+def _trailing_header(text: str, after: Line | None) -> int | None:
     """Where a header run onto the end of quoted wording starts, or None: a "Page N – Title"
     (its instruction on the same block or the next), or an unpaged "Unit – Section" followed by
     an instruction."""
@@ -77,7 +76,7 @@ def _trailing_header(text: str, after: EntryLine | None) -> int | None:
     return None
 
 
-def section_of(line: EntryLine) -> str | None:
+def section_of(line: Line) -> str | None:
     """"notes", "errata" or "faq" for a section heading of an FAQ document, else None."""
     t = re.sub(r"\s+", " ", line.text.strip().strip(":")).strip()
     if len(t) > 40:
@@ -91,7 +90,7 @@ def section_of(line: EntryLine) -> str | None:
     return None
 
 
-def dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | None:
+def dash_header(lines: list[Line], n: int, bare: bool = False) -> Header | None:
     """An unpaged bold entry header ("Mortifiers – Abilities, …") directly above an instruction,
     perhaps wrapped onto a second bold line; with `bare`, also one without a dash ("Astra
     Militarum Infantry Armoury Card, asterisk note")."""
@@ -117,7 +116,7 @@ def dash_header(lines: list[EntryLine], n: int, bare: bool = False) -> Header | 
 _WRAPS = (",", " and", " &", "–", "-")
 
 
-def wrapped_end(lines: list[EntryLine], n: int) -> int:
+def wrapped_end(lines: list[Line], n: int) -> int:
     """Where the bold header at `n` ends: after the bold lines it wraps onto ("… Ranged Weapons," /
     "accelerator burst cannon"), at most two."""
     end = n + 1
@@ -127,7 +126,7 @@ def wrapped_end(lines: list[EntryLine], n: int) -> int:
     return end
 
 
-def full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header, int]:
+def full_header(lines: list[Line], n: int, header: Header) -> tuple[Header, int]:
     """Join a header that wraps onto the next line ("… Heroic Deeds," / "Heroic Inspiration")."""
     if not header.page:  # an unpaged header: _dash_header has read its wrapped lines already
         return header, wrapped_end(lines, n)
@@ -148,10 +147,10 @@ def full_header(lines: list[EntryLine], n: int, header: Header) -> tuple[Header,
     return header, n
 
 
-def expand_entry_tables(lines: list[EntryLine]) -> list[EntryLine]:
+def expand_entry_tables(lines: list[Line]) -> list[Line]:
     """A table whose rows are entries ("Page 79 – Canoptek Court, …" | "Change the Effect to
     read: '…'") read as a header line and an instruction line per row; other tables as they are."""
-    out: list[EntryLine] = []
+    out: list[Line] = []
     for line in lines:
         rows = [[c.strip() for c in r if c and c.strip()] for r in line.rows] if line.is_table else []
         if not rows or not all(len(r) == 2 and is_instruction(normalise_quotes(r[1])) and
@@ -160,8 +159,8 @@ def expand_entry_tables(lines: list[EntryLine]) -> list[EntryLine]:
             out.append(line)
             continue
         for head, instruction in rows:
-            out.append(dataclasses.replace(line, text=normalise_quotes(head), kind="paragraph", bold=True, rows=()))
-            out.append(dataclasses.replace(line, text=normalise_quotes(instruction), kind="paragraph", rows=()))
+            out.append(line.replace(text=normalise_quotes(head), kind="paragraph", bold=True, rows=()))
+            out.append(line.replace(text=normalise_quotes(instruction), kind="paragraph", rows=()))
     return out
 
 
@@ -171,7 +170,7 @@ _FURNITURE = re.compile(r"^(?:\d{1,3}|-{3,}|\*{3,}|_{3,})$")
 _FOOTER = re.compile(r"^(?P<title>[A-Z][A-Z0-9 :,'&\u2019-]{3,60}?)\s+\d{1,3}$")
 
 
-def without_furniture(lines: list[EntryLine]) -> list[EntryLine]:
+def without_furniture(lines: list[Line]) -> list[Line]:
     """The lines without page numbers, rules and running footers ("CODEX: GENESTEALER CULTS 1",
     printed in capitals at the foot of each page and matching a title line above)."""
     titles = {re.sub(r"\s+", " ", ln.text.strip()).upper() for ln in lines[:60]}
@@ -194,7 +193,7 @@ def without_furniture(lines: list[EntryLine]) -> list[EntryLine]:
 _TITLE_LINE = re.compile(r"^[A-Za-z0-9\[][^:;'\"\u2018\u201c]{1,150}$")
 
 
-def titled_header(lines: list[EntryLine], n: int) -> tuple[Header, int] | None:
+def titled_header(lines: list[Line], n: int) -> tuple[Header, int] | None:
     """(header, index after it) for a header that names its target without a page: a rule
     number ("18.01 Stratagems, 2nd paragraph") or a title ("Khorne Berzerkers, Blood Surge
     Ability"), perhaps wrapped onto a second line, directly above an edit ("Change to:")."""

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 
 from ..document import Document
-from .lines import record_name
-from .errata_text import EntryLine, is_heading_like
+from .lines import Line, record_name
+from .errata_text import is_heading_like
 
 VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
 # "v1.2", "Version 1.2" in a title or file name.
@@ -38,7 +38,7 @@ class Meta:
     edition: int | None
 
 
-def title_block(lines: list[EntryLine], doc: Document, edition: int | None, stop: int) -> Meta:
+def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int) -> Meta:
     """Document name and version from the title lines before line `stop` (the first entry)."""
     head = lines[:min(max(stop, 1), 60)]
     # (the line at `stop` too: a title that is also the first section, "RULES UPDATES")
@@ -92,7 +92,7 @@ def _named(text: str) -> str | None:
     return t
 
 
-def _last_name_before(names: list[tuple[EntryLine, str]], line: EntryLine) -> str | None:
+def _last_name_before(names: list[tuple[Line, str]], line: Line) -> str | None:
     before = [name for ln, name in names if ln.index < line.index]
     return before[-1] if before else None
 
@@ -119,7 +119,7 @@ _DATE = re.compile(rf"\b{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(?P<y>20\d
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
-def faq_edition(lines: list[EntryLine]) -> int | None:
+def faq_edition(lines: list[Line]) -> int | None:
     """The edition an FAQ's own text shows: rules addressed by number or a date from June 2026
     (11th edition); a date from mid 2023 on, or 10th edition terms (10th). None when nothing
     says."""

@@ -9,10 +9,9 @@ and one answer make one pair, whatever follows them.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
-from .errata_text import EntryLine
+from .lines import Line
 
 QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
 ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
@@ -30,12 +29,12 @@ def split_qa(text: str) -> tuple[str, str]:
     return body.strip(), ""
 
 
-def with_labels(lines: list[EntryLine]) -> list[EntryLine]:
+def with_labels(lines: list[Line]) -> list[Line]:
     """The lines with every Q/A label on its own text (see the module docstring)."""
     lines = _split_trailing_answers(lines)
     if not any(_LABEL_ONLY.match(ln.text) for ln in lines):
         return lines
-    out: list[EntryLine] = []
+    out: list[Line] = []
     n = 0
     while n < len(lines):
         labels = []
@@ -45,7 +44,7 @@ def with_labels(lines: list[EntryLine]) -> list[EntryLine]:
         if labels and len(texts) == len(labels) and not any(QUESTION.match(t.text) or ANSWER.match(t.text)
                                                             for t in texts):
             # a column of labels, then the texts they label, in the same order
-            out.extend(dataclasses.replace(t, text=f"{label}: {t.text.strip()}") for label, t in zip(labels, texts))
+            out.extend(t.replace(text=f"{label}: {t.text.strip()}") for label, t in zip(labels, texts))
             n += 2 * len(labels)
             continue
         out.append(lines[n])
@@ -53,19 +52,19 @@ def with_labels(lines: list[EntryLine]) -> list[EntryLine]:
     return out
 
 
-def _split_trailing_answers(lines: list[EntryLine]) -> list[EntryLine]:
-    out: list[EntryLine] = []
+def _split_trailing_answers(lines: list[Line]) -> list[Line]:
+    out: list[Line] = []
     for line in lines:
         m = _TRAILING_ANSWER.search(line.text) if QUESTION.match(line.text) else None
         if m:
-            out.append(dataclasses.replace(line, text=line.text[:m.start()].rstrip()))
-            out.append(dataclasses.replace(line, text="A:"))
+            out.append(line.replace(text=line.text[:m.start()].rstrip()))
+            out.append(line.replace(text="A:"))
         else:
             out.append(line)
     return out
 
 
-def answers_next_question(lines: list[EntryLine], n: int) -> bool:
+def answers_next_question(lines: list[Line], n: int) -> bool:
     """True when the answer at `n` is printed before its question: the next line is a question
     that has no answer of its own after it."""
     if n + 1 >= len(lines) or not QUESTION.match(lines[n + 1].text) or split_qa(lines[n + 1].text)[1]:

@@ -7,8 +7,8 @@ from typing import Iterable, Iterator
 from ...records import Erratum, Faq, Note
 from .errata_entries import Header, is_instruction, parse_entries
 from .errata_meta import Meta
-from .errata_text import EntryLine, highlight_of, join_broken
-from .lines import record_name
+from .errata_text import highlight_of, join_broken
+from .lines import Line, record_name
 from .parsing import ParseContext
 
 
@@ -17,20 +17,20 @@ class Entry:
     """An entry header and the lines under it."""
 
     header: Header
-    lines: list[EntryLine] = field(default_factory=list)
-    header_line: EntryLine | None = None
+    lines: list[Line] = field(default_factory=list)
+    header_line: Line | None = None
     group: str | None = None  # the heading the entry sits under (a faction, in index-card errata)
     added: bool = False  # a titled update with no instruction: it adds the rule it names
 
 
-def with_text(line: EntryLine, text: str) -> EntryLine:
+def with_text(line: Line, text: str) -> Line:
     """`line` with another text (a question or answer without its label)."""
     # a Q/A printed as a two-column table, or as a list item ("- Q: …"): the text is the question
     kind = "paragraph" if line.is_table or line.is_bullet else line.kind
-    return EntryLine(line.index, text, kind, line.bold, line.italic, line.color, line.page)
+    return Line(line.index, text, kind, bold=line.bold, italic=line.italic, color=line.color, page=line.page)
 
 
-def _highlight(lines: Iterable[EntryLine]) -> str | None:
+def _highlight(lines: Iterable[Line]) -> str | None:
     """The entry's colour flag: the colour of most of its text, when it is a flag colour."""
     weights: dict[str | None, int] = {}
     for line in lines:
@@ -42,7 +42,7 @@ def _highlight(lines: Iterable[EntryLine]) -> str | None:
     return best
 
 
-def _body_text(lines: list[EntryLine]) -> str:
+def _body_text(lines: list[Line]) -> str:
     parts = []
     for line in lines:
         if line.is_table:
@@ -54,7 +54,7 @@ def _body_text(lines: list[EntryLine]) -> str:
     return "\n".join(join_broken([p for p in parts if p]))
 
 
-def note(found: tuple[EntryLine, list[EntryLine]], meta: Meta, ctx: ParseContext) -> Note:
+def note(found: tuple[Line, list[Line]], meta: Meta, ctx: ParseContext) -> Note:
     """A designer's note: its title line and text."""
     head, body = found
     return Note(name=record_name(head.text.strip().rstrip(":")), source=ctx.source(head.page),
@@ -82,7 +82,7 @@ def errata(entry: Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
                       faction_heading=entry.group)
 
 
-def faq(question: list[EntryLine], answer: list[EntryLine], meta: Meta, ctx: ParseContext) -> Faq:
+def faq(question: list[Line], answer: list[Line], meta: Meta, ctx: ParseContext) -> Faq:
     """One question/answer pair."""
     return Faq(question=_body_text(question), answer=_body_text(answer),
                source=ctx.source(question[0].page), document=meta.document, version=meta.version,

@@ -36,8 +36,8 @@ from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, errata, faq, note, with_text
-from .errata_text import EntryLine, is_heading_like
-from .lines import record_name
+from .errata_text import is_heading_like
+from .lines import Line, record_name
 from .parsing import ParseContext
 
 
@@ -46,7 +46,7 @@ class Here:
     """One line of the walk and what it is."""
 
     n: int
-    line: EntryLine
+    line: Line
     text: str
     header: Header | None  # a "Page N – …" header
     section: str | None  # the section a section heading opens
@@ -60,7 +60,7 @@ class Here:
 class Walk:
     """The state of the walk, and the records made so far."""
 
-    lines: list[EntryLine]
+    lines: list[Line]
     meta: Meta
     ctx: ParseContext
     used: set[int]
@@ -69,12 +69,12 @@ class Walk:
     out: list[Record] = field(default_factory=list)
     section: str = "intro"
     group: str | None = None  # the heading over the entries (index cards: the faction)
-    note: tuple[EntryLine, list[EntryLine]] | None = None
+    note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
-    question: list[EntryLine] = field(default_factory=list)
-    answer: list[EntryLine] = field(default_factory=list)
+    question: list[Line] = field(default_factory=list)
+    answer: list[Line] = field(default_factory=list)
     in_answer: bool = False
-    early_answer: list[EntryLine] = field(default_factory=list)
+    early_answer: list[Line] = field(default_factory=list)
 
     def here(self, n: int) -> Here:
         """What line `n` is."""
@@ -223,7 +223,7 @@ def _end_entry(w: Walk, h: Here) -> int:
     return 1
 
 
-def _orphan_addition(entry: Entry, line: EntryLine) -> bool:
+def _orphan_addition(entry: Entry, line: Line) -> bool:
     """True when `line` opens a new titled addition inside an entry that already has its own
     instruction and wording (so it cannot be a second instruction of the same entry)."""
     if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
