@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .datasheet_columns import weapon_columns
 from .datasheet_lines import (heading_like, Line, WEAPON_TITLES, is_caps, is_value, label_key, norm_text, norm_value, stat_header,
                               vertical_stats, vertical_weapon_header, weapon_header)
 from .datasheet_sections import WeaponTable, profile_from_pairs
-from .lines import record_name
+from .lines import record_name, Step
 from ...records import Profile
 
 POWER = re.compile(r"^(.*?)\s*\bPOWER(?:\s+RATING)?\s*:?\s*(\d+)\s*$", re.I)
@@ -79,16 +79,6 @@ class At:
     def heading(self) -> bool:
         """True when the line reads as a heading."""
         return heading_like(self.line)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One named step of reading a card line (see the module docstring)."""
-
-    name: str
-    matches: Callable[[Any, At], bool]
-    apply: Callable[[Any, At], int | None]
-    passing: bool = False
 
 
 def _split_row(st, at: At) -> int:

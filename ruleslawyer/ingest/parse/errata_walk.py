@@ -27,7 +27,6 @@ the line as used, and the next steps see the same line. The table, in order:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
 
 from ...records import Record
 from ..document import HEADING
@@ -37,7 +36,7 @@ from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, errata, faq, note, with_text
 from .errata_text import is_heading_like
-from .lines import Line, record_name
+from .lines import Line, record_name, Step
 from .parsing import ParseContext
 
 
@@ -107,16 +106,6 @@ class Walk:
         self.end_entry()
         self.end_pair()
         return self.out
-
-
-@dataclass(frozen=True)
-class Step:
-    """One named rule of the walk: when it `matches` a line, it will `apply` to it."""
-
-    name: str
-    matches: Callable[[Walk, Here], Any]
-    apply: Callable[[Walk, Here], int | None]
-    passing: bool = False
 
 
 def _use(w: Walk, h: Here) -> int:

@@ -1,5 +1,6 @@
-"""The one line model of the family parsers (`Line`), and what every parser needs of a line's
-text: its normal form (`norm_text`) and the name it gives (`record_name`).
+"""The one line model of the family parsers (`Line`), what every parser needs of a line's text
+(its normal form, `norm_text`, and the name it gives, `record_name`), and the `Step` of the
+parsers' ordered tables of named rules.
 
 `record_name` is how a parser turns a printed heading into a record's name: a name printed in
 capitals is rebuilt by the package's one casing rule (`names.title_case`); one printed in mixed
@@ -7,6 +8,9 @@ case is kept as printed (FAQ titles and ability names print their own capitals: 
 Affected by …", "Their Number is Legion").
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ... import names
 from ..document import LIST_ITEM, TABLE
@@ -159,3 +163,16 @@ class Line:
         if len(cells) == 1:
             return cells[0].split()
         return cells
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named rule of a parser's ordered table (the card reader's, the errata walk's, the
+    chapter walk's): the first step whose `matches` holds for a line will `apply` to it.
+    `matches` holds any prefilter. A `passing` step only updates the walk's state, and the
+    next steps see the same line; what `apply` returns is the parser's own (lines used)."""
+
+    name: str
+    matches: Callable[..., Any]
+    apply: Callable[..., Any]
+    passing: bool = False

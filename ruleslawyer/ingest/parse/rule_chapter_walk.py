@@ -26,9 +26,10 @@ next steps see the same line. The table, in order:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 from ..document import HEADING, PARAGRAPH
+from .lines import Step
 from .parsing import ParseContext
 from .rule_chapter_parts import (CP, ChapterRule, flavour, is_furniture, line_text, nav_box, panel_rule, sidebar_rule,
                                  top)
@@ -81,16 +82,6 @@ class Walk:
         if page in self.pages_with_rules and (page, col) not in self.rule_columns:
             return "sidebar"
         return "panel" if page not in self.pages_with_rules else ""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One named rule of the walk: when it `matches` a line, it will `apply` to it."""
-
-    name: str
-    matches: Callable[[Walk, int, Line], bool]
-    apply: Callable[[Walk, int, Line], None]
-    passing: bool = False  # updates the state only: the next steps still see the line
 
 
 def _use(w: Walk, i: int, line: Line) -> None:
