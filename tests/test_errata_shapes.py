@@ -89,6 +89,7 @@ A: No.
 UPDATE_SHEET = """WARHAMMER 40,000
 RULES UPDATES
 
+INTRODUCTION
 These updates apply to all games from 14th August 2026.
 
 HOVER

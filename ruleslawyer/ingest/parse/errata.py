@@ -80,6 +80,11 @@ _UPDATE_SHEET = re.compile(r"^(?:(?:core|balance|event|game)\s+)?(?:rules?\s+upd
                            r"[A-Za-z]*\s*20\d\d)?$", re.I)
 
 
+# Titles of a sheet's own parts, not of a rule it brings.
+_NO_RULE_TITLE = re.compile(r"^(?:introduction|overview|contents|what'?s new\??|notes?|designer'?s notes?|"
+                            r"warhammer\s*(?:40,?000|40k))$", re.I)
+
+
 def _additions(lines: list[Line]) -> list[int]:
     """The titled updates of an update sheet: under a rules-updates heading printed at the top
     ("RULES UPDATES"), a title over the wording of the rule it brings ("HOVER" / "Some AIRCRAFT
@@ -97,7 +102,7 @@ def _is_addition_title(lines: list[Line], n: int) -> bool:
     header, edit, question or title itself."""
     line, nxt = lines[n], lines[n + 1]
     if not is_heading_like(line) or section_of(line) or _QUESTION.match(line.text) or parse_header(line.text) \
-            or is_instruction(line.text) or line.is_table:
+            or is_instruction(line.text) or line.is_table or _NO_RULE_TITLE.match(line.text.strip()):
         return False
     return not (is_heading_like(nxt) or is_instruction(nxt.text) or _QUESTION.match(nxt.text)
                 or parse_header(nxt.text) or titled_header(lines, n + 1) or section_of(nxt))
