@@ -7,9 +7,11 @@ slow definition it stands in for on generated lines, odd characters included.
 from __future__ import annotations
 
 import random
+import re
 import sys
 
 from ruleslawyer.ingest.document import Block
+from ruleslawyer.ingest.parse.datasheet_steps import BASE, FACTION_KEYWORDS, KEYWORD_FIRST, KEYWORDS
 from ruleslawyer.ingest.parse.lines import Line, cells_text
 from ruleslawyer.ingest.parse.datasheet_lines import (_D_NEAR, _D_WORD, M_WORD, anchor_candidates,
                                                       has_m_word, label_key, norm_text, stat_header, weapon_header)
@@ -24,6 +26,18 @@ def test_only_m_and_d_fold_to_m_and_d():
     for c in _all_chars():
         up = c.upper()
         assert ("M" in up) == (c in "mM") and ("D" in up) == (c in "dD"), hex(ord(c))
+
+
+def test_keyword_labels_open_only_on_the_listed_characters():
+    first = set(KEYWORD_FIRST)
+    for pattern in (KEYWORDS, FACTION_KEYWORDS):
+        letter = re.compile(pattern.pattern[1], re.I)  # the pattern's first letter, case folded as it is
+        for c in _all_chars():
+            if letter.match(c):
+                assert c in first, hex(ord(c))
+    damaged = re.compile("D", re.I)
+    assert {c for c in _all_chars() if damaged.match(c)} == {"d", "D"}
+    assert BASE.pattern.startswith(r"\(")
 
 
 def _cells_line(index, cells, kind, block, virtual=False):

@@ -46,6 +46,9 @@ SECTIONS = {
 # Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
 HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
 END = 0  # what a step returns when the line ends the card
+# What the keyword labels' patterns (`re.I`, anchored) can match first: "F", "K", either case,
+# and the Kelvin sign, which `re.I` takes for a "k" (all code points checked in the tests).
+KEYWORD_FIRST = "fFkK\u212a"
 
 
 def base_size(m: re.Match) -> str:
@@ -93,7 +96,7 @@ def _take_naming(st, at: At) -> None:
 def _keyword_parts(st, at: At) -> bool:
     """A loader may have run several keyword lines into one ("FACTION KEYWORDS: … KEYWORDS: …")."""
     text = at.text
-    if not (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)):
+    if text[:1] not in KEYWORD_FIRST or not (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)):
         return False
     at.found = [p for p in _LABEL_SPLIT.split(text) if p.strip()]
     return len(at.found) > 1
@@ -115,7 +118,7 @@ def _faction_keywords(st, at: At) -> int:
 
 
 def _is_keywords(st, at: At) -> bool:
-    m = KEYWORDS.match(at.text)
+    m = KEYWORDS.match(at.text) if at.text[:1] in KEYWORD_FIRST else None
     return bool(m and (m.group(2) or m.group(1) or at.heading))
 
 
@@ -209,7 +212,7 @@ def _weapon_title(st, at: At) -> int:
 
 
 def _is_damaged(st, at: At) -> bool:
-    return bool(_DAMAGED.match(at.text)) and (at.heading or "WOUNDS REMAINING" in at.text.upper())
+    return at.text[:1] in "dD" and bool(_DAMAGED.match(at.text)) and (at.heading or "WOUNDS REMAINING" in at.text.upper())
 
 
 def _damaged(st, at: At) -> int:
@@ -298,7 +301,8 @@ CARD_STEPS: tuple[Step, ...] = (
          and at.line.index == st.panel[0], _split_row),
     Step("name flag", lambda st, at: True, _take_naming, passing=True),
     Step("keyword labels run together", _keyword_parts, _read_keyword_parts, passing=True),
-    Step("faction keywords", lambda st, at: bool(FACTION_KEYWORDS.match(at.text)), _faction_keywords),
+    Step("faction keywords", lambda st, at: at.text[:1] in KEYWORD_FIRST and bool(FACTION_KEYWORDS.match(at.text)),
+         _faction_keywords),
     Step("keywords", _is_keywords, _keywords),
     Step("power", lambda st, at: "POWER" in at.text.upper() and _is_power(st, at), _power),
     Step("base size", lambda st, at: "(" in at.text and bool(BASE.fullmatch(at.text.strip())), _base),

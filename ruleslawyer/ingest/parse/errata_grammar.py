@@ -121,10 +121,16 @@ def is_edit(text: str) -> bool:
     the following:", "Add 'FLY'.", "Change 3" to 6".", "Remove 'AIRCRAFT'."), unlike "Remove that
     unit from the battlefield." or "Change the target's position", which rules text can say."""
     t = text.strip()
+    if not _EDIT_VERB.match(t):
+        return False  # (most lines: the patterns below all open on one of these verbs)
     return bool(_CHANGE.match(t) or _CHANGE_TO.match(t) or _ADD.match(t) or _CHANGE_TO_QUOTE.match(t)
                 or _ADD_QUOTE.match(t) or _DELETE_QUOTED.match(t) or _CHANGE_VALUE.match(t)
-                or re.match(r"^(?:remove|delete)\s+['\u2018\"\u201c]", t, re.I)
-                or re.match(r"^change\s+\S+\s+to\s+\S+\.?$", t, re.I))
+                or _REMOVE_QUOTED.match(t) or _CHANGE_WORD.match(t))
+
+
+_EDIT_VERB = re.compile(r"(?:change|amend|replace|add|insert|remove|delete)", re.I)
+_REMOVE_QUOTED = re.compile(r"^(?:remove|delete)\s+['\u2018\"\u201c]", re.I)
+_CHANGE_WORD = re.compile(r"^change\s+\S+\s+to\s+\S+\.?$", re.I)
 
 
 def is_instruction(text: str) -> bool:
