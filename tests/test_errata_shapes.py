@@ -98,6 +98,9 @@ Some AIRCRAFT can hover. While hovering, its Move characteristic is 20".
 TITANIC WALKERS
 Models with this ability can move over other models as if they were not there.
 
+20.03 DEEP STRIKE
+Units with this ability can be set up in Reserves, and arrive more than 9" away from enemy units.
+
 FIRE OVERWATCH
 Change the Effect to read:
 'Your unit can shoot that enemy unit as if it were your Shooting phase.'
@@ -106,8 +109,11 @@ Change the Effect to read:
 
 def test_titled_updates_that_bring_a_rule_are_additions():
     records = _parse(UPDATE_SHEET)
-    assert [r["kind"] for r in records] == ["errata"] * 3
-    hover, walkers, overwatch = records
+    assert [r["kind"] for r in records] == ["errata"] * 4
+    hover, walkers, deep_strike, overwatch = records
+    # a rule's number over its wording in full: that rule, replaced
+    assert (deep_strike["operation"], deep_strike["page"], deep_strike["target"], deep_strike["title"]) == \
+        ("replace", "20.03", "Deep Strike", None)
     assert (hover["operation"], hover["target"], hover["title"]) == ("add", "Hover", "Hover")
     assert hover["text"].startswith("Some AIRCRAFT can hover.")
     assert walkers["operation"] == "add" and walkers["title"] == "Titanic Walkers"

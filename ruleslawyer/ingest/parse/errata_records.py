@@ -68,10 +68,13 @@ def errata(entry: Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
     all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
     highlight = highlight_of(entry.header_line.color if entry.header_line else None) or _highlight(all_lines)
     if entry.added and not any(is_instruction(x.text) for x in entry.lines):
-        yield Erratum(document=meta.document, version=meta.version, page=None, target=entry.header.target,
-                      source=ctx.source(header_page), location=None, operation="add",
-                      text=_body_text(entry.lines), edition=meta.edition, title=entry.header.target,
-                      highlight=highlight)
+        # A titled update brings a new rule (`add`, titled); one titled by a rule's number
+        # ("18.01 STRATAGEMS") prints that rule's new wording in full (`replace`).
+        numbered = bool(entry.header.page)
+        yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
+                      target=entry.header.target, source=ctx.source(header_page), location=entry.header.location,
+                      operation="replace" if numbered else "add", text=_body_text(entry.lines),
+                      edition=meta.edition, title=None if numbered else entry.header.target, highlight=highlight)
         return
     for fields in parse_entries(entry.header, entry.lines):
         yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,

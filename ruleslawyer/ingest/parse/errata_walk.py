@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from ...records import Record
 from ..document import HEADING
 from .errata_entries import Header, is_instruction, parse_header, read_instruction
+from .errata_grammar import numbered_header
 from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
@@ -152,7 +153,10 @@ def _section(w: Walk, h: Here) -> int:
 
 def _addition(w: Walk, h: Here) -> int:
     # A titled update that brings a rule: an erratum that adds it (records.md: `add`).
-    w.entry = Entry(Header("", record_name(h.text), None), header_line=h.line, added=True)
+    numbered = numbered_header(h.text)
+    header = Header(numbered.page, record_name(numbered.target or ""), numbered.location) if numbered \
+        else Header("", record_name(h.text), None)
+    w.entry = Entry(header, header_line=h.line, added=True)
     return _use(w, h)
 
 
