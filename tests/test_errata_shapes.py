@@ -77,13 +77,15 @@ Q: Does Lone Operative apply while the model is on an objective?
 A: Yes.
 
 Q: Can a unit make two surge moves in one phase?
-A: No.
+A: No. Q: Can a TRANSPORT make a surge move?
+A: Yes.
 """
     faqs = [(r["question"], r["answer"]) for r in _parse(text) if r["kind"] == "faq"]
     assert faqs == [("Can a unit embarked in a TRANSPORT shoot?", "Only with Firing Deck."),
                     ("Can a CHARACTER lead a unit in Reserves?", "Yes."),
                     ("Does Lone Operative apply while the model is on an objective?", "Yes."),
-                    ("Can a unit make two surge moves in one phase?", "No.")]
+                    ("Can a unit make two surge moves in one phase?", "No."),
+                    ("Can a TRANSPORT make a surge move?", "Yes.")]
 
 
 UPDATE_SHEET = """WARHAMMER 40,000

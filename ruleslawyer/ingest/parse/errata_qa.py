@@ -3,8 +3,8 @@
 A pair is printed "Q: …" then "A: …", the answer perhaps followed by "Example:" paragraphs that
 belong to it. Extraction can separate a label from its text ("Q:" on a line of its own, or a
 column of labels "Q:" "A:" before the two texts), leave an answer's label at the end of its
-question ("… in the first battle round? A:"), or print an answer before its question (a
-two-column page read across). `with_labels` puts each label back on its text, so one question
+question ("… in the first battle round? A:"), run the next question onto an answer ("A: Yes.
+Q: Can …?"), or print an answer before its question (a two-column page read across). `with_labels` puts each label back on its text, so one question
 and one answer make one pair, whatever follows them.
 """
 from __future__ import annotations
@@ -52,9 +52,13 @@ def with_labels(lines: list[Line]) -> list[Line]:
     return out
 
 
+# The next question run onto the end of an answer: "A: Yes. Q: Can a unit …?"
+_RUN_ON_QUESTION = re.compile(r"(?<=[.!?)\]'\u2019\"])\s+(?=Q\s*:\s)")
+
+
 def _split_trailing_answers(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
-    for line in lines:
+    for line in list(_split_run_on_questions(lines)):
         m = _TRAILING_ANSWER.search(line.text) if QUESTION.match(line.text) else None
         if m:
             out.append(line.replace(text=line.text[:m.start()].rstrip()))
@@ -62,6 +66,16 @@ def _split_trailing_answers(lines: list[Line]) -> list[Line]:
         else:
             out.append(line)
     return out
+
+
+def _split_run_on_questions(lines: list[Line]):
+    for line in lines:
+        m = _RUN_ON_QUESTION.search(line.text) if ANSWER.match(line.text) else None
+        if m:
+            yield line.replace(text=line.text[:m.start()].rstrip())
+            yield line.replace(text=line.text[m.end():].strip())
+        else:
+            yield line
 
 
 def answers_next_question(lines: list[Line], n: int) -> bool:
