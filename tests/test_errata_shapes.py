@@ -171,6 +171,10 @@ Change to:
 Rapid Manifestation Stratagem
 Change 3" to 6".
 
+Berzerker's Wrath Stratagem, Effect Section
+Change to:
+'Your unit can make a surge move of up to 8".'
+
 Chaos Land Raider, Chaos Predator
 Destructor, Chaos Rhino – Keywords Section
 Add 'FRAME'.
@@ -179,6 +183,7 @@ Add 'FRAME'.
     assert [(r["target"], r["operation"], r["text"]) for r in errata] == [
         ("Blessings of Khorne, Unbridled Bloodlust", "replace", "This unit has +1 to charge rolls."),
         ("Rapid Manifestation Stratagem", "replace", '6"'),
+        ("Berzerker's Wrath Stratagem, Effect Section", "replace", 'Your unit can make a surge move of up to 8".'),
         ("Chaos Land Raider, Chaos Predator Destructor, Chaos Rhino, Keywords Section", "add", "FRAME")]
     assert errata[1]["old_text"] == '3"'
 

@@ -189,8 +189,9 @@ def without_furniture(lines: list[Line]) -> list[Line]:
     return out
 
 
-# A title line: a name, not a sentence (no stop at its end, no quote opening it, few words).
-_TITLE_LINE = re.compile(r"^[A-Za-z0-9\[][^:;'\"\u2018\u201c]{1,150}$")
+# A title line: a name, not a sentence (no stop at its end, no quote opening it, few words); an
+# apostrophe inside a word is part of a name ("Berzerker's Wrath Stratagem").
+_TITLE_LINE = re.compile(r"^[A-Za-z0-9\[](?:[^:;'\"\u2018\u201c\u2019]|(?<=\w)['\u2019](?=\w)){1,150}$")
 
 
 def titled_header(lines: list[Line], n: int) -> tuple[Header, int] | None:
