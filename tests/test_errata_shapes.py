@@ -195,3 +195,23 @@ def test_rule_number_header_grammar():
     assert (header.page, header.target) == ("20.03", "DEEP STRIKE")
     assert numbered_header("Change the first sentence to read:") is None
     assert value_change('Change 3" to 6".') == (None, '6"', '3"')
+
+
+def test_update_sheet_with_bold_titles_under_a_bannered_title():
+    from ruleslawyer.ingest.document import HEADING, PARAGRAPH, Block, Document, Span
+
+    def block(kind, text, bold=False):
+        return Block(kind, spans=(Span(text, bold=bold),), page=1, level=1 if kind == HEADING else 0)
+
+    blocks = (block(HEADING, "WARHAMMER 40,000 RULES UPDATE", bold=True),
+              block(PARAGRAPH, "Published 3rd September 2026."),
+              block(PARAGRAPH, "Overwatch Limits", bold=True),
+              block(PARAGRAPH, "Each player can use the Fire Overwatch Stratagem once per turn."),
+              block(PARAGRAPH, "Lone Operatives", bold=True),
+              block(PARAGRAPH, "A Lone Operative unit cannot be targeted by ranged attacks more than 12\" away."))
+    doc = Document(origin=DocumentOrigin("sheet.pdf", "sheet.pdf", "pdf", "0" * 64), blocks=blocks)
+    records = [to_dict(r) for r in parse_document(doc, ParseContext(doc=doc, edition=guess_edition(doc)))]
+    assert [(r["kind"], r["operation"], r["title"]) for r in records] == [
+        ("errata", "add", "Overwatch Limits"), ("errata", "add", "Lone Operatives")]
+    assert records[0]["text"] == "Each player can use the Fire Overwatch Stratagem once per turn."
+    assert {r["edition"] for r in records} == {11}

@@ -73,9 +73,11 @@ def is_faq_document(lines: list[Line]) -> bool:
     return entries + titled >= 2 or questions >= 2 or _dash_entries(lines) >= 3 or len(_additions(lines)) >= 2
 
 
-# The title of an update sheet: "RULES UPDATES", "CORE RULES UPDATE – AUGUST 2026".
+# The title of an update sheet: "RULES UPDATES", "CORE RULES UPDATE – AUGUST 2026",
+# "WARHAMMER 40,000 RULES UPDATE".
 # (the whole line: "Rules Updates ……… 7" in a contents list is no title)
-_UPDATE_SHEET = re.compile(r"^(?:(?:core|balance|event|game)\s+)?(?:rules?\s+updates?|updates?\s*(?:&|and)\s*errata)"
+_UPDATE_SHEET = re.compile(r"^(?:warhammer\s*(?:40,?000|40k)\s*[-\u2013\u2014:]?\s*)?"
+                           r"(?:(?:core|balance|event|game)\s+)?(?:rules?\s+updates?|updates?\s*(?:&|and)\s*errata)"
                            r"(?:\s*[-\u2013\u2014:,]?\s*(?:[A-Z][a-z]+\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            r"[A-Za-z]*\s*20\d\d)?$", re.I)
 
