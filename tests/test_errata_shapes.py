@@ -215,3 +215,18 @@ def test_update_sheet_with_bold_titles_under_a_bannered_title():
         ("errata", "add", "Overwatch Limits"), ("errata", "add", "Lone Operatives")]
     assert records[0]["text"] == "Each player can use the Fire Overwatch Stratagem once per turn."
     assert {r["edition"] for r in records} == {11}
+
+
+def test_parts_of_a_unit_each_with_its_edit():
+    text = """RULES UPDATES
+
+DATASHEETS
+Sky Reaver
+ ■ Profile: Change M to 12" and OC to '-'.
+ ■ Keywords: Remove 'AIRCRAFT'.
+"""
+    errata = [r for r in _parse(text) if r["kind"] == "errata"]
+    assert [(r["target"], r["location"], r["operation"], r["text"]) for r in errata] == [
+        ("Sky Reaver, Profile", "M", "replace", '12"'),
+        ("Sky Reaver, Profile", "OC", "replace", "-"),
+        ("Sky Reaver, Keywords", None, "delete", "AIRCRAFT")]

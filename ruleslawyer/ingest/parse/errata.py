@@ -17,8 +17,8 @@ from typing import Iterator
 from ...records import Erratum, Record
 from ..document import HEADING, Document
 from .errata_entries import is_instruction, parse_header
-from .errata_headers import (DASH_HEADER, expand_entry_tables, section_of, split_run_in_headers, titled_header,
-                             without_furniture)
+from .errata_headers import (DASH_HEADER, expand_entry_tables, expand_labelled_edits, section_of,
+                             split_run_in_headers, titled_header, without_furniture)
 from .errata_meta import title_block
 from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, split_qa, with_labels
 from .lines import Line
@@ -32,6 +32,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
     lines = without_furniture(expand_entry_tables([ln for ln in lines if ln.text or ln.is_table]))
+    lines = expand_labelled_edits(lines)
     lines = with_labels(_unstyled_headers(split_run_in_headers(lines)))
     if not is_faq_document(lines):
         return

@@ -58,6 +58,7 @@ _CHANGE_VALUE = re.compile(r"^(?:change|amend)\s+(?:'(?P<old>[^']+)'|(?P<what>(?
                            r"(?:'(?P<value>[^']*)'|\u201c(?P<dvalue>[^\u201d]*)\u201d)\s*[.,]?$", re.I)
 _VALUE = r"(?:\d+\+?(?:\"|''|\u2033)?|D\d+(?:\+\d+)?|\d*D\d+(?:\+\d+)?|-\d+)"
 _CHANGE_BARE_VALUE = re.compile(rf"^change\s+(?P<old>{_VALUE})\s+to\s+(?P<new>{_VALUE})\s*\.?$", re.I)
+_CHANGE_CHARACTERISTIC = re.compile(rf"^(?i:change)\s+(?P<what>M|WS|BS|S|T|W|A|Ld|Sv|OC|AP|D|InSv)\s+to\s+(?P<new>{_VALUE}|-)\s*\.?$")
 # "Delete 'Retinue'.": the quoted words are what goes, not a place.
 _DELETE_QUOTED = re.compile(r"^(?:delete|remove)\s+'(?P<what>[^']+)'\s*\.?$", re.I)
 _QUOTED_ITEM = re.compile(r"'([^']+)'")
@@ -263,6 +264,9 @@ def value_change(text: str) -> tuple[str | None, str, str | None] | None:
     bare = _CHANGE_BARE_VALUE.match(t)
     if bare and not m:  # "Change 3" to 6".": a printed value and the value that replaces it
         return None, bare.group("new"), bare.group("old")
+    bare = _CHANGE_CHARACTERISTIC.match(t)
+    if bare and not m:  # "Change M to 12".": the characteristic and its new value
+        return bare.group("what"), bare.group("new"), None
     if not m or _CHANGE_TO_QUOTE.match(t):
         return None
     new = m.group("value") if m.group("value") is not None else m.group("dvalue")

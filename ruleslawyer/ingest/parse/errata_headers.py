@@ -221,3 +221,37 @@ def titled_header(lines: list[Line], n: int) -> tuple[Header, int] | None:
         target = record_name(header.target) if header.target else None
         return Header(header.page, target, header.location), end
     return None
+
+
+# "Profile: Change M to 12" and OC to '-'." under a unit's name: the part, then its edit(s).
+_LABELLED_EDIT = re.compile(r"^(?P<label>[A-Z][A-Za-z ]{1,30}):\s+(?P<edit>\S.*)$")
+_TWO_CHANGES = re.compile(r"^(?P<first>change\s+\S+\s+to\s+\S+)\s+and\s+(?P<second>\S+\s+to\s+\S+?)\.?$", re.I)
+
+
+def expand_labelled_edits(lines: list[Line]) -> list[Line]:
+    """A title over bullets that each name a part and its edit ("Heldrake" / "▪ Profile: Change
+    M to 12" and OC to '-'." / "▪ Keywords: Remove 'AIRCRAFT'.") read as one titled header per
+    part ("Heldrake, Profile") over its edit; "Change A to x and B to y" as two edits."""
+    out: list[Line] = []
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        items = []
+        k = n + 1
+        while k < len(lines) and lines[k].is_bullet and (m := _LABELLED_EDIT.match(lines[k].text)) \
+                and is_instruction(m.group("edit")):
+            items.append((lines[k], m))
+            k += 1
+        title = line.text.strip()
+        if not items or line.is_bullet or line.is_table or not _TITLE_LINE.match(title) or section_of(line):
+            out.append(line)
+            n += 1
+            continue
+        for item, m in items:
+            out.append(item.replace(text=f"{title}, {m.group('label')}", kind="paragraph", bold=True))
+            edit = m.group("edit").strip()
+            two = _TWO_CHANGES.match(edit)
+            edits = [f"{two.group('first')}.", f"Change {two.group('second')}."] if two else [edit]
+            out.extend(item.replace(text=e, kind="paragraph", bold=False) for e in edits)
+        n = k
+    return out
