@@ -7,7 +7,8 @@ import pytest
 
 from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.parse.errata_entries import parse_entries, parse_header, read_instruction
-from ruleslawyer.ingest.parse.errata_text import EntryLine, drop_stray_endings
+from ruleslawyer.ingest.parse.errata_text import drop_stray_endings
+from ruleslawyer.ingest.parse.lines import Line
 from ruleslawyer.ingest.parse.parsing import parse_document
 from ruleslawyer.ingest.load.text import load_text
 from tests.conftest import seed_path
@@ -262,11 +263,11 @@ def test_index_card_instructions():
         ("Delete the heavy phosphor blaster profile.", ("delete", "heavy phosphor blaster profile",
                                                         "Delete the heavy phosphor blaster profile.", None)),
     ]:
-        (got,) = parse_entries(header, [EntryLine(0, line, "paragraph")])
+        (got,) = parse_entries(header, [Line(0, line, "paragraph")])
         assert (got.operation, got.location, got.text, got.old_text) == expected, line
     # An instruction wrapped onto a second line is read whole.
-    (got,) = parse_entries(header, [EntryLine(0, "Add 'and 1 close combat weapon' to the end of each of", "paragraph"),
-                                    EntryLine(1, "these sub-bullets.", "paragraph")])
+    (got,) = parse_entries(header, [Line(0, "Add 'and 1 close combat weapon' to the end of each of", "paragraph"),
+                                    Line(1, "these sub-bullets.", "paragraph")])
     assert (got.operation, got.location, got.text) == ("append", "end of each of these sub-bullets",
                                                        "and 1 close combat weapon")
 

@@ -253,3 +253,27 @@ def test_text_chapter_heading_gives_the_section():
     assert set(rules) == {"Lethal Hits", "Feel No Pain"}
     assert all(r.section == ("Weapon and Unit Abilities",) for r in rules.values())
     assert rules["Feel No Pain"].number == "24.12"
+
+
+def test_flavour_line_under_a_numbered_heading_goes_to_fluff_in_both_columns():
+    flavour = "Open ground offers little protection to the troops who cross it."
+    blocks = [
+        _block(HEADING, "OPEN GROUND 13.03", column=1, size=20, top=60),
+        _block(PARAGRAPH, flavour, column=1, top=80, italic=True),
+        _block(PARAGRAPH, "Examples: Craters, scattered debris.", column=1, top=100),
+        # column 2: the loader joined the italic flavour line to the upright text after it
+        Block(PARAGRAPH, spans=(Span("Broken ground slows an enemy's advance ", italic=True),
+                                Span("and shelters the desperate.", italic=True),
+                                Span("Examples: ", bold=True), Span("Barricades, low walls.")),
+              page=1, column=2, attrs={"size": "8.5", "top": "80"}),
+        _block(HEADING, "COVER 13.05", column=2, size=20, top=200),
+        _block(PARAGRAPH, "Each time a ranged attack targets a unit in cover, add 1 to the save roll.",
+               column=2, top=220),
+    ]
+    blocks.insert(3, _block(HEADING, "BROKEN GROUND 13.04", column=2, size=20, top=60))
+    rules, _ = _rules(_doc(blocks))
+    assert rules["Open Ground"].fluff == flavour
+    assert rules["Open Ground"].text == "Examples: Craters, scattered debris."
+    assert rules["Broken Ground"].fluff == "Broken ground slows an enemy's advance and shelters the desperate."
+    assert rules["Broken Ground"].text == "Examples: Barricades, low walls."
+    assert rules["Cover"].fluff is None  # upright rules text is never flavour

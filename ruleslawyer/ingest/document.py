@@ -91,9 +91,19 @@ class Block:
 
     def bold_prefix(self) -> str:
         """The leading bold text of a paragraph (a run-in heading such as "LOOK OUT, SIR:")."""
+        return self._leading("bold")
+
+    def italic_prefix(self) -> str:
+        """The leading italic text of a paragraph (a flavour line the loader joined to the rules
+        text after it), or "" when the block opens in upright type."""
+        return self._leading("italic")
+
+    def _leading(self, style: str) -> str:
+        """The text of the spans in `style` ("bold", "italic") that open the block (blank
+        spans between them included)."""
         out = []
         for s in self.spans:
-            if s.bold:
+            if getattr(s, style):
                 out.append(s.text)
             elif s.text.strip():
                 break

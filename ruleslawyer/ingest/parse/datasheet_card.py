@@ -11,53 +11,21 @@ from __future__ import annotations
 import re
 
 from ...records import Profile, UnitCost, Weapon
-from .datasheet_lines import (Line, WEAPON_TITLES, label_key, is_caps, is_value, norm_text, norm_value, stat_header, title_case, vertical_stats, vertical_weapon_header, weapon_header)
-from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells, profile_from_pairs
+from .datasheet_lines import heading_like, Line, label_key, is_caps, is_value, stat_header, vertical_stats
+from .datasheet_steps import CARD_STEPS, END, FACTION_KEYWORDS, KEYWORDS, At
+from .lines import record_name
+from .datasheet_sections import AbilityReader, WeaponTable, profile_from_cells
 from .datasheet_text import (add_option, add_sentence_line, cost_from, sentences, split_composition, split_keywords)
 from .datasheet_weapons import PANEL_LINE, WeaponReading
 
-POWER = re.compile(r"^(.*?)\s*\bPOWER(?:\s+RATING)?\s*:?\s*(\d+)\s*$", re.I)
-# A base size: "(⌀40mm)", "(⌀28.5mm)", "(⌀60x35mm)", "(⌀Use model)", or "(32mm)" without the sign.
-BASE = re.compile(r"\(\s*(?:[⌀Ø∅]\s*([^()]{1,30}?)|(\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)?\s*mm))\s*\)", re.I)
-KEYWORDS = re.compile(r"^KEYWORDS(?:\s*\[([^\]]*)\])?\s*[:\-–]?\s*(.*)$", re.I)
-FACTION_KEYWORDS = re.compile(r"^FACTION\s*KEYWORDS\s*[:\-–]?\s*(.*)$", re.I)
-_INVULN_LABEL = re.compile(r"^INVULNERABLE\s*SAVE\s*:?\s*(\S*)", re.I)
-_INVULN_AFTER = re.compile(r"^(\d\+\+?)\s*\*?\s*(?:INVULNERABLE\s*SAVE|INSV|INV\.?\s*SV)\*?$", re.I)  # "4+ INSV"
-_INVULN_ABBREV = {"INSV", "INVSV", "INVSAVE", "INVULN", "INVULNSAVE"}  # a label printed under its value
-# Where a second keyword label starts inside a line (lookahead keeps the label in the part).
-_LABEL_SPLIT = re.compile(r"(?<!FACTION)\s+(?=(?:FACTION\s*)?KEYWORDS\s*(?:\[[^\]]*\])?\s*:)")
 # A LEADER/SUPPORT sentence whose unit list is complete: "...following units: BOYZ; NOBZ".
 _UNITS_DONE = re.compile(r"following units?:\s*[^a-z]*[A-Z][^a-z;,]*$")
-_DAMAGED = re.compile(r"^DAMAGED\s*:?\s*(.*)$", re.I)
 _PR_NOTE = re.compile(r"\b(?:its\s+PR\s+is|Power\s+Rating\s+(?:is|of))\b", re.I)
-# A section label run into the text after it (upper case, so ordinary sentences never match).
-_LABEL_PREFIX = re.compile(r"^(ABILITIES|WARGEAR\s*ABILITIES|OTHER\s*WARGEAR|WARGEAR\s*OPTIONS|UNIT\s*COMPOSITION|"
-                           r"LEADER|SUPPORT)\s*[:]?\s+([^a-z\s].*)$")
-
-# Section titles a card uses (folded) -> section name.
-SECTIONS = {
-    "ABILITIES": "abilities", "WARGEARABILITIES": "other_wargear", "OTHERWARGEAR": "other_wargear",
-    "WARGEAROPTIONS": "wargear_options", "UNITCOMPOSITION": "composition", "LEADER": "leader",
-    "WARGEAR": "other_wargear", "TRANSPORT": "loose", "SUPPORT": "support",
-}
-# Sections in which a heading is content (an ability name, a keyword) rather than the card's end.
-_HEADINGS_INSIDE = ("abilities", "other_wargear", "faction_keywords", "keywords", "vertical_weapons")
-END = 0  # what `read` returns when a line ends the card
-# What the keyword labels' patterns (`re.I`, anchored) can match first: "F", "K", either case,
-# and the Kelvin sign, which `re.I` takes for a "k" (all code points checked in the tests).
-_KEYWORD_FIRST = "fFkK\u212a"
+_GLYPH_ITEM = re.compile(r"^\s*[■•▪◦]\s+\S")
 
 
 def _starts_stats(lines: list[Line], k: int) -> bool:
     return stat_header(lines[k]) is not None or vertical_stats(lines, k) is not None
-
-
-def base_size(m: re.Match) -> str:
-    """"40mm" from "(⌀40 mm)"; a base given in words ("Use model") is kept as printed."""
-    size = norm_text(m.group(1) or m.group(2))
-    if re.fullmatch(r"[\d.\sx×]+mm", size, re.I):
-        size = re.sub(r"\s+", "", size).replace("×", "x")
-    return size
 
 
 class CardReader(WeaponReading):
@@ -110,119 +78,16 @@ class CardReader(WeaponReading):
 
     # ------------------------------------------------------------ one line
     def read(self, lines: list[Line], k: int, end: int) -> int:
-        """Read lines[k]; return how many lines it used, or END when the card ended before it."""
+        """Read lines[k]; return how many lines it used, or END when the card ended before it.
+        The first step of `CARD_STEPS` that matches the line takes it (datasheet_steps.py)."""
         line = lines[k]
-        if self.panel and line.kind == "row" and not line.virtual and line.index == self.panel[0]:
-            self._split_row(line)
-            return 1
-        text = line.text
-        folded = label_key(text)
-        nxt = lines[k + 1] if k + 1 < end else None
-        naming, self.name_next_profile = self.name_next_profile, False
-
-        # Labels that switch section, wherever they appear. A loader may have run several
-        # keyword lines into one ("FACTION KEYWORDS: ... KEYWORDS: ..."): read each part.
-        label = text[:1] in _KEYWORD_FIRST
-        parts = [p for p in _LABEL_SPLIT.split(text) if p.strip()] \
-            if label and (FACTION_KEYWORDS.match(text) or KEYWORDS.match(text)) else []
-        if len(parts) > 1:
-            for part in parts[:-1]:
-                self._keyword_label(part)
-            text = parts[-1]
-            label = text[:1] in _KEYWORD_FIRST
-        # A label with its value on the line: what follows may be more of the list, but a
-        # heading after it is the next part of the page. A bare label: its value follows.
-        m = FACTION_KEYWORDS.match(text) if label else None
-        if m:
-            self.section = "faction_keywords_more" if m.group(1).strip() else "faction_keywords"
-            self.add_keywords(self.faction_keywords, m.group(1))
-            return 1
-        m = KEYWORDS.match(text) if label else None
-        if m and (m.group(2) or m.group(1) or line.heading_like):
-            self.section = "keywords_more" if m.group(2).strip() else "keywords"
-            self.add_keywords(self.keywords, m.group(2))
-            self.keywords_open = bool(re.search(r"[;,]$", m.group(2).strip()))
-            return 1
-        m = POWER.match(text) if "POWER" in text.upper() else None  # the pattern scans the whole line
-        if m and not m.group(1):
-            self.power = int(m.group(2))
-            return 1
-        if "(" in text and BASE.fullmatch(text.strip()):
-            self.base = base_size(BASE.match(text.strip()))
-            return 1
-        header = stat_header(line)
-        if header is not None:
-            self.stat_header, self.section, self.seen_stats = header, "stats", True
-            self.pending_stats = []
-            return 1
-        grid = vertical_stats(lines, k)
-        if grid is not None:
-            profile = profile_from_pairs(grid[0], self._profile_name())
-            if profile is not None:
-                self.profiles.append(profile)
-            self.seen_stats, self.section = True, "after_stats"
-            return grid[1] - k
-        if self._invulnerable(lines, k, nxt):
-            return 2 if _INVULN_LABEL.match(text) and not _INVULN_LABEL.match(text).group(1) else 1
-        wh = weapon_header(line)
-        if wh is not None:
-            return self._weapon_header(line, wh)
-        if folded in WEAPON_TITLES and line.kind != "row":
-            vh = vertical_weapon_header(lines, k + 1)
-            melee = folded.startswith("MELEE")
-            if vh is not None:
-                self.table = WeaponTable(["WEAPON"] + vh[0], melee=melee, known=self.weapon_keywords)
-                self.section, self.vertical_names, self.vertical_values = "vertical_weapons", [], []
-                return vh[1] - k
-            self.section = "weapons"
-            return 1
-        m = _DAMAGED.match(text) if text[:1] in "dD" else None
-        if m and (line.heading_like or "WOUNDS REMAINING" in text.upper()):
-            self.section = "damaged"
-            self.damaged.append(text)
-            return 1
-        if folded in SECTIONS and (line.heading_like or line.bold or len(text.split()) <= 3):
-            self.section = SECTIONS[folded]
-            return 1
-        m = _LABEL_PREFIX.match(text)
-        if m and label_key(m.group(1)) in SECTIONS:
-            self.section = SECTIONS[label_key(m.group(1))]
-            self.read([line.piece(m.group(2), "paragraph")], 0, 1)
-            return 1
-        heading = line.heading_like  # asked below up to four times
-        if naming and heading and len(text.split()) <= 5 and self.profiles:
-            # A model name printed under the values it names (a flattened stat grid).
-            last = self.profiles[-1]
-            self.profiles[-1] = Profile(name=title_case(text), stats=last.stats, models=last.models)
-            self.name_next_profile = False
-            return 1
-
-        if self.section == "keywords_more" and self.keywords_open and is_caps(text):
-            self.add_keywords(self.keywords, text)  # a keyword list wrapped after a ";"
-            self.keywords_open = bool(re.search(r"[;,]$", text))
-            return 1
-        if heading and self.seen_stats and label_key(text) == label_key(self.name):
-            self.section = "back"  # the card's back: its name again, flavour text, then its labels
-            return 1
-        if self.section == "back" and not heading:
-            return 1
-        if self.section in ("stats", "after_stats") and nxt is not None and self._model_title(line, lines, k):
-            self.next_profile_name = title_case(text)
-            return 1
-        if self.section == "stats" and self.pending_stats and self._stats_line(line):
-            return 1  # the last loose value, printed with the model's name as a heading
-        box_text = self.support_text if self.section == "support" else self.leader_text
-        if self.section in ("leader", "support") and box_text and re.search(r"[;,]$", box_text[-1]):
-            box_text.append(text)  # the unit list goes on ("...; NOBZ;" / "TANKBUSTAS")
-            return 1
-        # A heading that is no part of a card ends it (after the stats have been read).
-        if self.seen_stats and heading and self.section not in _HEADINGS_INSIDE \
-                and not (self.section == "weapons" and re.fullmatch(r"\[[^\]]*\]", text)):
-            return END  # (a weapon's "[BLAST]" keywords set on a line of their own are not a heading)
-        if self.section in ("abilities", "other_wargear") and heading:
-            if folded in self.abilities.textless_names() | self.wargear.textless_names():
-                return END  # the full text of a shared rule the card only names
-        return self._in_section(lines, k, nxt)
+        at = At(lines, k, end, line, line.text, lines[k + 1] if k + 1 < end else None)
+        for step in CARD_STEPS:
+            if step.matches(self, at):
+                used = step.apply(self, at)
+                if not step.passing and used is not None:
+                    return used
+        raise AssertionError("the last step takes every line")  # pragma: no cover
 
     def read_inline_stats(self, line: Line, inline) -> None:
         """The profile (and an invulnerable save after it) from a run-together card head."""
@@ -244,24 +109,6 @@ class CardReader(WeaponReading):
         m = KEYWORDS.match(text)
         if m:
             self.add_keywords(self.keywords, m.group(2))
-
-    def _invulnerable(self, lines: list[Line], k: int, nxt: Line | None) -> bool:
-        """An invulnerable save: "INVULNERABLE SAVE 4+", "4+ INVULNERABLE SAVE", or "5+" over "INSV"."""
-        text = lines[k].text
-        m = _INVULN_LABEL.match(text)
-        if m:
-            value = m.group(1) or (nxt.text if nxt is not None else "")
-            self.invuln = value.strip().rstrip("*") or None
-        elif _INVULN_AFTER.match(text):
-            self.invuln = _INVULN_AFTER.match(text).group(1)
-        elif label_key(text) in _INVULN_ABBREV and k > 0 and is_value(lines[k - 1].text):
-            self.invuln = norm_value(lines[k - 1].text)
-            if self.pending_stats and self.pending_stats[-1] == lines[k - 1].text:
-                self.pending_stats.pop()
-        else:
-            return False
-        self.section = "after_stats"
-        return True
 
     # ------------------------------------------------------------ sections
     def _in_section(self, lines: list[Line], k: int, nxt: Line | None) -> int:
@@ -303,13 +150,15 @@ class CardReader(WeaponReading):
                 # of the card (a weapon's note, a composition line) set after it.
                 self.section = "loose"
                 return self._in_section(lines, k, nxt)
-            if line.kind == "list_item":
-                units.append(text.strip(" ■•▪-"))
+            if line.kind == "list_item" or (_GLYPH_ITEM.match(text) and box_text):
+                units.append(text.strip(" ■•▪◦-"))  # (a text dump keeps the bullet glyph in the line)
             else:
                 box_text.append(text)
             return 1
-        if section == "keywords" or (section == "keywords_more" and is_caps(text)):
+        if section == "keywords" or (section == "keywords_more" and (is_caps(text) or (
+                self.keywords_open and len(text.split()) <= 6 and not re.search(r"[.:;!?]$", text)))):
             self.add_keywords(self.keywords, text)
+            self.keywords_open = bool(re.search(r"[;,]$", text.strip()))
             return 1
         if section == "keywords_more":
             self.section = section = "loose"  # prose after the keyword line (flavour text)
@@ -371,7 +220,7 @@ class CardReader(WeaponReading):
                 profile = profile_from_cells(header, self.pending_stats, self.name)
                 if profile is not None:
                     if last_value_then_name:
-                        profile = Profile(title_case(" ".join(words[1:])), profile.stats, profile.models)
+                        profile = Profile(record_name(" ".join(words[1:])), profile.stats, profile.models)
                     self.profiles.append(profile)
                     self.name_next_profile = not last_value_then_name
                     self.loose_values = True
@@ -385,6 +234,6 @@ class CardReader(WeaponReading):
                 return 1
         if line.kind != "row" and not self.profiles and not self.pending_stats:
             return 1  # flavour text beside the header, before the values
-        if self.pending_stats or (self.loose_values and not line.heading_like):
+        if self.pending_stats or (self.loose_values and not heading_like(line)):
             return 1  # flavour text between loose values
         return 0

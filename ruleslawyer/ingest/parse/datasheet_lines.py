@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from functools import lru_cache
 
-from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
+from ..document import HEADING, LIST_ITEM, TABLE, Document
+from .lines import Line, norm_text
 
 # Characteristic names of unit profiles (9th and 10th edition, plus the odd older ones).
 STAT_NAMES = ("M", "WS", "BS", "S", "T", "W", "A", "LD", "SV", "OC", "I")
@@ -39,17 +40,6 @@ def norm_value(text: str) -> str:
     return s.replace("''", '"')
 
 
-def norm_text(text: str) -> str:
-    """Running text with whitespace collapsed (quotes and dashes kept as printed; a
-    non-breaking hyphen, U+2011, is a hyphen: "Kombi‑rokkit" is "Kombi-rokkit")."""
-    text = text.replace("\u00ad", "").replace("\u2011", "-")
-    # str.split() splits on exactly the characters `\s` matches: the same as collapsing runs
-    # with the regex and stripping, at a fraction of the cost (every line passes through here).
-    # The text itself when nothing changed, so a line shares its block's string, not a copy.
-    joined = " ".join(text.split())
-    return text if joined == text else joined
-
-
 def stat_name(label: str) -> str:
     """A characteristic's name as records.md spells it: "SV" -> "Sv", "LD" -> "Ld", "m" -> "M"."""
     key = label_key(label)
@@ -65,78 +55,11 @@ def label_key(text: str) -> str:
     return _NOT_KEY.sub("", text.translate(_DASHES).upper())
 
 
-class Line:
-    """One text block or one table row, with the block it came from.
-
-    A plain class with slots, not a frozen dataclass: a big page makes a Line per block and
-    per table row, and the dataclass's __init__ (one object.__setattr__ per field) and a
-    __dict__ per instance were a good part of the parser's cost and memory. `text` is set
-    at once: every line's text is read while looking for cards. Lines are never changed
-    after they are made; equality and hash are the dataclass's (all fields but `text`,
-    which follows from `cells`).
-    """
-
-    __slots__ = ("index", "cells", "kind", "block", "virtual", "text")
-
-    def __init__(self, index: int, cells: tuple[str, ...], kind: str, block: Block, virtual: bool = False,
-                 text: str | None = None):
-        self.index = index  # block index in the Document
-        self.cells = cells
-        self.kind = kind  # heading / paragraph / list_item / row
-        self.block = block
-        self.virtual = virtual  # a piece of a block (one side of a row, the rest after a label)
-        if text is not None:  # the caller knows it (the text the cells give, as below)
-            self.text = text
-        elif len(cells) == 1:  # most lines: a text block (a blank cell gives "" either way)
-            self.text = norm_text(cells[0])
-        else:
-            self.text = norm_text(" ".join(c for c in cells if c.strip()))
-
-    def _key(self) -> tuple:
-        return (self.index, self.cells, self.kind, self.block, self.virtual)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._key() == other._key()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (f"Line(index={self.index!r}, cells={self.cells!r}, kind={self.kind!r}, "
-                f"block={self.block!r}, virtual={self.virtual!r})")
-
-    @property
-    def heading_like(self) -> bool:
-        """A heading block, or a short line with no lower-case letters (an ALL-CAPS title)."""
-        if self.kind == "row" or not (self.kind == HEADING or is_caps(self.text)):
-            return False
-        return not all(is_value(w) for w in self.text.split())  # a line of values ("12\" D6+3 N/A 6 -1 2") is no title
-
-    @property
-    def bold(self) -> bool:
-        return self.kind != "row" and not self.virtual and self.block.is_bold
-
-    def bold_prefix(self) -> str:
-        """The block's leading bold label ("Name:"), or "" for a row or a piece of a block."""
-        if self.kind == "row" or self.virtual:
-            return ""
-        return self.block.bold_prefix()
-
-    def piece(self, cells: tuple[str, ...] | str, kind: str | None = None) -> "Line":
-        """A virtual line holding part of this one."""
-        if isinstance(cells, str):
-            cells = (cells,)
-        return Line(self.index, tuple(cells), kind or self.kind, self.block, virtual=True)
-
-    @property
-    def tokens(self) -> list[str]:
-        """The cells, or the words of a lone cell (a table row a loader left as one line)."""
-        cells = [c.strip() for c in self.cells if c.strip()]
-        if len(cells) == 1:
-            return cells[0].split()
-        return cells
+def heading_like(line: Line) -> bool:
+    """A heading block, or a short line with no lower-case letters (an ALL-CAPS title)."""
+    if line.kind == "row" or not (line.kind == HEADING or is_caps(line.text)):
+        return False
+    return not all(is_value(w) for w in line.text.split())  # a line of values ("12\" D6+3 N/A 6 -1 2") is no title
 
 
 def is_caps(text: str) -> bool:
@@ -144,25 +67,6 @@ def is_caps(text: str) -> bool:
         return False
     letters = [c for c in text if c.isalpha()]
     return len(letters) >= 2 and not any(c.islower() for c in letters)
-
-
-_SMALL_WORDS = {"of", "the", "and", "in", "is", "a", "an", "to", "for", "on", "or", "with", "by", "at"}
-
-
-def title_case(name: str) -> str:
-    """Title Case for names printed in capitals ("NECRON WARRIORS" -> "Necron Warriors")."""
-    if not is_caps(name):
-        return name
-    words = name.lower().split()
-    out = []
-    for n, w in enumerate(words):
-        if n and w in _SMALL_WORDS:
-            out.append(w)
-        elif w.startswith("<"):
-            out.append(w.upper())
-        else:
-            out.append("-".join(p[:1].upper() + p[1:] for p in w.split("-")))
-    return " ".join(out)
 
 
 def document_lines(doc: Document) -> list[Line]:
@@ -175,12 +79,12 @@ def document_lines(doc: Document) -> list[Line]:
                     cells = tuple(map(norm_text, row))
                     # The cells are normalised already (stripped, "" when blank): joined, they
                     # are the text Line would make (norm_text leaves its own output as it is).
-                    out.append(Line(i, cells, "row", block, False, " ".join([c for c in cells if c])))
+                    out.append(Line(i, " ".join([c for c in cells if c]), "row", block, cells=cells))
         else:
             text = block.text
             if text.strip():
                 kind = block.kind if block.kind in (HEADING, LIST_ITEM) else "paragraph"
-                out.append(Line(i, (text,), kind, block))
+                out.append(Line(i, norm_text(text), kind, block, cells=(text,)))
     return out
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from ...records import Ability, Profile, Weapon
-from .datasheet_lines import STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, stat_name, title_case
+from .datasheet_lines import heading_like, STAT_NAMES, Line, label_key, is_caps, is_value, norm_text, norm_value, stat_name
+from .lines import record_name
 
 # ---------------------------------------------------------------- profiles
 def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> Profile | None:
@@ -38,7 +39,7 @@ def profile_from_cells(header: list[str], cells: list[str], unit_name: str) -> P
     leading = cells[:start]
     trailing = " ".join(cells[start + n:])
     if not leading and trailing and is_caps(trailing) and len(trailing.split()) <= 5:
-        leading = [title_case(trailing)]  # the model's name printed after its values
+        leading = [record_name(trailing)]  # the model's name printed after its values
     models = None
     name = unit_name
     count_first = bool(lead) and label_key(lead[0]) in ("NO", "MODELS", "")
@@ -239,7 +240,7 @@ def looks_like_name(line: Line) -> bool:
     words = text.split()
     if not words or len(words) > 8 or _SENTENCE_END.search(text):
         return False
-    if line.bold or line.heading_like:
+    if line.bold or heading_like(line):
         return True
     if "," in text or not (text[0].isupper() or text[0] == "<"):
         return False
@@ -289,8 +290,8 @@ class AbilityReader:
         # A bulleted line under an ability is one of its points ("▪ [DEVASTATING WOUNDS]"),
         # however it is styled; an ability's name carries no bullet.
         bullet = self.items and (line.kind == "list_item" or text.lstrip()[:1] in "▪■•●")
-        if looks_like_name(line) and (complete or line.bold or line.heading_like) and not bullet:
-            self._start(title_case(text), self.category)
+        if looks_like_name(line) and (complete or line.bold or heading_like(line)) and not bullet:
+            self._start(record_name(text), self.category)
             return
         if self.items:
             self.items[-1][1].append(text.lstrip("▪■•● ") if bullet else text)

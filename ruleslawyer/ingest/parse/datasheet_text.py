@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from ...records import UnitCost
-from .datasheet_lines import Line, label_key, norm_text, norm_value, title_case
+from .lines import record_name
+from .datasheet_lines import Line, label_key, norm_text, norm_value
 
 _BULLETS = "•■▪●◦- "
 _VERB = re.compile(r"\b(?:can|is|are|may|must|has|have|cannot)\b", re.I)
@@ -119,7 +120,7 @@ def faction_from_keywords(keywords: list[str]) -> str | None:
     for k in folded:
         if k.startswith("<") or k in _UMBRELLA:
             continue
-        return title_case(k)
+        return record_name(k)
     if "AELDARI" in folded:
         return "Aeldari"
     return None

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ...records import Ability, Datasheet, Leader
-from .datasheet_card import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, CardReader, base_size
-from .datasheet_lines import (Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, title_case, vertical_stats, weapon_header)
+from .datasheet_card import CardReader
+from .datasheet_steps import BASE, END, FACTION_KEYWORDS, KEYWORDS, POWER, SECTIONS, base_size
+from .datasheet_lines import (heading_like, Line, anchor_candidates, document_lines, joined_text, label_key, inline_stats, is_caps, norm_text, stat_header, vertical_stats, weapon_header)
+from .lines import record_name
 from .datasheet_sections import invulnerable_from_abilities, keyword_vocabulary
 from .datasheet_text import faction_from_keywords
 from ..document import Document
@@ -182,7 +184,7 @@ def _is_name_line(line: Line) -> bool:
         return False
     if label_key(text) in SECTIONS or stat_header(line) is not None or weapon_header(line) is not None:
         return False
-    if not (line.heading_like or line.bold) and (len(words) > 5 or not text[0].isupper()):
+    if not (heading_like(line) or line.bold) and (len(words) > 5 or not text[0].isupper()):
         return False  # a line of flavour text, not a title
     return bool(re.search(r"[A-Za-z]{2}", text))
 
@@ -204,7 +206,7 @@ def eleventh_edition_marks(lines: list[Line], joined: str | None = None) -> int:
         key = label_key(line.text)
         if key in _INSV_LABEL or (line.kind == "row" and any(label_key(c) in _INSV_LABEL for c in line.cells)):
             marks += 1
-        elif key == "SUPPORT" and (line.heading_like or line.bold) and k + 1 < len(lines) \
+        elif key == "SUPPORT" and (heading_like(line) or line.bold) and k + 1 < len(lines) \
                 and re.search(r"\b(?:attached|support)\b", lines[k + 1].text, re.I):
             marks += 1
     return marks
@@ -253,7 +255,7 @@ def read_card(card: Card, lines: list[Line], doc: Document, ctx: ParseContext,
     if base:
         reader.base = base_size(base)
         raw_name = BASE.sub("", raw_name)
-    reader.name = title_case(norm_text(raw_name))
+    reader.name = record_name(norm_text(raw_name))
     used = [card.start]
     k = card.start + 1
     inline = inline_stats(name_line)
@@ -331,7 +333,7 @@ def _damaged_ability(st: CardReader) -> list[Ability]:
                  norm_text(" ".join(st.damaged)), re.I)
     if not m:
         return []
-    name = title_case(re.sub(r"\s*:\s*", ": ", m.group(1)).replace("–", "-"))
+    name = record_name(re.sub(r"\s*:\s*", ": ", m.group(1)).replace("–", "-"))
     return [Ability(name=name, text=m.group(2), category="unit")]
 
 

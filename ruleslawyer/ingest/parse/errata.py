@@ -12,45 +12,34 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterator
 
-from ...records import Erratum, Faq, Note, Record
+from ...records import Erratum, Record
 from ..document import HEADING, Document
-from .errata_entries import Header, is_instruction, parse_entries, parse_header, read_instruction
-from .errata_headers import DASH_HEADER, dash_header, full_header, section_of, split_run_in_headers
-from .errata_text import (EntryLine, drop_stray_endings, entry_line, highlight_of, is_heading_like, join_broken, title_case)
+from .errata_entries import is_instruction, parse_header
+from .errata_headers import (DASH_HEADER, expand_entry_tables, expand_labelled_edits, section_of,
+                             split_run_in_headers, titled_header, without_furniture)
+from .errata_meta import title_block
+from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, split_qa, with_labels
+from .lines import Line
+from .errata_text import drop_stray_endings, entry_line, is_heading_like
+from .errata_walk import Walk, walk
 from .parsing import ParseContext
 
-_VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
-_QUESTION = re.compile(r"^\s*Q\s*[:.]\s*", re.I)
-_ANSWER = re.compile(r"^\s*A\s*[:.]\s*", re.I)
-
-
-@dataclass
-class _Meta:
-    document: str | None
-    version: str | None
-    edition: int | None
-
-
-@dataclass
-class _Entry:
-    header: Header
-    lines: list[EntryLine] = field(default_factory=list)
-    header_line: EntryLine | None = None
-    group: str | None = None  # the heading the entry sits under (a faction, in index-card errata)
 
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = _unstyled_headers(split_run_in_headers([ln for ln in lines if ln.text or ln.is_table]))
+    lines = without_furniture(expand_entry_tables([ln for ln in lines if ln.text or ln.is_table]))
+    lines = expand_labelled_edits(lines)
+    lines = with_labels(_unstyled_headers(split_run_in_headers(lines)))
     if not is_faq_document(lines):
         return
-    meta = _title_block(lines, ctx)
+    meta = title_block(lines, ctx.doc, ctx.edition, _first_entry(lines))
     used: set[int] = set()
-    records = _without_stray_endings(list(_walk(lines, meta, ctx, used, _is_index_cards(lines))))
+    walker = Walk(lines, meta, ctx, used, _is_index_cards(lines), set(_additions(lines)))
+    records = _without_stray_endings(walk(walker))
     if len(used) >= 0.5 * len(lines):
         # An FAQ document: its title block, intro and headings are not rules either.
         ctx.claim(ln.index for ln in lines)
@@ -72,19 +61,57 @@ def _without_stray_endings(records: list[Record]) -> list[Record]:
             if isinstance(r, Erratum) and any(fixed[r.page, b] != b for b in r.bullets) else r for r in records]
 
 
-def is_faq_document(lines: list[EntryLine]) -> bool:
+def is_faq_document(lines: list[Line]) -> bool:
     """True when the lines read as an FAQ/errata document (see the module docstring)."""
     entries = 0
     for n, line in enumerate(lines):
         if parse_header(line.text) and any(is_instruction(x.text) for x in lines[n + 1:n + 3]):
             entries += 1
     questions = sum(1 for n, line in enumerate(lines[:-1])
-                    if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or _split_qa(x.text)[1]
+                    if _QUESTION.match(line.text) and any(_ANSWER.match(x.text) or split_qa(x.text)[1]
                                                          for x in lines[n:n + 4]))
-    return entries >= 2 or questions >= 2 or _dash_entries(lines) >= 3
+    titled = sum(1 for n in range(len(lines)) if titled_header(lines, n))
+    return entries + titled >= 2 or questions >= 2 or _dash_entries(lines) >= 3 or len(_additions(lines)) >= 2
 
 
-def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
+# The title of an update sheet: "RULES UPDATES", "CORE RULES UPDATE – AUGUST 2026",
+# "WARHAMMER 40,000 RULES UPDATE".
+# (the whole line: "Rules Updates ……… 7" in a contents list is no title)
+_UPDATE_SHEET = re.compile(r"^(?:warhammer\s*(?:40,?000|40k)\s*[-\u2013\u2014:]?\s*)?"
+                           r"(?:(?:core|balance|event|game)\s+)?(?:rules?\s+updates?|updates?\s*(?:&|and)\s*errata)"
+                           r"(?:\s*[-\u2013\u2014:,]?\s*(?:[A-Z][a-z]+\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+                           r"[A-Za-z]*\s*20\d\d)?$", re.I)
+
+
+# Titles of a sheet's own parts, not of a rule it brings.
+_NO_RULE_TITLE = re.compile(r"^(?:introduction|overview|contents|what'?s new\??|notes?|designer'?s notes?|"
+                            r"warhammer\s*(?:40,?000|40k))$", re.I)
+
+
+def _additions(lines: list[Line]) -> list[int]:
+    """The titled updates of an update sheet: under a rules-updates heading printed at the top
+    ("RULES UPDATES"), a title over the wording of the rule it brings ("HOVER" / "Some AIRCRAFT
+    can hover. …"). Empty for other documents."""
+    top = next((n for n, line in enumerate(lines[:12]) if section_of(line) == "errata"
+                or (is_heading_like(line) and _UPDATE_SHEET.match(line.text.strip()))), None)
+    if top is None or _dash_entries(lines) >= 3 or any((h := parse_header(line.text)) and h.target for line in lines):
+        return []  # (a paged errata document adds rules by "Add the following:")
+    end = next((n for n in range(top + 1, len(lines)) if section_of(lines[n]) == "faq"), len(lines))
+    return [n for n in range(top + 1, end - 1) if _is_addition_title(lines, n)]
+
+
+def _is_addition_title(lines: list[Line], n: int) -> bool:
+    """A title line over plain wording: heading-like, and the next line a paragraph that is no
+    header, edit, question or title itself."""
+    line, nxt = lines[n], lines[n + 1]
+    if not is_heading_like(line) or section_of(line) or _QUESTION.match(line.text) or parse_header(line.text) \
+            or is_instruction(line.text) or line.is_table or _NO_RULE_TITLE.match(line.text.strip()):
+        return False
+    return not (is_heading_like(nxt) or is_instruction(nxt.text) or _QUESTION.match(nxt.text)
+                or parse_header(nxt.text) or titled_header(lines, n + 1) or section_of(nxt))
+
+
+def _unstyled_headers(lines: list[Line]) -> list[Line]:
     """In a document with no bold at all (a text dump), a "Unit – Section" line directly above an
     instruction is an entry header by its place, as the bold would say in the printed page."""
     if any(ln.bold for ln in lines if ln.kind != HEADING):  # a text file's headings count as bold
@@ -94,250 +121,28 @@ def _unstyled_headers(lines: list[EntryLine]) -> list[EntryLine]:
         # (the instruction below first: few lines are one, and the header pattern is dearer)
         if line.kind != HEADING and is_instruction(lines[n + 1].text) and DASH_HEADER.match(line.text) \
                 and not is_instruction(line.text):
-            out[n] = dataclasses.replace(line, bold=True)
+            out[n] = line.replace(bold=True)
     return out
 
 
-def _dash_entries(lines: list[EntryLine]) -> int:
+def _dash_entries(lines: list[Line]) -> int:
     """How many bold "Unit – Section" lines sit directly above an instruction."""
     return sum(1 for n, line in enumerate(lines[:-1])
                if line.bold and DASH_HEADER.match(line.text) and is_instruction(lines[n + 1].text))
 
 
-def _is_index_cards(lines: list[EntryLine]) -> bool:
+def _is_index_cards(lines: list[Line]) -> bool:
     """True for unpaged errata made of bold "Unit – Section" headers (the index-card errata)."""
     # A bare "Page 3" (a footer) is no paged entry header: only one naming a target is.
     return _dash_entries(lines) >= 3 and not any((h := parse_header(line.text)) and h.target for line in lines)
 
 
-def _title_block(lines: list[EntryLine], ctx: ParseContext) -> _Meta:
-    """Document name and version from the first lines ("CORE BOOK" / "Indomitus Version 1.7")."""
-    document = version = None
-    for n, line in enumerate(lines[:12]):
-        m = _VERSION.search(line.text)
-        if m and len(line.text) < 60:
-            version = m.group("v")
-            if document is None:
-                before = [x.text for x in lines[:n] if is_heading_like(x) and not _VERSION.search(x.text)]
-                if before:
-                    document = before[-1]
-                elif line.text[:m.start()].strip():
-                    document = line.text[:m.start()].strip()
-            break
-    if document is None:
-        from .rule_chapter import chapter_title
+def _first_entry(lines: list[Line]) -> int:
+    """Where the entries start: the first section heading, entry header or question (the title
+    block is above it)."""
+    for n, line in enumerate(lines):
+        if section_of(line) or _QUESTION.match(line.text) or ((h := parse_header(line.text)) and h.target):
+            return n
+    return len(lines)
 
-        document = chapter_title(ctx.doc)  # a book chapter's FAQ: the chapter is the document
-    if document is None:
-        for line in lines[:5]:
-            if is_heading_like(line) and not section_of(line) and not _QUESTION.match(line.text):
-                document = line.text
-                break
-    if document is None:
-        # A text or Markdown FAQ with no title line: its file name says what it is
-        # ("Tyranids_FAQ_v1.2.txt").
-        document = re.sub(r"[_\s]+", " ", re.sub(r"\.[A-Za-z0-9]{1,5}$", "", ctx.doc.origin.name or "")).strip()
-    if version is None and document:
-        m = _SHORT_VERSION.search(document)
-        version = m.group("v") if m else None
-    if document:
-        document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = _without_faq_words(document)
-        document = title_case(document.strip(" :-")) or None
-    return _Meta(document, version, ctx.edition)
-
-
-# "v1.2", "Version 1.2" in a title or file name.
-_SHORT_VERSION = re.compile(r"(?:\bversion\s*|\bv\.?\s*)(?P<v>\d+(?:\.\d+)+[a-z]?)\b", re.I)
-# What a title says about the document rather than naming it: "– Official FAQ", "FAQ & Errata".
-_FAQ_WORDS = re.compile(r"\s*(?:[-\u2013\u2014:|]\s*)?\b(?:official\s+)?(?:faqs?|errata|updates?|"
-                        r"frequently\s+asked\s+questions|designer'?s\s+commentary|rules?\s+commentary)"
-                        r"(?:\s*(?:&|and)\s*(?:faqs?|errata|updates?|commentary))*\b", re.I)
-
-
-def _without_faq_words(name: str) -> str:
-    """The name of the document an FAQ amends: "Codex: Necrons – Official FAQ" -> "Codex:
-    Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""
-    bare = _SHORT_VERSION.sub("", name)
-    bare = _FAQ_WORDS.sub("", bare).strip(" :-\u2013\u2014|,")
-    return bare if re.search(r"[A-Za-z]{2,}", bare) else name
-
-
-def _walk(lines: list[EntryLine], meta: _Meta, ctx: ParseContext, used: set[int],
-          index_cards: bool = False) -> Iterator[Record]:
-    """Records from the lines in order; adds the index of every block they use to `used`.
-
-    `index_cards`: the document is unpaged index-card errata, where a bold line above an
-    instruction is an entry header even without a dash ("Aegis Defence Line").
-    """
-    section = "intro"
-    group: str | None = None  # the heading over the entries (index cards: the faction)
-    note: tuple[EntryLine, list[EntryLine]] | None = None
-    entry: _Entry | None = None
-    question: list[EntryLine] = []
-    answer: list[EntryLine] = []
-    in_answer = False
-    n = 0
-    while n < len(lines):
-        line = lines[n]
-        text = line.text.strip()
-        header = parse_header(text)
-        if header and index_cards and not header.target:  # "Page 3": a footer among unpaged entries
-            used.add(line.index)
-            n += 1
-            continue
-        heading_section = section_of(line)
-        dash = None if header else dash_header(lines, n, index_cards)
-        if index_cards and line.kind == HEADING and not heading_section and n + 1 < len(lines) \
-                and dash_header(lines, n + 1, True):
-            group = title_case(text)  # a faction heading over the entries below it
-        if heading_section or header or dash or _QUESTION.match(text):
-            if note:
-                yield _note(note, meta, ctx)
-                note = None
-            if entry:
-                yield from _errata(entry, meta, ctx)
-                entry = None
-            if question and _QUESTION.match(text) or heading_section or header or dash:
-                if question:
-                    yield _faq(question, answer, meta, ctx)
-                question, answer, in_answer = [], [], False
-        ends_pair = question and (line.kind == HEADING or (line.is_table and not _QUESTION.match(text)))
-        ends_entry = entry and line.kind == HEADING and len(entry.lines) >= 2
-        if ends_pair or ends_entry:
-            # A heading (or a table that is not a Q&A) after an answer or a complete entry
-            # leaves the FAQ material.
-            if question:
-                yield _faq(question, answer, meta, ctx)
-                question, answer, in_answer = [], [], False
-            if ends_entry:
-                yield from _errata(entry, meta, ctx)
-                entry = None
-        if heading_section:
-            section = heading_section
-            used.add(line.index)
-            n += 1
-            continue
-        if header or dash:
-            start = n
-            header, n = full_header(lines, n, header or dash)
-            used.update(x.index for x in lines[start:n])
-            entry = _Entry(header, header_line=line, group=group if index_cards else None)
-            section = "errata"
-            continue
-        if question or entry or section == "notes" or _QUESTION.match(text):
-            used.add(line.index)
-        q, a = _split_qa(text)
-        if _QUESTION.match(text):
-            question = [_with_text(line, q)]
-            answer, in_answer = ([_with_text(line, a)], True) if a else ([], False)
-        elif question and _ANSWER.match(text):
-            answer, in_answer = [_with_text(line, _ANSWER.sub("", text, count=1))], True
-        elif question:
-            (answer if in_answer else question).append(line)
-        elif entry and line.kind == HEADING and n + 1 < len(lines) and \
-                (parse_header(lines[n + 1].text) or dash_header(lines, n + 1, index_cards)):
-            # A section heading (a faction name) between entries ends the entry above it.
-            yield from _errata(entry, meta, ctx)
-            entry = None
-        elif entry and _orphan_addition(entry, line):
-            # An "Add the following sub-section:" after a complete entry of another kind: its
-            # page header was lost (a PDF loader can take "Page 247" for a page number).
-            yield from _errata(entry, meta, ctx)
-            entry = _Entry(Header("", None, None), [line], header_line=None)
-        elif entry:
-            entry.lines.append(line)
-        elif section == "notes":
-            if is_heading_like(line) and not line.is_bullet:
-                if note:
-                    yield _note(note, meta, ctx)
-                note = (line, [])
-            elif note:
-                note[1].append(line)
-        n += 1
-    if note:
-        yield _note(note, meta, ctx)
-    if entry:
-        yield from _errata(entry, meta, ctx)
-    if question:
-        yield _faq(question, answer, meta, ctx)
-
-
-def _orphan_addition(entry: _Entry, line: EntryLine) -> bool:
-    """True when `line` opens a new titled addition inside an entry that already has its own
-    instruction and wording (so it cannot be a second instruction of the same entry)."""
-    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
-        return False
-    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
-        return False
-    first = read_instruction(entry.lines[0].text, entry.header)
-    this = read_instruction(line.text, entry.header)
-    # One that names a place ("… section before 'Abilities':") is about this entry's target.
-    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule") \
-        and not this.location
-
-
-def _split_qa(text: str) -> tuple[str, str]:
-    """Split "Q: … A: …" printed in one block into question and answer."""
-    body = _QUESTION.sub("", text, count=1)
-    m = re.search(r"\s+A\s*:\s+", body)
-    if m and _QUESTION.match(text):
-        return body[:m.start()].strip(), body[m.end():].strip()
-    return body.strip(), ""
-
-
-def _with_text(line: EntryLine, text: str) -> EntryLine:
-    kind = "paragraph" if line.is_table else line.kind  # a Q/A printed as a two-column table
-    return EntryLine(line.index, text, kind, line.bold, line.italic, line.color, line.page)
-
-
-def _highlight(lines: Iterable[EntryLine]) -> str | None:
-    """The entry's colour flag: the colour of most of its text, when it is a flag colour."""
-    weights: dict[str | None, int] = {}
-    for line in lines:
-        flag = highlight_of(line.color)
-        weights[flag] = weights.get(flag, 0) + len(line.text)
-    if not weights:
-        return None
-    best = max(weights, key=weights.get)
-    return best
-
-
-def _body_text(lines: list[EntryLine]) -> str:
-    parts = []
-    for line in lines:
-        if line.is_table:
-            parts.append("\n".join("\t".join(r) for r in line.rows))
-        elif line.is_bullet:
-            parts.append(f"- {line.text.strip()}")
-        else:
-            parts.append(line.text.strip())
-    return "\n".join(join_broken([p for p in parts if p]))
-
-
-def _note(note: tuple[EntryLine, list[EntryLine]], meta: _Meta, ctx: ParseContext) -> Note:
-    head, body = note
-    return Note(name=title_case(head.text.strip().rstrip(":")), source=ctx.source(head.page),
-                document=meta.document, version=meta.version, text=_body_text(body),
-                edition=meta.edition, highlight=_highlight([head, *body]))
-
-
-def _errata(entry: _Entry, meta: _Meta, ctx: ParseContext) -> Iterator[Erratum]:
-    """One Erratum per instruction under the entry's header."""
-    header_page = entry.header_line.page if entry.header_line else None
-    all_lines = ([entry.header_line] if entry.header_line else []) + entry.lines
-    highlight = highlight_of(entry.header_line.color if entry.header_line else None) or _highlight(all_lines)
-    for fields in parse_entries(entry.header, entry.lines):
-        yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
-                      target=entry.header.target, source=ctx.source(header_page or fields.page),
-                      location=fields.location, operation=fields.operation, text=fields.text,
-                      edition=meta.edition, title=fields.title, bullets=tuple(fields.bullets),
-                      designers_note=fields.designers_note, highlight=highlight, old_text=fields.old_text,
-                      faction_heading=entry.group)
-
-
-def _faq(question: list[EntryLine], answer: list[EntryLine], meta: _Meta, ctx: ParseContext) -> Faq:
-    return Faq(question=_body_text(question), answer=_body_text(answer),
-               source=ctx.source(question[0].page), document=meta.document, version=meta.version,
-               edition=meta.edition, highlight=_highlight(question + answer))
 

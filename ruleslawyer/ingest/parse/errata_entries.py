@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from .errata_grammar import (Header, adds_the_following, is_instruction, parse_header, quote_then_place, quoted_list,
                              read_instruction, split_inline, value_change)
-from .errata_text import (EntryLine, ends_quoted, join_broken, starts_quoted, strip_closing, strip_opening, title_case)
+from .lines import Line, record_name
+from .errata_text import ends_quoted, join_broken, starts_quoted, strip_closing, strip_opening
 
 __all__ = ["EntryFields", "Header", "is_instruction", "parse_entries", "parse_entry", "parse_header",
            "read_instruction"]
@@ -37,14 +38,14 @@ class EntryFields:
     page: int | None = None  # the page the instruction is printed on
 
 
-def parse_entries(header: Header, lines: list[EntryLine]) -> list[EntryFields]:
+def parse_entries(header: Header, lines: list[Line]) -> list[EntryFields]:
     """Read the instructions under one header: one EntryFields per instruction.
 
     A header can carry several instructions ("Change 2nd bullet to: '…'" then "Add the following
     bullet: '…'"): each is an amendment of its own. An instruction inside quoted wording is
     wording, and one that adds bullets to a rule's summary belongs to the instruction above it.
     """
-    groups: list[list[EntryLine]] = []
+    groups: list[list[Line]] = []
     open_quote = False
     for line in lines:
         t = line.text.strip()
@@ -65,19 +66,19 @@ def parse_entries(header: Header, lines: list[EntryLine]) -> list[EntryFields]:
     return fields
 
 
-def _joined_instruction(lines: list[EntryLine]) -> list[EntryLine]:
+def _joined_instruction(lines: list[Line]) -> list[Line]:
     """An instruction wrapped onto the next line ("Add '…' to the end of each of" / "these
     sub-bullets.") read as one line."""
     first = lines[0]
     while len(lines) > 1 and not re.search(r"[.:;'\"\u201d]$", first.text.strip()) \
             and lines[1].text[:1].islower() and not lines[1].is_table and not lines[1].is_bullet:
-        first = EntryLine(first.index, f"{first.text.rstrip()} {lines[1].text.strip()}", first.kind, first.bold,
-                          first.italic, first.color, first.page, first.rows, first.lead)
+        first = Line(first.index, f"{first.text.rstrip()} {lines[1].text.strip()}", first.kind, bold=first.bold,
+                     italic=first.italic, color=first.color, page=first.page, rows=first.rows, lead=first.lead)
         lines = [first] + lines[2:]
     return lines
 
 
-def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
+def parse_entry(header: Header, lines: list[Line]) -> EntryFields:
     """Read one instruction and its wording (the blocks after its header)."""
     if not lines:
         return EntryFields("replace", header.location, "")
@@ -99,15 +100,15 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
         instr.location = where or instr.location
     if not inline and instr.rest:
         inline = instr.rest
-    body: list[EntryLine] = []
+    body: list[Line] = []
     if inline:
-        body.append(EntryLine(first.index, inline, first.kind if first.is_bullet else "paragraph",
-                              color=first.color, page=first.page))
+        body.append(Line(first.index, inline, first.kind if first.is_bullet else "paragraph",
+                         color=first.color, page=first.page))
     body.extend(rest_lines)
 
     designers_note = None
     extra_bullets: list[str] = []
-    main: list[EntryLine] = []
+    main: list[Line] = []
     i = 0
     while i < len(body):
         line = body[i]
@@ -121,7 +122,7 @@ def parse_entry(header: Header, lines: list[EntryLine]) -> EntryFields:
             # … summary:" brings bullets; other wording joins the entry's text.
             sub = read_instruction(split_inline(line.text)[0], header)
             tail = split_inline(line.text)[1]
-            group = ([EntryLine(line.index, tail, "paragraph")] if tail else [])
+            group = ([Line(line.index, tail, "paragraph")] if tail else [])
             i += 1
             while i < len(body) and not is_instruction(body[i].text) \
                     and not _DESIGNERS_NOTE.match(body[i].text):
@@ -164,7 +165,7 @@ def _unquote(text: str) -> str:
     return strip_closing(strip_opening(text.strip()))
 
 
-def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
+def _take_title(lines: list[Line]) -> tuple[str | None, list[Line]]:
     """The title of an added rule: a short first line ("Charging Aircraft"), or the term of a
     glossary line ("Charge Distance: The result of …")."""
     first = lines[0]
@@ -176,24 +177,24 @@ def _take_title(lines: list[EntryLine]) -> tuple[str | None, list[EntryLine]]:
         # quote and ends with no stop is the added section's title.
         inner = strip_opening(t)
         if len(lines) > 1 and 0 < len(inner.split()) <= 8 and not ends_quoted(t) and not re.search(r"[.;:,!?]$", inner):
-            return title_case(inner), lines[1:]
+            return record_name(inner), lines[1:]
         return None, lines
     lead = first.lead.strip()
     if lead and not lead.endswith(":") and len(lead.split()) <= 16 and t.startswith(lead):
         # A bold title run into its first paragraph (a PDF line join).
-        rest = EntryLine(first.index, t[len(lead):].strip(), first.kind, color=first.color, page=first.page)
-        return title_case(lead), [rest] + lines[1:]
+        rest = Line(first.index, t[len(lead):].strip(), first.kind, color=first.color, page=first.page)
+        return record_name(lead), [rest] + lines[1:]
     words = t.split()
     if 0 < len(words) <= 16 and not re.search(r"[.;:,]$", t) and not first.is_bullet and len(lines) > 1:
-        return title_case(t), lines[1:]
+        return record_name(t), lines[1:]
     m = re.match(r"^([^:.]{2,70}?):\s+(\S.*)$", t)
     if m and not first.is_bullet:
-        rest = EntryLine(first.index, m.group(2), first.kind, color=first.color, page=first.page)
-        return title_case(m.group(1).strip()), [rest] + lines[1:]
+        rest = Line(first.index, m.group(2), first.kind, color=first.color, page=first.page)
+        return record_name(m.group(1).strip()), [rest] + lines[1:]
     return None, lines
 
 
-def _split_wording(lines: list[EntryLine]) -> tuple[list[str], list[str]]:
+def _split_wording(lines: list[Line]) -> tuple[list[str], list[str]]:
     """Split entry lines into the new wording and the bullet summary printed after it.
 
     Quoted wording runs to its closing quote; bullets after it are the summary, other
@@ -232,7 +233,7 @@ def _split_wording(lines: list[EntryLine]) -> tuple[list[str], list[str]]:
     return [t for t in texts if t], bullets
 
 
-def _as_text(line: EntryLine, text: str) -> str:
+def _as_text(line: Line, text: str) -> str:
     if line.is_table:
         return "\n".join("\t".join(r) for r in line.rows)
     return f"- {text}" if line.is_bullet else text

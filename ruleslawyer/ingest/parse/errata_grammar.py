@@ -56,6 +56,9 @@ _NO_TITLE = {"additional", "new", "following", "the following", "this", "a", "an
 _CHANGE_VALUE = re.compile(r"^(?:change|amend)\s+(?:'(?P<old>[^']+)'|(?P<what>(?:[^'\"\u201c\u201d]|(?<=\w)'(?=\w))+?))"
                            r"\s+to\s+(?:read\s+)?"
                            r"(?:'(?P<value>[^']*)'|\u201c(?P<dvalue>[^\u201d]*)\u201d)\s*[.,]?$", re.I)
+_VALUE = r"(?:\d+\+?(?:\"|''|\u2033)?|D\d+(?:\+\d+)?|\d*D\d+(?:\+\d+)?|-\d+)"
+_CHANGE_BARE_VALUE = re.compile(rf"^change\s+(?P<old>{_VALUE})\s+to\s+(?P<new>{_VALUE})\s*\.?$", re.I)
+_CHANGE_CHARACTERISTIC = re.compile(rf"^(?i:change)\s+(?P<what>M|WS|BS|S|T|W|A|Ld|Sv|OC|AP|D|InSv)\s+to\s+(?P<new>{_VALUE}|-)\s*\.?$")
 # "Delete 'Retinue'.": the quoted words are what goes, not a place.
 _DELETE_QUOTED = re.compile(r"^(?:delete|remove)\s+'(?P<what>[^']+)'\s*\.?$", re.I)
 _QUOTED_ITEM = re.compile(r"'([^']+)'")
@@ -89,6 +92,46 @@ def parse_header(text: str) -> Header | None:
     target = ", ".join(p for p in parts if p) or None
     location = ", ".join(re.sub(r"^the\s+", "", p, flags=re.I) for p in loc_parts) or None
     return Header(page, target, location, bool(m.group("star")))
+
+
+# 11th edition addresses core rules by number: "18.01 Stratagems, 2nd paragraph", "Rule 02.02.04 –
+# Unit Coherency", "DEEP STRIKE 20.03".
+_RULE_NO = r"\d{2}(?:\.\d{2}){1,2}"
+_NUMBERED_FIRST = re.compile(rf"^\s*(?:rule\s+)?(?P<num>{_RULE_NO})\s*(?:[-\u2013\u2014:,]\s*)?(?P<title>[A-Za-z'].*?)\s*$", re.I)
+_NUMBERED_LAST = re.compile(rf"^\s*(?P<title>[A-Za-z'][^.:;]*?)\s*[-\u2013\u2014,]?\s+\(?(?:rule\s+)?(?P<num>{_RULE_NO})\)?\s*$",
+                            re.I)
+
+
+def numbered_header(text: str) -> Header | None:
+    """An entry header that addresses a rule by its number ("18.01 Stratagems, 2nd paragraph"):
+    the number in `page` (the reference as printed), the rule and its part as for a page header."""
+    t = text.replace("\u00a0", " ").strip()
+    m = _NUMBERED_FIRST.match(t) or _NUMBERED_LAST.match(t)
+    if not m or _VERB.match(m.group("title")) or len(t) > 160:
+        return None
+    parts = [p.strip() for p in re.sub(r"\s+[\u2013\u2014-]\s+", ", ", m.group("title").rstrip(".")).split(",")]
+    loc_parts: list[str] = []
+    while len(parts) > 1 and _LOCATION_PART.match(parts[-1]):
+        loc_parts.insert(0, parts.pop())
+    location = ", ".join(re.sub(r"^the\s+", "", p, flags=re.I) for p in loc_parts) or None
+    return Header(m.group("num"), ", ".join(p for p in parts if p) or None, location)
+
+
+def is_edit(text: str) -> bool:
+    """True for an instruction that can only be an edit ("Change … to read:", "Change to:", "Add
+    the following:", "Add 'FLY'.", "Change 3" to 6".", "Remove 'AIRCRAFT'."), unlike "Remove that
+    unit from the battlefield." or "Change the target's position", which rules text can say."""
+    t = text.strip()
+    if not _EDIT_VERB.match(t):
+        return False  # (most lines: the patterns below all open on one of these verbs)
+    return bool(_CHANGE.match(t) or _CHANGE_TO.match(t) or _ADD.match(t) or _CHANGE_TO_QUOTE.match(t)
+                or _ADD_QUOTE.match(t) or _DELETE_QUOTED.match(t) or _CHANGE_VALUE.match(t)
+                or _REMOVE_QUOTED.match(t) or _CHANGE_WORD.match(t))
+
+
+_EDIT_VERB = re.compile(r"(?:change|amend|replace|add|insert|remove|delete)", re.I)
+_REMOVE_QUOTED = re.compile(r"^(?:remove|delete)\s+['\u2018\"\u201c]", re.I)
+_CHANGE_WORD = re.compile(r"^change\s+\S+\s+to\s+\S+\.?$", re.I)
 
 
 def is_instruction(text: str) -> bool:
@@ -218,6 +261,12 @@ def value_change(text: str) -> tuple[str | None, str, str | None] | None:
     None (a "Change to '…'" names no place and is read as wording)."""
     t = text.strip()
     m = _CHANGE_VALUE.match(t)
+    bare = _CHANGE_BARE_VALUE.match(t)
+    if bare and not m:  # "Change 3" to 6".": a printed value and the value that replaces it
+        return None, bare.group("new"), bare.group("old")
+    bare = _CHANGE_CHARACTERISTIC.match(t)
+    if bare and not m:  # "Change M to 12".": the characteristic and its new value
+        return bare.group("what"), bare.group("new"), None
     if not m or _CHANGE_TO_QUOTE.match(t):
         return None
     new = m.group("value") if m.group("value") is not None else m.group("dvalue")

@@ -1,15 +1,14 @@
-"""Small text helpers shared by the FAQ/errata parsers: quotes, title case, lines of an entry.
+"""Small text helpers shared by the FAQ/errata parsers: quotes, colours, lines of an entry.
 
-An FAQ entry reaches the parser as a run of blocks. `EntryLine` is one of them reduced to what
+An FAQ entry reaches the parser as a run of blocks. `Line` is one of them reduced to what
 the entry grammar needs: its text, whether it was a bullet or heading, and its colour and page.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ... import names
 from ..document import HEADING, LIST_ITEM, TABLE, Block
+from .lines import Line
 
 # Opening and closing single quotes as printed (straight or curly) and their double forms.
 QUOTES = "'\u2018\u2019\u201a\u201b`"
@@ -19,33 +18,8 @@ CLOSING = "'\u2019\u201d\""
 _BULLET = re.compile(r"^\s*(?:[-\u2013\u2014•▪●■]\s+)")
 
 
-@dataclass(frozen=True)
-class EntryLine:
-    """One block of an FAQ entry: text, role (paragraph, bullet, heading, table) and style."""
-
-    index: int
-    text: str
-    kind: str
-    bold: bool = False
-    italic: bool = False
-    color: str | None = None
-    page: int | None = None
-    rows: tuple[tuple[str, ...], ...] = ()
-    lead: str = ""  # bold text opening a block that goes on in plain text (a run-in title)
-
-    @property
-    def is_bullet(self) -> bool:
-        """True for a bulleted line (printed as a list item or with a leading dash)."""
-        return self.kind == LIST_ITEM
-
-    @property
-    def is_table(self) -> bool:
-        """True for a table block (its cells are in `rows`)."""
-        return self.kind == TABLE
-
-
-def entry_line(index: int, block: Block, text: str | None = None) -> EntryLine:
-    """An EntryLine for block `index`; `text` overrides the block text (a split block)."""
+def entry_line(index: int, block: Block, text: str | None = None) -> Line:
+    """An Line for block `index`; `text` overrides the block text (a split block)."""
     raw = block.text if text is None else text
     kind = block.kind
     body = normalise_quotes(raw).strip()
@@ -55,8 +29,8 @@ def entry_line(index: int, block: Block, text: str | None = None) -> EntryLine:
     # (a block with no bold span has no bold prefix: its spans are not walked for one)
     lead = "" if bold or text is not None or not any(s.bold for s in block.spans) \
         else normalise_quotes(block.bold_prefix()).strip()
-    return EntryLine(index, body, kind, bold=bold, italic=block.is_italic,
-                     color=block.color, page=block.page, rows=block.rows, lead=lead)
+    return Line(index, body, kind, block, bold=bold, italic=block.is_italic,
+                color=block.color, page=block.page, rows=block.rows, lead=lead)
 
 
 def normalise_quotes(text: str) -> str:
@@ -110,18 +84,6 @@ def _outside_stop(text: str) -> str:
     return text
 
 
-def title_case(text: str) -> str:
-    """Title Case for ALL-CAPS headings (the package rule in `names.title_case`).
-
-    Text that already has lower-case letters is kept as printed: FAQ titles print their own
-    capitals ("Cannot be Affected by …") and a sentence-case heading is not a name.
-    """
-    text = text.strip()
-    if any(c.islower() for c in text):
-        return text
-    return names.title_case(text)
-
-
 def highlight_of(color: str | None) -> str | None:
     """The FAQ colour convention: magenta marks new entries, blue revised ones."""
     if not color:
@@ -160,7 +122,7 @@ def join_broken(paragraphs: list[str]) -> list[str]:
     return out
 
 
-def is_heading_like(line: EntryLine) -> bool:
+def is_heading_like(line: Line) -> bool:
     """A short line that names something: a heading block, or a bold/ALL-CAPS short line."""
     if line.kind == HEADING:
         return True

@@ -25,7 +25,7 @@ from typing import Sequence
 from ...records import Rule
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE
 from .parsing import ParseContext
-from .rule_text import ends_sentence, is_caps, is_furniture, is_title_like, is_titlecase
+from .rule_text import ends_sentence, flavour_of, is_caps, is_furniture, is_title_like, is_titlecase
 from .rule_layout import chapter_headings, laid_out_entry
 from .rules import ARMY_RULE, STEP_RE, plausible_name, rule_name, runin
 from .stratagem_lines import HeadingPaths, Line, document_faction
@@ -332,6 +332,9 @@ class OutlineParser:
                 and b.kind in ("heading", "step"):
             b.fluff = text  # an italic flavour line under the title, kept out of the rules text
             return
+        if not b.parts and b.fluff is None and e.kind == "para" and b.kind in ("heading", "step") \
+                and e.line.block.italic_prefix() and (found := flavour_of(e.line.block)) is not None:
+            b.fluff, text = found  # the flavour line joined to the rules text after it
         if e.line.kind == LIST_ITEM and b.kind != "runin" or (e.line.kind == LIST_ITEM and b.intro):
             text = f"- {text}"
         b.add(text, item=e.kind == "runin" or e.line.kind == LIST_ITEM)

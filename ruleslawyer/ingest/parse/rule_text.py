@@ -204,3 +204,19 @@ def region_changed(a: Block, b: Block) -> bool:
         if va is not None and vb is not None:
             return va != vb
     return False
+
+
+def flavour_of(block: Block) -> tuple[str, str] | None:
+    """(flavour line, rules text) of the first paragraph under a rule's heading when it opens
+    with italic flavour: the whole block in italics, or italic sentences the loader joined to
+    the upright rules text after them ("Exposed terrain offers … Examples: Craters, …"). None
+    when it opens in upright type, or its italic words are no sentence of their own (a term)."""
+    text = block.text.strip()
+    if block.is_italic:
+        return (text, "") if len(text.split()) <= 80 else None
+    lead = block.italic_prefix()
+    if len(lead.split()) < 4 or not re.search(r"[.!?]['\u2019\"\u201d]?$", lead):
+        return None
+    at = text.find(lead)
+    rest = text[at + len(lead):].strip() if at >= 0 else ""
+    return (lead, rest) if rest else None

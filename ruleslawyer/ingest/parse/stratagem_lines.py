@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
+from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Document
+from .lines import Line
 from .parsing import ParseContext
 from ...names import title_case
 from .rule_text import is_caps, is_furniture, is_icon, text_of
@@ -33,27 +33,6 @@ BULLET_RE = re.compile(r"^(?:[•▪●·]\s*|[-–]\s+)")
 UNIVERSAL_GROUPS = {"core", "boarding actions"}
 
 
-@dataclass(slots=True)  # slots: one per block of a page, and no per-line __dict__
-class Line:
-    """One block as a line: its index in the Document, text, and whether it may be used."""
-
-    index: int
-    block: Block
-    text: str
-    claimed: bool
-    junk: bool
-
-    @property
-    def usable(self) -> bool:
-        """True when no earlier parser claimed the line and it is not page furniture."""
-        return not self.claimed and not self.junk
-
-    @property
-    def kind(self) -> str:
-        """The block kind (heading, paragraph, list_item, table)."""
-        return self.block.kind
-
-
 def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
     """Every block of `doc` as a Line (claimed and junk ones included, marked).
 
@@ -69,7 +48,7 @@ def build_lines(doc: Document, ctx: ParseContext) -> list[Line]:
             text = text_of(block)
             if block.kind != TABLE:
                 text = BULLET_RE.sub("", text) if block.kind == LIST_ITEM or text.startswith("•") else text
-            lines.append(Line(i, block, text, i in claimed, is_furniture(text)))
+            lines.append(Line(i, text, block.kind, block, claimed=i in claimed, junk=is_furniture(text)))
         _mend_broken_words(lines, doc)
         ctx.memo["stratagem_lines"] = lines
         return lines

@@ -1,0 +1,290 @@
+"""The walk through an FAQ/errata document's lines: an ordered table of named rules.
+
+For each line the first `Step` of `STEPS` that `matches` it applies and returns how many lines
+it used; a `passing` step only closes what the line ends (a pair, an entry, a note) or notes
+the line as used, and the next steps see the same line. The table, in order:
+
+    page footer             "Page 3" among unpaged entries: no header
+    faction heading         (passing) a heading over index-card entries: their faction
+    boundary                (passing) a section heading, entry header, titled update or question
+                            closes the note, entry and (for all but a question) the pair open
+    leaving the material    (passing) a heading (or a table that is no Q&A) after an answer or a
+                            complete entry closes them
+    section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES"
+    titled update           a title over the wording of a rule an update sheet adds
+    entry header            "Page 94 – …", "18.01 Stratagems", "Unit – Section", a titled header
+    used                    (passing) a line inside a pair, an entry or the notes is used
+    question                "Q: …" opens a pair (taking an answer printed before it)
+    answer before question  "A: …" printed before the question it answers
+    answer                  "A: …" answers the open question (never replacing an answer)
+    pair goes on            more question or answer (an "Example:" stays with its answer)
+    heading between entries a faction heading ends the entry above it
+    lost header             an "Add the following …:" after a complete entry of another kind
+    entry wording           the open entry's instruction and wording
+    note                    a designer's note's title or text
+    other                   anything else (intro text)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...records import Record
+from ..document import HEADING
+from .errata_entries import Header, is_instruction, parse_header, read_instruction
+from .errata_grammar import numbered_header
+from .errata_headers import dash_header, full_header, section_of, titled_header
+from .errata_meta import Meta
+from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
+from .errata_records import Entry, errata, faq, note, with_text
+from .errata_text import is_heading_like
+from .lines import Line, record_name, Step
+from .parsing import ParseContext
+
+
+@dataclass
+class Here:
+    """One line of the walk and what it is."""
+
+    n: int
+    line: Line
+    text: str
+    header: Header | None  # a "Page N – …" header
+    section: str | None  # the section a section heading opens
+    addition: bool  # the title of an update sheet's addition
+    dash: Header | None  # an unpaged or titled header
+    titled: tuple[Header, int] | None  # a titled header and where it ends
+    question: bool
+
+
+@dataclass
+class Walk:
+    """The state of the walk, and the records made so far."""
+
+    lines: list[Line]
+    meta: Meta
+    ctx: ParseContext
+    used: set[int]
+    index_cards: bool
+    additions: set[int]
+    out: list[Record] = field(default_factory=list)
+    section: str = "intro"
+    group: str | None = None  # the heading over the entries (index cards: the faction)
+    note: tuple[Line, list[Line]] | None = None
+    entry: Entry | None = None
+    question: list[Line] = field(default_factory=list)
+    answer: list[Line] = field(default_factory=list)
+    in_answer: bool = False
+    early_answer: list[Line] = field(default_factory=list)
+
+    def here(self, n: int) -> Here:
+        """What line `n` is."""
+        line = self.lines[n]
+        text = line.text.strip()
+        header = parse_header(text)
+        dash = None if header else dash_header(self.lines, n, self.index_cards)
+        titled = None if header or dash or self.index_cards else titled_header(self.lines, n)
+        return Here(n, line, text, header, section_of(line), n in self.additions,
+                    dash or (titled[0] if titled else None), titled, bool(QUESTION.match(text)))
+
+    def end_note(self) -> None:
+        if self.note:
+            self.out.append(note(self.note, self.meta, self.ctx))
+            self.note = None
+
+    def end_entry(self) -> None:
+        if self.entry:
+            self.out.extend(errata(self.entry, self.meta, self.ctx))
+            self.entry = None
+
+    def end_pair(self) -> None:
+        if self.question:
+            self.out.append(faq(self.question, self.answer, self.meta, self.ctx))
+        self.question, self.answer, self.in_answer = [], [], False
+
+    def finish(self) -> list[Record]:
+        """Close what is open at the end of the document; the records, in order."""
+        self.end_note()
+        self.end_entry()
+        self.end_pair()
+        return self.out
+
+
+def _use(w: Walk, h: Here) -> int:
+    w.used.add(h.line.index)
+    return 1
+
+
+def _faction_heading(w: Walk, h: Here) -> bool:
+    return w.index_cards and h.line.kind == HEADING and not h.section and h.n + 1 < len(w.lines) \
+        and dash_header(w.lines, h.n + 1, True) is not None
+
+
+def _take_group(w: Walk, h: Here) -> None:
+    w.group = record_name(h.text)  # a faction heading over the entries below it
+
+
+def _boundary(w: Walk, h: Here) -> None:
+    w.end_note()
+    w.end_entry()
+    if w.question and h.question or h.section or h.header or h.dash or h.addition:
+        w.end_pair()
+
+
+def _leaves(w: Walk, h: Here) -> bool:
+    ends_pair = w.question and (h.line.kind == HEADING or (h.line.is_table and not h.question))
+    ends_entry = w.entry and h.line.kind == HEADING and len(w.entry.lines) >= 2
+    return bool(ends_pair or ends_entry)
+
+
+def _leave(w: Walk, h: Here) -> None:
+    # A heading (or a table that is not a Q&A) after an answer or a complete entry leaves the
+    # FAQ material.
+    ends_entry = w.entry and h.line.kind == HEADING and len(w.entry.lines) >= 2
+    if w.question:
+        w.end_pair()
+    if ends_entry:
+        w.end_entry()
+
+
+def _section(w: Walk, h: Here) -> int:
+    w.section = h.section
+    return _use(w, h)
+
+
+def _addition(w: Walk, h: Here) -> int:
+    # A titled update that brings a rule: an erratum that adds it (records.md: `add`).
+    numbered = numbered_header(h.text)
+    header = Header(numbered.page, record_name(numbered.target or ""), numbered.location) if numbered \
+        else Header("", record_name(h.text), None)
+    w.entry = Entry(header, header_line=h.line, added=True)
+    return _use(w, h)
+
+
+def _header(w: Walk, h: Here) -> int:
+    header, end = h.titled if h.titled else full_header(w.lines, h.n, h.header or h.dash)
+    w.used.update(x.index for x in w.lines[h.n:end])
+    w.entry = Entry(header, header_line=h.line, group=w.group if w.index_cards else None)
+    w.section = "errata"
+    return end - h.n
+
+
+def _question(w: Walk, h: Here) -> int:
+    q, a = split_qa(h.text)
+    w.question = [with_text(h.line, q)]
+    w.answer, w.in_answer = ([with_text(h.line, a)], True) if a else ([], False)
+    if not a and w.early_answer:  # its answer was printed before it
+        w.answer, w.in_answer = w.early_answer, True
+    w.early_answer = []
+    return 1
+
+
+def _answer_text(h: Here) -> str:
+    return ANSWER.sub("", h.text, count=1)
+
+
+def _answers_later(w: Walk, h: Here) -> bool:
+    return bool(ANSWER.match(h.text)) and answers_next_question(w.lines, h.n) and bool(w.answer or not w.question)
+
+
+def _early_answer(w: Walk, h: Here) -> int:
+    # An answer printed before its question (a two-column page read across): it is the next
+    # question's, and the pair above keeps its own answer.
+    w.end_pair()
+    w.early_answer = [with_text(h.line, _answer_text(h))]
+    return _use(w, h)
+
+
+def _answer(w: Walk, h: Here) -> int:
+    w.answer, w.in_answer = [with_text(h.line, _answer_text(h))], True
+    return 1
+
+
+def _pair_more(w: Walk, h: Here) -> int:
+    (w.answer if w.in_answer else w.question).append(h.line)
+    return 1
+
+
+def _heading_between(w: Walk, h: Here) -> bool:
+    lines, n = w.lines, h.n
+    return bool(w.entry) and h.line.kind == HEADING and n + 1 < len(lines) and \
+        bool(parse_header(lines[n + 1].text) or dash_header(lines, n + 1, w.index_cards))
+
+
+def _end_entry(w: Walk, h: Here) -> int:
+    # A section heading (a faction name) between entries ends the entry above it.
+    w.end_entry()
+    return 1
+
+
+def _orphan_addition(entry: Entry, line: Line) -> bool:
+    """True when `line` opens a new titled addition inside an entry that already has its own
+    instruction and wording (so it cannot be a second instruction of the same entry)."""
+    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
+        return False
+    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
+        return False
+    first = read_instruction(entry.lines[0].text, entry.header)
+    this = read_instruction(line.text, entry.header)
+    # One that names a place ("… section before 'Abilities':") is about this entry's target.
+    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule") \
+        and not this.location
+
+
+def _lost_header(w: Walk, h: Here) -> int:
+    # An "Add the following sub-section:" after a complete entry of another kind: its page
+    # header was lost (a PDF loader can take "Page 247" for a page number).
+    w.end_entry()
+    w.entry = Entry(Header("", None, None), [h.line], header_line=None)
+    return 1
+
+
+def _wording(w: Walk, h: Here) -> int:
+    w.entry.lines.append(h.line)
+    return 1
+
+
+def _note_line(w: Walk, h: Here) -> int:
+    if is_heading_like(h.line) and not h.line.is_bullet:
+        w.end_note()
+        w.note = (h.line, [])
+    elif w.note:
+        w.note[1].append(h.line)
+    return 1
+
+
+STEPS: tuple[Step, ...] = (
+    Step("page footer", lambda w, h: h.header and w.index_cards and not h.header.target, _use),
+    Step("faction heading", _faction_heading, _take_group, passing=True),
+    Step("boundary", lambda w, h: h.section or h.header or h.dash or h.addition or h.question, _boundary,
+         passing=True),
+    Step("leaving the material", _leaves, _leave, passing=True),
+    Step("section heading", lambda w, h: h.section, _section),
+    Step("titled update", lambda w, h: h.addition, _addition),
+    Step("entry header", lambda w, h: h.header or h.dash, _header),
+    Step("used", lambda w, h: w.question or w.entry or w.section == "notes" or h.question,
+         lambda w, h: w.used.add(h.line.index), passing=True),
+    Step("question", lambda w, h: h.question, _question),
+    Step("answer before question", _answers_later, _early_answer),
+    Step("answer", lambda w, h: w.question and ANSWER.match(h.text) and not w.answer, _answer),
+    Step("pair goes on", lambda w, h: w.question, _pair_more),
+    Step("heading between entries", _heading_between, _end_entry),
+    Step("lost header", lambda w, h: w.entry and _orphan_addition(w.entry, h.line), _lost_header),
+    Step("entry wording", lambda w, h: w.entry, _wording),
+    Step("note", lambda w, h: w.section == "notes", _note_line),
+    Step("other", lambda w, h: True, lambda w, h: 1),
+)
+
+
+def walk(w: Walk) -> list[Record]:
+    """Run the steps over the lines in order; the records they make (see the module docstring)."""
+    n = 0
+    while n < len(w.lines):
+        h = w.here(n)
+        for step in STEPS:
+            if step.matches(w, h):
+                used = step.apply(w, h)
+                if not step.passing:
+                    n += used
+                    break
+    return w.finish()
+
