@@ -121,3 +121,14 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     ("how many points is a land speeder", "datasheet", "Land Speeder", None),
     ("which units can a chaplain with jump pack lead", "datasheet", "Chaplain with Jump Pack", None),
 ]
+
+
+# Query shapes beyond plain questions: phrases, fields, boolean operators, negation, synonyms
+# (for tests that compare two indexes of the same records).
+SHAPES = [
+    '"feel no pain"', '"a unit"', "fnp", "deep strike", "kind:stratagem overwatch", "faction:necrons protocol",
+    "cp:1 fight", "phase:shooting", "edition:10 wound", "keyword:fly", 'group:"awakened dynasty" strength',
+    "overwatch OR reanimation", "pain AND model", "pain NOT engine", "(deep OR fire) AND unit",
+    'name:"deep strike"', "text:wound", "unit", "the unit", "shoot", "models within 6 inches",
+    "warrior toughness", "gauss flayer", "NOT overwatch unit",
+]

@@ -8,50 +8,15 @@ from ruleslawyer.index import engine, lifecycle
 from ruleslawyer.index.analysis import load_synonyms, terms
 from ruleslawyer.index.query import parse_query
 from ruleslawyer.index.search import ensure_index, make_snippet, search
-from ruleslawyer.records import Datasheet, Profile, Rule, Source, Stratagem, Weapon
+from ruleslawyer.records import Rule
 from ruleslawyer.store import Store
 
-SRC = Source(file="made-up.txt")
-
-# Made-up records in the shape of the real ones (wording written for these tests).
-RECORDS = [
-    Rule(name="Feel No Pain", source=SRC, edition=10,
-         text="Roll one D6 each time a model with this ability would lose a wound; on x+ it is not lost."),
-    Rule(name="Pain Engine", source=SRC, edition=10,
-         text="A model that can feel the pain of others gains 1 attack."),
-    Rule(name="Deep Strike", source=SRC, edition=10,
-         text="Set the unit up anywhere more than 9 inches from every enemy unit at the end of a Movement phase."),
-    Rule(name="Overwatch", source=SRC, edition=9, section=("Charge Phase", "Charges"),
-         text="The charged unit can shoot at the charging unit, hitting only on unmodified 6s."),
-    Rule(name="Reanimation Protocols", source=SRC, edition=10, faction="Necrons",
-         text="At the end of the Command phase each unit with this rule reanimates wounds."),
-    Stratagem(name="Protocol of the Hungry Void", source=SRC, edition=10, faction="Necrons", cp=1,
-              group="Awakened Dynasty", category="Battle Tactic", when="Fight phase.",
-              target="One NECRONS unit from your army.", effect="Add 1 to the Strength of melee weapons."),
-    Stratagem(name="Targeting Algorithms", source=SRC, edition=10, faction="Necrons", cp=2,
-              group="Canoptek Harvesters", when="Your Shooting phase.", target="One FLY unit.",
-              effect="Ranged weapons gain ignores cover."),
-    Stratagem(name="Fire Overwatch", source=SRC, edition=10, cp=1, group="Core",
-              when="Your opponent's Movement or Charge phase.", target="One unit from your army.",
-              effect="The unit can shoot at that enemy unit as if it were your Shooting phase."),
-    Datasheet(name="Necron Warriors", source=SRC, edition=9, faction="Necrons",
-              keywords=("INFANTRY", "NECRON WARRIORS"), faction_keywords=("NECRONS",),
-              profiles=(Profile("Necron Warrior", {"M": '5"', "T": "4", "Sv": "4+"}),),
-              weapons=(Weapon("Gauss flayer", range='24"', type="Rapid Fire 1", S="4", AP="-1", D="1"),)),
-    Datasheet(name="Canoptek Scarab Swarms", source=SRC, edition=9, faction="Necrons",
-              keywords=("SWARM", "FLY", "CANOPTEK SCARAB SWARMS"), faction_keywords=("NECRONS",)),
-]
-
-
-def _fill(store: Store, records) -> None:
-    store.replace_file(path="made-up.txt", name="made-up.txt", sha256=str(len(records)), format="text", size=0,
-                       records=records)
-
+from .search_helpers import RECORDS, SRC, fill
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     with Store(tmp_path_factory.mktemp("search") / "store.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         yield st
 
 
@@ -140,11 +105,11 @@ def test_snippet_highlights_matched_words():
 # ---------------------------------------------------------------- index lifecycle
 def test_index_is_rebuilt_when_the_store_changes(tmp_path):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS[:2])
+        fill(st, RECORDS[:2])
         first = ensure_index(st)
         assert ensure_index(st) == first  # fresh: no rebuild
         assert names(search(st, "deep strike")) == []
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         assert names(search(st, "deep strike"))[0] == "Deep Strike"
         current = lifecycle.read_current(lifecycle.index_root(st.path))
         assert current["generation"] == st.generation and current["dir"] != first.name
@@ -152,9 +117,9 @@ def test_index_is_rebuilt_when_the_store_changes(tmp_path):
 
 def test_failed_build_leaves_the_old_index_working(tmp_path, monkeypatch):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         live = ensure_index(st)
-        _fill(st, RECORDS[:3])
+        fill(st, RECORDS[:3])
 
         def broken(documents, path, **kw):
             path.mkdir(exist_ok=True)
@@ -180,7 +145,7 @@ def test_query_kinds_match_the_record_kinds():
 
 def test_reader_reopens_when_its_build_vanished(tmp_path):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         live = ensure_index(st)
         calls = []
 
@@ -206,7 +171,7 @@ def test_rule_beats_the_erratum_named_after_it(tmp_path):
     erratum = Erratum(document="Core Book", version="1.0", page="12", target="Overwatch", source=SRC,
                       text="Overwatch hits on unmodified 6s and costs 2 command points.", edition=9)
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, [erratum, *RECORDS])
+        fill(st, [erratum, *RECORDS])
         hits = search(st, "overwatch").hits
     assert [(h.kind, h.name) for h in hits[:2]] == [("rule", "Overwatch"), ("errata", "Overwatch")]
 
@@ -223,11 +188,11 @@ def test_quoted_phrase_is_not_expanded_by_synonyms(store):
 
 
 def test_index_parts_are_separate_files_read_on_demand(store):
-    """A compound segment (*.seg) is copied whole into memory when opened; the build writes
+    """A compound segment (*.seg) is read whole into memory when opened; the build writes
     one file per part, and text postings carry no positions (phrases use word pairs)."""
     path = ensure_index(store)
     assert not list(path.glob("*.seg")) and list(path.glob("*.pst")) and list(path.glob("*.trm"))
     with engine.Index(path) as index:
-        schema = index._ix.schema
+        schema = index.ix.schema
         assert not schema["text"].format.supports("positions")
         assert schema["name"].format.supports("positions")

@@ -8,26 +8,36 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import QueryError
 from . import analysis
-from .plain import Plain
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
+# Hits fetched beyond the limit, so that every printing of a rule near the cut is there to be
+# ordered newest edition first (see `current_first`).
+EXTRA_HITS = 10
+# A record of an older edition than the newest the store holds scores this much less per
+# edition behind (never below OLDEST_FACTOR): between near equals, the current rule wins.
+EDITION_DECAY = 0.85
+OLDEST_FACTOR = 0.6
 
 
-class SearchHit(Plain):
+@dataclass
+class SearchHit:
     """One result: the record (as its records.md dict, errata applied), score and snippet.
 
-    Fields: name, data (the dict), score, snippet, highlights: (start, end) character ranges
-    of matched words inside `snippet`.
+    highlights: (start, end) character ranges of matched words inside `snippet`.
     """
 
-    FIELDS = (("name", Plain.REQUIRED), ("data", Plain.REQUIRED), ("score", Plain.REQUIRED),
-              ("snippet", Plain.REQUIRED), ("highlights", list))
+    name: str
+    data: dict
+    score: float
+    snippet: str
+    highlights: list = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -40,16 +50,24 @@ class SearchHit(Plain):
 
         return from_dict(self.data)
 
+    @property
+    def edition(self) -> int | None:
+        return self.data.get("edition")
+
     def to_json(self) -> dict[str, Any]:
-        return {**self.data, "score": round(self.score, 3), "snippet": self.snippet,
+        return {**self.data, "edition": self.edition, "score": round(self.score, 3), "snippet": self.snippet,
                 "highlights": [list(h) for h in self.highlights]}
 
 
-class SearchResult(Plain):
+@dataclass
+class SearchResult:
     """What a search found: query, hits, corrected (the query actually run when typos were
     fixed, else None) and suggestions (for an empty result)."""
 
-    FIELDS = (("query", Plain.REQUIRED), ("hits", Plain.REQUIRED), ("corrected", None), ("suggestions", list))
+    query: str
+    hits: list
+    corrected: str | None = None
+    suggestions: list = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- the index of a store
@@ -123,7 +141,7 @@ def _with_repair(locate, run):
     """Open the live index and run `run(index)`; an index that fails to open or read is
     rebuilt once (a derived file: nothing is lost) and the search run again."""
     from ..errors import RuleslawyerError
-    from .fastsearch import open_live  # Whoosh is imported only for what it alone can run
+    from .engine import open_live
 
     state: dict = {"damaged": None}
 
@@ -202,7 +220,11 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         parsed = parse_query(corrected_text)
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
-    raw = index.search(parsed.node, filters, limit=limit, sort_by_name=not parsed.has_terms)
+    if parsed.has_terms:
+        found = index.search(parsed.node, filters, limit=limit + EXTRA_HITS)
+        raw = current_first(newest_preferred(found, index.editions()))[:limit]
+    else:
+        raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     hits = [_hit(h, parsed) for h in raw]
     result = SearchResult(query=query, hits=hits, corrected=corrected)
     if not hits:
@@ -210,12 +232,55 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
     return result
 
 
+def _edition_number(fields: dict) -> int:
+    edition = fields.get("edition") or ""
+    return int(edition) if edition.isdigit() else 0
+
+
+def newest_preferred(hits: list, editions: list[int]) -> list:
+    """`hits` rescored so that older editions than the newest of `editions` count less, best
+    first (equal scores keep their order). Records that name no edition are left as they are."""
+    if len(editions) < 2:
+        return hits
+    newest = editions[0]
+
+    def factor(hit) -> float:
+        behind = newest - _edition_number(hit.fields) if _edition_number(hit.fields) else 0
+        return max(OLDEST_FACTOR, EDITION_DECAY ** behind)
+
+    rescored = [type(hit)(hit.score * factor(hit), hit.fields) for hit in hits]
+    return sorted(rescored, key=lambda h: -h.score)
+
+
+def current_first(hits: list) -> list:
+    """`hits` (engine hits, best first) with every printing of one rule in newest-edition order.
+
+    Records of one kind and name from several editions (the 9th, 10th and 11th edition Deep
+    Strike) keep the places they won between them, and the newest edition takes the best of
+    those places: an older printing never outranks the current one. Others keep their place.
+    """
+    places: dict[tuple[str, str], list[int]] = {}
+    for i, hit in enumerate(hits):
+        places.setdefault((hit.fields.get("kind", ""), analysis.fold_name(hit.fields.get("name", ""))), []).append(i)
+    out = list(hits)
+    for spots in places.values():
+        if len(spots) > 1:
+            newest_first = sorted((hits[i] for i in spots), key=lambda h: -_edition_number(h.fields))
+            for i, hit in zip(spots, newest_first):
+                out[i] = hit
+    return out
+
+
 # ---------------------------------------------------------------- typo tolerance
 def _corrections(index, parsed: ParsedQuery) -> dict[str, str]:
-    """word -> closest indexed word, for every query word that matches nothing at all."""
+    """word -> closest indexed word, for every query word that matches nothing at all.
+
+    Words the synonym table knows (invuln, FNP, DS) are never corrected: their expansion is
+    what they mean, even when the word itself is in no record.
+    """
     fixes = {}
     for word in dict.fromkeys(parsed.plain_words):
-        if len(word) < 4 or not word.isalpha():
+        if len(word) < 4 or not word.isalpha() or word in parsed.known_words:
             continue
         if index.has_term(analysis.stem(word)):
             continue
