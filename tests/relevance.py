@@ -10,7 +10,7 @@ RELEVANCE_SET: list[tuple[str, str, str, int | None]] = [
     # movement, charge and fight
     ("how far can I consolidate", "rule", "Consolidate", None),
     ("how far do I pile in", "rule", "Pile In", 9),
-    ("can I shoot after falling back", "rule", "Fall Back", 9),
+    ("can I shoot after falling back", "rule", "Fall Back Moves", 10),  # the newest edition the seeds hold
     ("advance roll add to move", "rule", "Advance", 9),
     ("charge range 12 inches", "rule", "Charges", 9),
     ("how far is a heroic intervention", "rule", "Heroic Interventions", 9),

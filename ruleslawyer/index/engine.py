@@ -33,12 +33,16 @@ class Hit(NamedTuple):
     fields: dict
 
 
-def _schema():
+def schema():
+    """Our index schema (fields and analyzers), for `create_in`."""
     from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
     text = analysis.text_analyzer()
     return Schema(
-        kind=ID(stored=True), edition=ID(stored=True), cp=ID, phase=KEYWORD(lowercase=True),
+        # kind, edition and name_exact are also columns: which printings of a rule exist is read
+        # from them without loading any stored record (search.newer_printings).
+        kind=ID(stored=True, sortable=True), edition=ID(stored=True, sortable=True), cp=ID,
+        phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True), number=ID,
         # The record's content hash (lifecycle.py): what an incremental update deletes by. A
         # column, so the keys of a whole index are read in one go.
@@ -58,26 +62,6 @@ def _schema():
         section=TEXT(analyzer=text, phrase=False),
         snippet=STORED, data=STORED,
     )
-
-
-def _weighting():
-    """BM25F whose idf for name and tag words is the word's idf in the text.
-
-    Whoosh computes idf per field, so a common word that is rare in names ("range",
-    "rules") scored as if it were telling; measured on the whole text it is not.
-    """
-    from whoosh import scoring
-
-    class SharedIdfBM25F(scoring.BM25F):
-        def scorer(self, searcher, fieldname, text, qf=1):
-            scorer = super().scorer(searcher, fieldname, text, qf=qf)
-            if fieldname in ("name", "tags") and isinstance(scorer, scoring.BM25FScorer):
-                parent = searcher.get_parent()
-                if parent.doc_frequency("text", text):
-                    scorer.idf = parent.idf("text", text)
-            return scorer
-
-    return SharedIdfBM25F()
 
 
 def _phrase(q, field: str, terms: tuple[str, ...], boost: float):
@@ -159,7 +143,7 @@ class Index:
 
         self.path = Path(path)
         self.ix = open_dir(str(self.path), readonly=True)
-        self.searcher = self.ix.searcher(weighting=_weighting())
+        self.searcher = self.ix.searcher()  # Whoosh's BM25F; field weights are query boosts
         self.reader = self.searcher.reader()
 
     def close(self) -> None:
@@ -199,6 +183,18 @@ class Index:
         _union_tree_ors(q, query)
         return query
 
+    def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, str, str, str]]:
+        """(docnum, kind, folded name, edition) of every document named exactly one of `names`
+        (folded, as documents.make_document folds them) that the filter nodes allow."""
+        query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
+        if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
+            self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
+        return [(d, *(c[d] for c in self._columns)) for d in self.searcher.docs_for_query(query)]
+
+    def stored(self, docnum: int) -> dict:
+        """The stored fields of document `docnum`."""
+        return self.reader.stored_fields(docnum)
+
     def has_term(self, term: str) -> bool:
         """True when index term `term` (stemmed) occurs in any scored field."""
         return any(self.reader.doc_frequency(f, term) for f in SCORED_FIELDS)
@@ -214,8 +210,10 @@ class Index:
 
     def editions(self) -> list[int]:
         """The numbered editions the index holds, newest first."""
-        found = (t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.lexicon("edition"))
-        return sorted((int(t) for t in found if t.isdigit()), reverse=True)
+        if not hasattr(self, "_editions"):
+            found = (t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.lexicon("edition"))
+            self._editions = sorted((int(t) for t in found if t.isdigit()), reverse=True)
+        return self._editions
 
 
 def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
@@ -242,7 +240,7 @@ def create_index_dir(path: str | Path):
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    return create_in(str(path), _schema())
+    return create_in(str(path), schema())
 
 
 def open_writable(path: str | Path):

@@ -31,7 +31,7 @@ from ..gcpause import gc_paused
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 # An update that would replace more than this share of the documents is done as a full build.
 FULL_BUILD_SHARE = 0.5
 

@@ -17,9 +17,6 @@ from . import analysis
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
-# Hits fetched beyond the limit, so that every printing of a rule near the cut is there to be
-# ordered newest edition first (see `current_first`).
-EXTRA_HITS = 10
 # A record of an older edition than the newest the store holds scores this much less per
 # edition behind (never below OLDEST_FACTOR): between near equals, the current rule wins.
 EDITION_DECAY = 0.85
@@ -221,8 +218,9 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        found = index.search(parsed.node, filters, limit=limit + EXTRA_HITS)
-        raw = current_first(newest_preferred(found, index.editions()))[:limit]
+        found = newest_preferred(index.search(parsed.node, filters, limit=limit), index.editions())
+        found = sorted(found + newer_printings(index, found, filters), key=lambda h: -h.score)
+        raw = current_first(found)[:limit]
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     hits = [_hit(h, parsed) for h in raw]
@@ -250,6 +248,27 @@ def newest_preferred(hits: list, editions: list[int]) -> list:
 
     rescored = [type(hit)(hit.score * factor(hit), hit.fields) for hit in hits]
     return sorted(rescored, key=lambda h: -h.score)
+
+
+def newer_printings(index, hits: list, filters: list) -> list:
+    """Printings of the rules among `hits` (same kind and name) from newer editions than the
+    hit's, that the filters allow and `hits` lack, each scored a hair above the printing it
+    supersedes (so it is placed just before it)."""
+    editions = index.editions()
+    older = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", ""))): h for h in hits
+             if h.fields.get("kind") not in ("errata", "faq") and editions
+             and 0 < _edition_number(h.fields) < editions[0]}
+    if not older:
+        return []
+    have = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", "")), h.fields.get("edition")) for h in hits}
+    out = []
+    for docnum, kind, name, edition in index.printings(sorted({name for _, name in older}), filters):
+        printed = older.get((kind, name))
+        if (printed is not None and (kind, name, edition) not in have
+                and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
+            out.append(type(printed)(printed.score * (1 + 1e-9) + 1e-12, index.stored(docnum)))
+            have.add((kind, name, edition))
+    return out
 
 
 def current_first(hits: list) -> list:
