@@ -196,3 +196,80 @@ def test_index_parts_are_separate_files_read_on_demand(store):
         schema = index.ix.schema
         assert not schema["text"].format.supports("positions")
         assert schema["name"].format.supports("positions")
+
+
+# ---------------------------------------------------------------- players' words, editions
+WORDS = [
+    Rule(name="Invulnerable Saves", source=SRC, edition=10,
+         text="Some models have an invulnerable save; it is never modified by armour penetration."),
+    Rule(name="Insult to Injury", source=SRC, edition=10, text="Add 1 to the damage of a melee attack."),
+    Rule(name="Stubborn Will", source=SRC, edition=10,
+         text="Models in this unit have the Feel No Pain 5+ ability against mortal wounds."),
+    Rule(name="Wound Rolls", source=SRC, edition=11, number="05.02",
+         text="Roll one D6 for each hit and compare the Strength with the Toughness."),
+]
+
+
+def test_an_abbreviation_is_expanded_never_corrected(tmp_path):
+    """'invuln' is in no record but 'insult' is one letter-edit family away: the synonym table
+    decides what it means, before and instead of typo correction."""
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        result = search(st, "invuln")
+        assert result.corrected is None
+        assert names(result)[0] == "Invulnerable Saves"
+        assert "Insult to Injury" not in names(result)
+
+
+def test_save_shorthand_reads_as_the_rule(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        assert set(names(search(st, "5+++"))[:2]) == {"Stubborn Will", "Feel No Pain"}
+        assert names(search(st, "4++"))[0] == "Invulnerable Saves"
+        assert search(st, "5+++").corrected is None
+
+
+def test_a_zero_padded_rule_number_finds_its_rule(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        assert names(search(st, "05.02"))[0] == "Wound Rolls"
+
+
+PRINTINGS = [
+    Rule(name="Deep Strike", source=SRC, edition=9,
+         text="Deep strike: set up the deep striking unit anywhere more than 9 inches away; deep strike units arrive."),
+    Rule(name="Deep Strike", source=SRC, edition=10, text="Set the unit up more than 9 inches from enemy models."),
+    Rule(name="Deep Strike", source=SRC, edition=11, text="Set it up more than 8 inches away during an ingress move."),
+    Rule(name="Fall Back", source=SRC, edition=9,
+         text="A unit that Falls Back cannot shoot after falling back unless it can FLY."),
+    Rule(name="Fall-back Move", source=SRC, edition=11,
+         text="Until the end of the turn, your unit is not eligible to shoot or declare a charge."),
+    Rule(name="Leadership", source=SRC, edition=None, text="A unit's leadership is tested on 2D6."),
+]
+
+
+def test_the_newest_printing_of_a_rule_ranks_first(tmp_path):
+    """The 9th edition text repeats the words most, yet the 11th edition printing (the newest
+    this store holds) comes first, the 10th next; a filter still reaches the old one."""
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, PRINTINGS)
+        hits = search(st, "deep strike").hits
+        assert [h.data["edition"] for h in hits if h.name == "Deep Strike"] == [11, 10, 9]
+        assert search(st, "deep strike", limit=1).hits[0].data["edition"] == 11
+        assert [h.data["edition"] for h in search(st, "deep strike", edition=9).hits] == [9]
+        assert names(search(st, "can a unit shoot after falling back"))[0] == "Fall-back Move"
+
+
+def test_every_hit_names_its_edition_on_the_terminal_and_in_json(fresh_runner):
+    import json
+    import os
+
+    from ruleslawyer.cli.main import cli
+
+    with Store(os.environ["RULESLAWYER_DB"]) as st:
+        fill(st, PRINTINGS)
+    lines = fresh_runner.invoke(cli, ["search", "deep strike leadership unit", "--limit", "10"]).output.splitlines()
+    assert lines and all(" ed. — " in line or " no edition — " in line for line in lines)
+    assert any(line.startswith("[rule] Leadership no edition — ") for line in lines)
+    data = json.loads(fresh_runner.invoke(cli, ["search", "deep strike", "--json"]).output)
+    assert [h["edition"] for h in data["hits"]] == [11, 10, 9]

@@ -47,11 +47,6 @@ def words(text: str) -> list[str]:
     return _TOKEN_RE.findall(text.lower())
 
 
-def word_spans(text: str) -> list[tuple[str, int, int]]:
-    """(lower-case word, start, end) for every word of `text`, for snippets and highlights."""
-    return [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
-
-
 def terms(text: str) -> tuple[str, ...]:
     """The index terms of `text`: its words, lower-cased and stemmed."""
     return tuple(map(stem, words(text)))

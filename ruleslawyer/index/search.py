@@ -13,14 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import QueryError
-from . import analysis
+from . import analysis, editions
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
-# A record of an older edition than the newest the store holds scores this much less per
-# edition behind (never below OLDEST_FACTOR): between near equals, the current rule wins.
-EDITION_DECAY = 0.85
-OLDEST_FACTOR = 0.6
 
 
 @dataclass
@@ -218,9 +214,7 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        found = newest_preferred(index.search(parsed.node, filters, limit=limit), index.editions())
-        found = sorted(found + newer_printings(index, found, filters), key=lambda h: -h.score)
-        raw = current_first(found)[:limit]
+        raw = editions.current_first(index, index.search(parsed.node, filters, limit=limit), filters)[:limit]
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     hits = [_hit(h, parsed) for h in raw]
@@ -228,66 +222,6 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
     if not hits:
         result.suggestions = _suggestions(index, parsed, filters)
     return result
-
-
-def _edition_number(fields: dict) -> int:
-    edition = fields.get("edition") or ""
-    return int(edition) if edition.isdigit() else 0
-
-
-def newest_preferred(hits: list, editions: list[int]) -> list:
-    """`hits` rescored so that older editions than the newest of `editions` count less, best
-    first (equal scores keep their order). Records that name no edition are left as they are."""
-    if len(editions) < 2:
-        return hits
-    newest = editions[0]
-
-    def factor(hit) -> float:
-        behind = newest - _edition_number(hit.fields) if _edition_number(hit.fields) else 0
-        return max(OLDEST_FACTOR, EDITION_DECAY ** behind)
-
-    rescored = [type(hit)(hit.score * factor(hit), hit.fields) for hit in hits]
-    return sorted(rescored, key=lambda h: -h.score)
-
-
-def newer_printings(index, hits: list, filters: list) -> list:
-    """Printings of the rules among `hits` (same kind and name) from newer editions than the
-    hit's, that the filters allow and `hits` lack, each scored a hair above the printing it
-    supersedes (so it is placed just before it)."""
-    editions = index.editions()
-    older = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", ""))): h for h in hits
-             if h.fields.get("kind") not in ("errata", "faq") and editions
-             and 0 < _edition_number(h.fields) < editions[0]}
-    if not older:
-        return []
-    have = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", "")), h.fields.get("edition")) for h in hits}
-    out = []
-    for docnum, kind, name, edition in index.printings(sorted({name for _, name in older}), filters):
-        printed = older.get((kind, name))
-        if (printed is not None and (kind, name, edition) not in have
-                and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
-            out.append(type(printed)(printed.score * (1 + 1e-9) + 1e-12, index.stored(docnum)))
-            have.add((kind, name, edition))
-    return out
-
-
-def current_first(hits: list) -> list:
-    """`hits` (engine hits, best first) with every printing of one rule in newest-edition order.
-
-    Records of one kind and name from several editions (the 9th, 10th and 11th edition Deep
-    Strike) keep the places they won between them, and the newest edition takes the best of
-    those places: an older printing never outranks the current one. Others keep their place.
-    """
-    places: dict[tuple[str, str], list[int]] = {}
-    for i, hit in enumerate(hits):
-        places.setdefault((hit.fields.get("kind", ""), analysis.fold_name(hit.fields.get("name", ""))), []).append(i)
-    out = list(hits)
-    for spots in places.values():
-        if len(spots) > 1:
-            newest_first = sorted((hits[i] for i in spots), key=lambda h: -_edition_number(h.fields))
-            for i, hit in zip(spots, newest_first):
-                out[i] = hit
-    return out
 
 
 # ---------------------------------------------------------------- typo tolerance
