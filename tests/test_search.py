@@ -273,3 +273,24 @@ def test_every_hit_names_its_edition_on_the_terminal_and_in_json(fresh_runner):
     assert any(line.startswith("[rule] Leadership no edition — ") for line in lines)
     data = json.loads(fresh_runner.invoke(cli, ["search", "deep strike", "--json"]).output)
     assert [h["edition"] for h in data["hits"]] == [11, 10, 9]
+
+
+def test_a_rule_of_another_faction_is_not_a_printing_of_it(tmp_path):
+    """Two factions' rules of one name are two rules: the newer one of another faction does
+    not jump ahead of the one the words match best."""
+    oaths = [Rule(name="Oath of Moment", source=SRC, edition=10, faction="World Eaters",
+                  text="Select one enemy unit: re-roll hit rolls against it; blood for the blood god."),
+             Rule(name="Oath of Moment", source=SRC, edition=11, faction="Space Marines",
+                  text="Select one enemy unit as your oath target."),
+             Rule(name="Oath of Moment", source=SRC, edition=11, faction="World Eaters",
+                  text="Select one enemy unit: re-roll hit rolls against it."),
+             Rule(name="Blood Tithe", source=SRC, edition=11, faction="World Eaters", text="Gain blood tithe points.")]
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, oaths)
+        hits = search(st, "oath of moment blood god", faction="world eaters").hits
+        assert [(h.data["faction"], h.data["edition"]) for h in hits if h.name == "Oath of Moment"] == \
+            [("World Eaters", 11), ("World Eaters", 10)]
+        found = [(h.name, h.data["faction"], h.data["edition"]) for h in search(st, "blood god").hits]
+        we10 = found.index(("Oath of Moment", "World Eaters", 10))  # the only record saying "god"
+        assert found[we10 - 1] == ("Oath of Moment", "World Eaters", 11)
+        assert all(faction != "Space Marines" for _, faction, _ in found)

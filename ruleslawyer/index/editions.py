@@ -42,37 +42,50 @@ def newest_preferred(hits: list, editions: list[int]) -> list:
     return sorted(rescored, key=lambda h: -h.score)
 
 
+def _rule_key(fields: dict) -> tuple[str, str, str]:
+    """What makes two records printings of one rule: kind, name and faction (folded)."""
+    return (fields.get("kind") or "", analysis.fold_name(fields.get("name") or ""),
+            analysis.fold_name(fields.get("faction") or ""))
+
+
 def newer_printings(index, hits: list, filters: list) -> list:
-    """Printings of the rules among `hits` (same kind and name) from newer editions than the
-    hit's, that the filters allow and `hits` lack, each scored a hair above the printing it
-    supersedes (so it is placed just before it)."""
+    """Printings of the rules among `hits` (same kind, name and faction) from newer editions
+    than the hit's, that the filters allow and `hits` lack, each scored a hair above the
+    printing it supersedes (so it is placed just before it)."""
     editions = index.editions()
-    older = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", ""))): h for h in hits
+    older = {_rule_key(h.fields): h for h in hits
              if h.fields.get("kind") not in ("errata", "faq") and editions
              and 0 < _edition_number(h.fields) < editions[0]}
     if not older:
         return []
-    have = {(h.fields.get("kind"), analysis.fold_name(h.fields.get("name", "")), h.fields.get("edition")) for h in hits}
+    have = {(*_rule_key(h.fields), h.fields.get("edition")) for h in hits}
+    oldest: dict[tuple[str, str], int] = {}  # the columns tell which candidates are newer
+    for (kind, name, _), hit in older.items():
+        oldest[(kind, name)] = min(oldest.get((kind, name), 99), _edition_number(hit.fields))
     out = []
-    for docnum, kind, name, edition in index.printings(sorted({name for _, name in older}), filters):
-        printed = older.get((kind, name))
-        if (printed is not None and (kind, name, edition) not in have
+    for docnum, kind, name, edition in index.printings(sorted({name for _, name in oldest}), filters):
+        if _edition_number({"edition": edition}) <= oldest.get((kind, name), 99):
+            continue
+        fields = index.stored(docnum)
+        key = _rule_key(fields)
+        printed = older.get(key)
+        if (printed is not None and (*key, edition) not in have
                 and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
-            out.append(type(printed)(printed.score * (1 + 1e-9) + 1e-12, index.stored(docnum)))
-            have.add((kind, name, edition))
+            out.append(type(printed)(printed.score * (1 + 1e-9) + 1e-12, fields))
+            have.add((*key, edition))
     return out
 
 
 def newest_in_place(hits: list) -> list:
     """`hits` (engine hits, best first) with every printing of one rule in newest-edition order.
 
-    Records of one kind and name from several editions (the 9th, 10th and 11th edition Deep
-    Strike) keep the places they won between them, and the newest edition takes the best of
-    those places: an older printing never outranks the current one. Others keep their place.
+    Printings of one rule from several editions (the 9th, 10th and 11th edition Deep Strike)
+    keep the places they won between them, and the newest edition takes the best of those
+    places: an older printing never outranks the current one. Others keep their place.
     """
-    places: dict[tuple[str, str], list[int]] = {}
+    places: dict[tuple[str, str, str], list[int]] = {}
     for i, hit in enumerate(hits):
-        places.setdefault((hit.fields.get("kind", ""), analysis.fold_name(hit.fields.get("name", ""))), []).append(i)
+        places.setdefault(_rule_key(hit.fields), []).append(i)
     out = list(hits)
     for spots in places.values():
         if len(spots) > 1:
