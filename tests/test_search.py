@@ -233,6 +233,8 @@ def test_a_zero_padded_rule_number_finds_its_rule(tmp_path):
     with Store(tmp_path / "s.sqlite") as st:
         fill(st, [*RECORDS, *WORDS])
         assert names(search(st, "05.02"))[0] == "Wound Rolls"
+        # The digits of a number are not words of their own: "Roll one D6 ... 1 ... 5" is no match.
+        assert names(search(st, "05.02 kind:rule")) == ["Wound Rolls"]
 
 
 PRINTINGS = [

@@ -257,8 +257,10 @@ class _Parser:
     def _words_node(self, raw_words: list[str], exact: bool = True) -> list[tuple]:
         """Plain words -> ranked alternatives (synonyms expanded, question words dropped)."""
         raw_words = [w for raw in raw_words for w in _shorthand(raw)]
-        words = [w for raw in raw_words for w in analysis.words(raw)]
-        if not words:
+        # A rule number is looked up as a number, not as its digits ("24.12" is not "24 12").
+        numbers = [m.group(1) for raw in raw_words if exact and (m := _NUMBER_RE.fullmatch(raw))]
+        words = [w for raw in raw_words if not (exact and _NUMBER_RE.fullmatch(raw)) for w in analysis.words(raw)]
+        if not words and not numbers:
             return []
         content = [w for w in words if w not in analysis.QUERY_STOP_WORDS] or words
         self.parsed.plain_words.extend(content)
@@ -285,8 +287,7 @@ class _Parser:
                     nodes.append(("terms", None, (stems[i],)))
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
-        if exact:
-            nodes.extend(("number", m.group(1)) for raw in raw_words if (m := _NUMBER_RE.fullmatch(raw)))
+        nodes.extend(("number", n) for n in numbers)
         if nodes and exact:
             nodes.append(("exact_name", analysis.fold_name(" ".join(raw_words))))
         return nodes
