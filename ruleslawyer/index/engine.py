@@ -186,6 +186,9 @@ class Index:
     def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, str, str, str]]:
         """(docnum, kind, folded name, edition) of every document named exactly one of `names`
         (folded, as documents.make_document folds them) that the filter nodes allow."""
+        names = [n for n in names if self.reader.doc_frequency("name_exact", n) > 1]  # others: only the hit
+        if not names:
+            return []
         query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
         if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
             self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
