@@ -10,7 +10,7 @@ RELEVANCE_SET: list[tuple[str, str, str, int | None]] = [
     # movement, charge and fight
     ("how far can I consolidate", "rule", "Consolidate", None),
     ("how far do I pile in", "rule", "Pile In", 9),
-    ("can I shoot after falling back", "rule", "Fall Back", 9),
+    ("can I shoot after falling back", "rule", "Fall Back Moves", 10),  # the newest edition the seeds hold
     ("advance roll add to move", "rule", "Advance", 9),
     ("charge range 12 inches", "rule", "Charges", 9),
     ("how far is a heroic intervention", "rule", "Heroic Interventions", 9),
@@ -120,4 +120,15 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     ("captain with relic shield", "datasheet", "Captain with Relic Shield", None),
     ("how many points is a land speeder", "datasheet", "Land Speeder", None),
     ("which units can a chaplain with jump pack lead", "datasheet", "Chaplain with Jump Pack", None),
+]
+
+
+# Query shapes beyond plain questions: phrases, fields, boolean operators, negation, synonyms
+# (for tests that compare two indexes of the same records).
+SHAPES = [
+    '"feel no pain"', '"a unit"', "fnp", "deep strike", "kind:stratagem overwatch", "faction:necrons protocol",
+    "cp:1 fight", "phase:shooting", "edition:10 wound", "keyword:fly", 'group:"awakened dynasty" strength',
+    "overwatch OR reanimation", "pain AND model", "pain NOT engine", "(deep OR fire) AND unit",
+    'name:"deep strike"', "text:wound", "unit", "the unit", "shoot", "models within 6 inches",
+    "warrior toughness", "gauss flayer", "NOT overwatch unit",
 ]

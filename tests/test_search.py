@@ -8,50 +8,15 @@ from ruleslawyer.index import engine, lifecycle
 from ruleslawyer.index.analysis import load_synonyms, terms
 from ruleslawyer.index.query import parse_query
 from ruleslawyer.index.search import ensure_index, make_snippet, search
-from ruleslawyer.records import Datasheet, Profile, Rule, Source, Stratagem, Weapon
+from ruleslawyer.records import Rule
 from ruleslawyer.store import Store
 
-SRC = Source(file="made-up.txt")
-
-# Made-up records in the shape of the real ones (wording written for these tests).
-RECORDS = [
-    Rule(name="Feel No Pain", source=SRC, edition=10,
-         text="Roll one D6 each time a model with this ability would lose a wound; on x+ it is not lost."),
-    Rule(name="Pain Engine", source=SRC, edition=10,
-         text="A model that can feel the pain of others gains 1 attack."),
-    Rule(name="Deep Strike", source=SRC, edition=10,
-         text="Set the unit up anywhere more than 9 inches from every enemy unit at the end of a Movement phase."),
-    Rule(name="Overwatch", source=SRC, edition=9, section=("Charge Phase", "Charges"),
-         text="The charged unit can shoot at the charging unit, hitting only on unmodified 6s."),
-    Rule(name="Reanimation Protocols", source=SRC, edition=10, faction="Necrons",
-         text="At the end of the Command phase each unit with this rule reanimates wounds."),
-    Stratagem(name="Protocol of the Hungry Void", source=SRC, edition=10, faction="Necrons", cp=1,
-              group="Awakened Dynasty", category="Battle Tactic", when="Fight phase.",
-              target="One NECRONS unit from your army.", effect="Add 1 to the Strength of melee weapons."),
-    Stratagem(name="Targeting Algorithms", source=SRC, edition=10, faction="Necrons", cp=2,
-              group="Canoptek Harvesters", when="Your Shooting phase.", target="One FLY unit.",
-              effect="Ranged weapons gain ignores cover."),
-    Stratagem(name="Fire Overwatch", source=SRC, edition=10, cp=1, group="Core",
-              when="Your opponent's Movement or Charge phase.", target="One unit from your army.",
-              effect="The unit can shoot at that enemy unit as if it were your Shooting phase."),
-    Datasheet(name="Necron Warriors", source=SRC, edition=9, faction="Necrons",
-              keywords=("INFANTRY", "NECRON WARRIORS"), faction_keywords=("NECRONS",),
-              profiles=(Profile("Necron Warrior", {"M": '5"', "T": "4", "Sv": "4+"}),),
-              weapons=(Weapon("Gauss flayer", range='24"', type="Rapid Fire 1", S="4", AP="-1", D="1"),)),
-    Datasheet(name="Canoptek Scarab Swarms", source=SRC, edition=9, faction="Necrons",
-              keywords=("SWARM", "FLY", "CANOPTEK SCARAB SWARMS"), faction_keywords=("NECRONS",)),
-]
-
-
-def _fill(store: Store, records) -> None:
-    store.replace_file(path="made-up.txt", name="made-up.txt", sha256=str(len(records)), format="text", size=0,
-                       records=records)
-
+from .search_helpers import RECORDS, SRC, fill
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     with Store(tmp_path_factory.mktemp("search") / "store.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         yield st
 
 
@@ -140,11 +105,11 @@ def test_snippet_highlights_matched_words():
 # ---------------------------------------------------------------- index lifecycle
 def test_index_is_rebuilt_when_the_store_changes(tmp_path):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS[:2])
+        fill(st, RECORDS[:2])
         first = ensure_index(st)
         assert ensure_index(st) == first  # fresh: no rebuild
         assert names(search(st, "deep strike")) == []
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         assert names(search(st, "deep strike"))[0] == "Deep Strike"
         current = lifecycle.read_current(lifecycle.index_root(st.path))
         assert current["generation"] == st.generation and current["dir"] != first.name
@@ -152,9 +117,9 @@ def test_index_is_rebuilt_when_the_store_changes(tmp_path):
 
 def test_failed_build_leaves_the_old_index_working(tmp_path, monkeypatch):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         live = ensure_index(st)
-        _fill(st, RECORDS[:3])
+        fill(st, RECORDS[:3])
 
         def broken(documents, path, **kw):
             path.mkdir(exist_ok=True)
@@ -180,7 +145,7 @@ def test_query_kinds_match_the_record_kinds():
 
 def test_reader_reopens_when_its_build_vanished(tmp_path):
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, RECORDS)
+        fill(st, RECORDS)
         live = ensure_index(st)
         calls = []
 
@@ -206,7 +171,7 @@ def test_rule_beats_the_erratum_named_after_it(tmp_path):
     erratum = Erratum(document="Core Book", version="1.0", page="12", target="Overwatch", source=SRC,
                       text="Overwatch hits on unmodified 6s and costs 2 command points.", edition=9)
     with Store(tmp_path / "s.sqlite") as st:
-        _fill(st, [erratum, *RECORDS])
+        fill(st, [erratum, *RECORDS])
         hits = search(st, "overwatch").hits
     assert [(h.kind, h.name) for h in hits[:2]] == [("rule", "Overwatch"), ("errata", "Overwatch")]
 
@@ -223,11 +188,111 @@ def test_quoted_phrase_is_not_expanded_by_synonyms(store):
 
 
 def test_index_parts_are_separate_files_read_on_demand(store):
-    """A compound segment (*.seg) is copied whole into memory when opened; the build writes
+    """A compound segment (*.seg) is read whole into memory when opened; the build writes
     one file per part, and text postings carry no positions (phrases use word pairs)."""
     path = ensure_index(store)
     assert not list(path.glob("*.seg")) and list(path.glob("*.pst")) and list(path.glob("*.trm"))
     with engine.Index(path) as index:
-        schema = index._ix.schema
+        schema = index.ix.schema
         assert not schema["text"].format.supports("positions")
         assert schema["name"].format.supports("positions")
+
+
+# ---------------------------------------------------------------- players' words, editions
+WORDS = [
+    Rule(name="Invulnerable Saves", source=SRC, edition=10,
+         text="Some models have an invulnerable save; it is never modified by armour penetration."),
+    Rule(name="Insult to Injury", source=SRC, edition=10, text="Add 1 to the damage of a melee attack."),
+    Rule(name="Stubborn Will", source=SRC, edition=10,
+         text="Models in this unit have the Feel No Pain 5+ ability against mortal wounds."),
+    Rule(name="Wound Rolls", source=SRC, edition=11, number="05.02",
+         text="Roll one D6 for each hit and compare the Strength with the Toughness."),
+]
+
+
+def test_an_abbreviation_is_expanded_never_corrected(tmp_path):
+    """'invuln' is in no record but 'insult' is one letter-edit family away: the synonym table
+    decides what it means, before and instead of typo correction."""
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        result = search(st, "invuln")
+        assert result.corrected is None
+        assert names(result)[0] == "Invulnerable Saves"
+        assert "Insult to Injury" not in names(result)
+
+
+def test_save_shorthand_reads_as_the_rule(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        assert set(names(search(st, "5+++"))[:2]) == {"Stubborn Will", "Feel No Pain"}
+        assert names(search(st, "4++"))[0] == "Invulnerable Saves"
+        assert search(st, "5+++").corrected is None
+
+
+def test_a_zero_padded_rule_number_finds_its_rule(tmp_path):
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *WORDS])
+        assert names(search(st, "05.02"))[0] == "Wound Rolls"
+        # The digits of a number are not words of their own: "Roll one D6 ... 1 ... 5" is no match.
+        assert names(search(st, "05.02 kind:rule")) == ["Wound Rolls"]
+
+
+PRINTINGS = [
+    Rule(name="Deep Strike", source=SRC, edition=9,
+         text="Deep strike: set up the deep striking unit anywhere more than 9 inches away; deep strike units arrive."),
+    Rule(name="Deep Strike", source=SRC, edition=10, text="Set the unit up more than 9 inches from enemy models."),
+    Rule(name="Deep Strike", source=SRC, edition=11, text="Set it up more than 8 inches away during an ingress move."),
+    Rule(name="Fall Back", source=SRC, edition=9,
+         text="A unit that Falls Back cannot shoot after falling back unless it can FLY."),
+    Rule(name="Fall-back Move", source=SRC, edition=11,
+         text="Until the end of the turn, your unit is not eligible to shoot or declare a charge."),
+    Rule(name="Leadership", source=SRC, edition=None, text="A unit's leadership is tested on 2D6."),
+]
+
+
+def test_the_newest_printing_of_a_rule_ranks_first(tmp_path):
+    """The 9th edition text repeats the words most, yet the 11th edition printing (the newest
+    this store holds) comes first, the 10th next; a filter still reaches the old one."""
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, PRINTINGS)
+        hits = search(st, "deep strike").hits
+        assert [h.data["edition"] for h in hits if h.name == "Deep Strike"] == [11, 10, 9]
+        assert search(st, "deep strike", limit=1).hits[0].data["edition"] == 11
+        assert [h.data["edition"] for h in search(st, "deep strike", edition=9).hits] == [9]
+        assert names(search(st, "can a unit shoot after falling back"))[0] == "Fall-back Move"
+
+
+def test_every_hit_names_its_edition_on_the_terminal_and_in_json(fresh_runner):
+    import json
+    import os
+
+    from ruleslawyer.cli.main import cli
+
+    with Store(os.environ["RULESLAWYER_DB"]) as st:
+        fill(st, PRINTINGS)
+    lines = fresh_runner.invoke(cli, ["search", "deep strike leadership unit", "--limit", "10"]).output.splitlines()
+    assert lines and all(" ed. — " in line or " no edition — " in line for line in lines)
+    assert any(line.startswith("[rule] Leadership no edition — ") for line in lines)
+    data = json.loads(fresh_runner.invoke(cli, ["search", "deep strike", "--json"]).output)
+    assert [h["edition"] for h in data["hits"]] == [11, 10, 9]
+
+
+def test_a_rule_of_another_faction_is_not_a_printing_of_it(tmp_path):
+    """Two factions' rules of one name are two rules: the newer one of another faction does
+    not jump ahead of the one the words match best."""
+    oaths = [Rule(name="Oath of Moment", source=SRC, edition=10, faction="World Eaters",
+                  text="Select one enemy unit: re-roll hit rolls against it; blood for the blood god."),
+             Rule(name="Oath of Moment", source=SRC, edition=11, faction="Space Marines",
+                  text="Select one enemy unit as your oath target."),
+             Rule(name="Oath of Moment", source=SRC, edition=11, faction="World Eaters",
+                  text="Select one enemy unit: re-roll hit rolls against it."),
+             Rule(name="Blood Tithe", source=SRC, edition=11, faction="World Eaters", text="Gain blood tithe points.")]
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, oaths)
+        hits = search(st, "oath of moment blood god", faction="world eaters").hits
+        assert [(h.data["faction"], h.data["edition"]) for h in hits if h.name == "Oath of Moment"] == \
+            [("World Eaters", 11), ("World Eaters", 10)]
+        found = [(h.name, h.data["faction"], h.data["edition"]) for h in search(st, "blood god").hits]
+        we10 = found.index(("Oath of Moment", "World Eaters", 10))  # the only record saying "god"
+        assert found[we10 - 1] == ("Oath of Moment", "World Eaters", 11)
+        assert all(faction != "Space Marines" for _, faction, _ in found)

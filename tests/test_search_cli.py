@@ -14,7 +14,7 @@ from ruleslawyer.index import lifecycle
 from ruleslawyer.store import Store
 
 from .conftest import seed_path
-from .test_search import RECORDS, _fill
+from .search_helpers import RECORDS, fill
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def runner(fresh_runner):
 
 def _store_with_records():
     with Store(os.environ["RULESLAWYER_DB"]) as store:
-        _fill(store, RECORDS)
+        fill(store, RECORDS)
 
 
 def test_one_line_per_hit(runner):
@@ -107,17 +107,17 @@ def test_two_ingests_at_once_keep_store_and_index_whole(shared, tmp_path):
 
 
 def test_search_process_does_not_import_what_it_does_not_need(tmp_path):
-    """Start-up is mostly imports: a search on a fresh index loads neither the records module
-    nor the modules Whoosh imports but never uses here (urllib.request, asyncio)."""
+    """Start-up is mostly imports: a search on a fresh index loads neither the records module,
+    the store, nor the libraries of other commands (the PDF reader, the templates)."""
     db = tmp_path / "store.sqlite"
     with Store(db) as store:
-        _fill(store, RECORDS)
+        fill(store, RECORDS)
     env = {**os.environ, "RULESLAWYER_DB": str(db)}
     subprocess.run([sys.executable, "-m", "ruleslawyer", "search", "overwatch"], env=env, check=True,
                    capture_output=True)  # builds the index
     probe = ("import sys, runpy; sys.argv = ['ruleslawyer', 'search', 'overwatch']\n"
              "try:\n    runpy.run_module('ruleslawyer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-             "print(' '.join(m for m in ('ruleslawyer.records', 'ruleslawyer.store', 'urllib.request', 'asyncio', 'whoosh.lang.morph_en')"
+             "print(' '.join(m for m in ('ruleslawyer.records', 'ruleslawyer.store', 'ruleslawyer.ingest', 'pdfplumber', 'jinja2', 'weasyprint')"
              " if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[-1] == ""

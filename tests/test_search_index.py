@@ -1,9 +1,8 @@
-"""The index kept up to date: incremental updates, full builds only on version change, the
-bulk writer against Whoosh's own, damaged indexes rebuilt, rule numbers, FAQ/errata answers."""
+"""The index kept up to date: incremental updates, full builds only on version change,
+damaged indexes rebuilt, rule numbers, FAQ/errata answers."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -17,8 +16,8 @@ from ruleslawyer.index.search import ensure_index, search
 from ruleslawyer.records import Erratum, Faq, Rule, Source
 from ruleslawyer.store import Store
 
-from .test_search import RECORDS, SRC
-from .test_search_evaluate import SHAPES
+from .relevance import SHAPES
+from .search_helpers import RECORDS
 
 OTHER = Source(file="other.txt")
 ERRATA = Source(file="errata.txt")
@@ -117,30 +116,6 @@ def test_an_update_adds_no_documents_when_nothing_changed(two_files):
     assert (_pointer(two_files)["added"], _pointer(two_files)["removed"]) == (0, 0)
 
 
-# ---------------------------------------------------------------- the bulk writer
-def test_bulk_writer_scores_like_whoosh_own_writer(tmp_path):
-    """The same documents written by Whoosh's writer (its analyzers, word pairs from
-    documents.with_pairs) and by writer.BulkWriter give the same hits and scores."""
-    from ruleslawyer.index.documents import make_document, with_pairs
-    from ruleslawyer.index.search import search_index
-
-    docs = [make_document(r) for r in [*RECORDS, *MORE, FIX, ASK]]
-    engine.build_index_dir(docs, tmp_path / "bulk")
-    ix = engine.create_index_dir(tmp_path / "plain")
-    writer = ix.writer()
-    for doc in docs:
-        writer.add_document(**with_pairs(doc))
-    writer.commit()
-    (tmp_path / "plain" / engine.VOCABULARY_FILE).write_text((tmp_path / "bulk" / engine.VOCABULARY_FILE).read_text())
-    with engine.Index(tmp_path / "bulk") as bulk, engine.Index(tmp_path / "plain") as plain:
-        for query in [*SHAPES, "24.12", "deep strike charge"]:
-            if not parse_query(query).has_terms:
-                continue
-            ours, theirs = search_index(bulk, query).hits, search_index(plain, query).hits
-            assert [h.name for h in ours] == [h.name for h in theirs], query
-            assert all(math.isclose(a.score, b.score, rel_tol=1e-6) for a, b in zip(ours, theirs)), query
-
-
 # ---------------------------------------------------------------- damaged indexes
 def _segment_files(store) -> list[Path]:
     folder = lifecycle.index_root(store.path) / _pointer(store)["dir"]
@@ -232,22 +207,6 @@ def test_show_finds_faqs_by_question_and_errata_by_target(two_files):
     assert find_one(records, "deep strike").kind == "rule"  # without --kind, the rule itself
     with pytest.raises(NotFoundError):
         find_one(records, "no such question at all", kinds=["faq"])
-
-
-def test_two_process_build_gives_the_same_hits_and_scores(tmp_path, monkeypatch):
-    """A full build split between two processes (two segments) ranks as one process does."""
-    records = [*RECORDS, *MORE, FIX, ASK]
-    results = {}
-    for procs, min_docs in (("one", 10**9), ("two", 2)):
-        monkeypatch.setattr(lifecycle, "PARALLEL_MIN", min_docs)
-        with Store(tmp_path / f"{procs}.sqlite") as store:
-            _put(store, "all.txt", records)
-            folder = ensure_index(store)
-            assert len(list(folder.glob("*.pst"))) == (1 if procs == "one" else 2)
-            assert not list(folder.glob("segment-*"))
-            results[procs] = {q: [(h.name, round(h.score, 6)) for h in search(store, q).hits]
-                              for q in [*SHAPES, "24.12"] if parse_query(q).has_terms}
-    assert results["one"] == results["two"]
 
 
 def test_many_updates_merge_small_segments_and_still_match_a_full_build(tmp_path):

@@ -1,17 +1,13 @@
 """The `ruleslawyer` entry point.
 
-The command group itself is click's (`group.py`), imported only when needed: a plain
-`ruleslawyer search WORDS [options]` is run by `fast.py` without importing click (a third of
-that process's start-up). Anything else (help, another command, an option the fast path does
-not know, a usage error) goes to click, so every message and exit status stays click's.
+The command group itself is click's (`group.py`), imported on first use; every command
+module is imported only when its command runs.
 
 `cli` is the group for everyone else too (tests invoke it with click's CliRunner; command
 modules import `pass_app` and friends from here): attributes not defined here come from
 `group.py` on first use.
 """
 from __future__ import annotations
-
-import sys
 
 # command name -> "module:attribute"
 COMMANDS = {
@@ -40,16 +36,9 @@ _FROM_GROUP = ("pass_app", "printable", "UserError", "raise_user_error", "AppCon
 
 
 class _Entry:
-    """The click group `group.cli`, as the console script calls it: called with no arguments
-    (argv from sys.argv), a plain search runs without click; every other use is the group's."""
+    """The click group `group.cli`, imported when first called or looked into."""
 
     def __call__(self, *args, **kwargs):
-        if not args and not kwargs:
-            from .fast import run
-
-            code = run(sys.argv[1:])
-            if code is not None:
-                sys.exit(code)
         return _group().cli(*args, **kwargs)
 
     def __getattr__(self, name):

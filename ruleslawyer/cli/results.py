@@ -1,8 +1,4 @@
-"""Run a search and print its hits: what `ruleslawyer search` does, without click.
-
-`fast.py` calls `run_search` straight from argv for a plain search, the click command
-(`search.py`) for everything else, so both print the same.
-"""
+"""Run a search and print its hits: the work of `ruleslawyer search` (`search.py`)."""
 from __future__ import annotations
 
 import json
@@ -47,11 +43,16 @@ def notice(line: str) -> None:
     echo(f"Notice: {line}", err=True)
 
 
+def edition_label(edition) -> str:
+    """ "11th ed." (the editions of the game's rules are 4th to 11th); "no edition" for a record
+    that names none."""
+    return f"{edition}th ed." if isinstance(edition, int) else "no edition"
+
+
 def _label(hit, color: bool) -> str:
     d = hit.data
     where = " / ".join(p for p in (d.get("faction"), d.get("group") or d.get("document")) if p)
-    edition = f"{d['edition']}th ed." if d.get("edition") else ""
-    parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition]
+    parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition_label(hit.edition)]
     return " ".join(p for p in parts if p) + " —"
 
 

@@ -1,8 +1,4 @@
-"""`search QUERY`: ranked records with a highlighted snippet, one line each.
-
-The work is `results.run_search`, which needs no click: `fast.py` calls it straight from argv for a
-plain search, the click command below for everything else, so both print the same.
-"""
+"""`search QUERY`: ranked records with a highlighted snippet, one line each (`results.py` prints them)."""
 from __future__ import annotations
 
 import sys
@@ -29,8 +25,10 @@ def search(app, query, kind, faction, edition, limit, as_json):
     Words rank records whose name matches first. Quote phrases ("feel no pain"), combine with
     AND / OR / NOT, filter with kind: faction: group: edition: cp: phase: keyword: (a unit's
     keywords) ability: (unit and weapon ability names) number:, and mistyped words are
-    corrected. A rule number ("24.12") finds that rule. FAQs show their answer, errata their
-    new wording. Example: ruleslawyer search fnp kind:enhancement
+    corrected. Players' shorthand works (invuln, FNP, DS, OC, CP, MW, 5+++, 4++). A rule
+    number ("24.12") finds that rule. When a rule is printed in several editions, the newest
+    comes first; every hit names its edition. FAQs show their answer, errata their new
+    wording. Example: ruleslawyer search fnp kind:enhancement
     """
     code = run_search(app, query, kind=kind, faction=faction, edition=edition, limit=limit, as_json=as_json)
     if code:

@@ -29,23 +29,9 @@ _TOKEN_RE = re.compile(TOKEN_PATTERN)
 @functools.lru_cache(maxsize=None)
 def text_analyzer():
     """Tokenize, fold case, stem (Porter). No stop filter, so positions are the real ones."""
-    from .engine import load_whoosh
-
-    load_whoosh()
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter
 
     return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | StemFilter(cachesize=50000)
-
-
-@functools.lru_cache(maxsize=None)
-def word_analyzer():
-    """Tokenize and fold case only: the unstemmed words typo correction compares against."""
-    from .engine import load_whoosh
-
-    load_whoosh()
-    from whoosh.analysis import LowercaseFilter, RegexTokenizer
-
-    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter()
 
 
 @functools.lru_cache(maxsize=100000)
@@ -59,11 +45,6 @@ def stem(word: str) -> str:
 def words(text: str) -> list[str]:
     """Lower-case words of `text` as the tokenizer splits them."""
     return _TOKEN_RE.findall(text.lower())
-
-
-def word_spans(text: str) -> list[tuple[str, int, int]]:
-    """(lower-case word, start, end) for every word of `text`, for snippets and highlights."""
-    return [(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
 
 
 def terms(text: str) -> tuple[str, ...]:
@@ -95,16 +76,3 @@ def fold_name(text: str) -> str:
     from ..names import fold
 
     return fold(text)
-
-
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance of `a` and `b`, or limit + 1 as soon as it must exceed `limit`."""
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        if min(cur) > limit:
-            return limit + 1
-        prev = cur
-    return prev[-1]

@@ -140,12 +140,8 @@ def word_pairs(texts: Iterable[str]) -> str:
 
 
 def make_document(record: Record) -> dict[str, Any]:
-    """The index document of one (amended) record; `data` keeps the record for results.
-
-    The word pairs phrase queries match (`pairs`) are left to the writer, which makes them
-    from the same analysis as the text (`writer.analyze`); `with_pairs` adds them for a
-    plain Whoosh writer.
-    """
+    """The index document of one (amended) record, as Whoosh's `add_document` takes it;
+    `data` keeps the record for results."""
     name = record_name(record)
     group = getattr(record, "group", None)
     if isinstance(record, Erratum):
@@ -183,10 +179,7 @@ def make_document(record: Record) -> dict[str, Any]:
         "tags": tags,
         "text": text,
         "snippet": snippet,
+        "pairs": word_pairs([name, text, tags]),
+        "words": " ".join(sorted({w for part in (name, text, tags) for w in analysis.words(part) if w.isalpha()})),
         "data": json.dumps(to_dict(record, include_changes=True), ensure_ascii=False),
     }
-
-
-def with_pairs(doc: dict[str, Any]) -> dict[str, Any]:
-    """`doc` with its `pairs` field filled, for writing through Whoosh's own analyzers."""
-    return {**doc, "pairs": word_pairs([doc["name"], doc["text"], doc["tags"]])}

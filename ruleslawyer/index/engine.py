@@ -3,18 +3,16 @@
 Everything else in `index/` speaks in plain Python (query nodes from `query.py`, documents
 from `documents.py`), so the engine could be swapped for another by rewriting this module.
 
-Where the index lives and when it is rebuilt is `lifecycle.py`'s business. A search opens
-the index with `fastsearch.py` first, which reads Whoosh's files without importing Whoosh
-(`rawread.py`) and asks this module only for what it cannot run.
+Where the index lives and when it is rebuilt is `lifecycle.py`'s business. Only Whoosh's
+public API is used here (`open_dir`, `ix.writer()`, `searcher.search`, query objects, BM25F):
+no module of the package reads Whoosh's files or private names (tests/test_dependency_internals.py).
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from . import analysis
-from .evaluate import TermAtATime
-from .plain import Plain
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
@@ -26,76 +24,25 @@ EXACT_NAME_BOOST = 30.0
 KIND_HINT_BOOST = 15.0
 # A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
 PHRASE_BOOST = 0.5
-VOCABULARY_FILE = "words.txt"
 
 
-def load_whoosh() -> None:
-    """Import Whoosh's core without three imports it never uses on our path.
+class Hit(NamedTuple):
+    """One result: engine score and the stored fields of the document (dict)."""
 
-    Start-up time of `ruleslawyer search` is mostly imports, and half of Whoosh's is three
-    modules it does not need here: `whoosh.compat` imports `urllib.request` (http.client,
-    email, ssl) only to re-export `urlretrieve`; `whoosh.reading` imports the
-    `cached_property` package, which imports asyncio, for one synchronous property; and
-    `whoosh.query.terms` imports `whoosh.lang.morph_en` (large regexes compiled at import) for
-    Variations queries, which we never build. While Whoosh is first imported, stand-ins serve
-    those names (lazy `urlretrieve` and `variations`, functools' cached_property); they are
-    removed right after, so any later import gets the real modules. A module already
-    imported is simply used.
-    """
-    import sys
-
-    if "whoosh.reading" in sys.modules:
-        return
-    import functools
-    import types
-
-    shims = {}
-    if "urllib.request" not in sys.modules:
-        def urlretrieve(*args, **kwargs):
-            import importlib
-
-            return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
-
-        shims["urllib.request"] = types.ModuleType("urllib.request")
-        shims["urllib.request"].urlretrieve = urlretrieve
-    if "whoosh.lang.morph_en" not in sys.modules:  # Variations queries only; compiles big regexes
-        def variations(word):
-            import importlib
-
-            return importlib.import_module("whoosh.lang.morph_en").variations(word)
-
-        shims["whoosh.lang.morph_en"] = types.ModuleType("whoosh.lang.morph_en")
-        shims["whoosh.lang.morph_en"].variations = variations
-    if "cached_property" not in sys.modules:
-        shims["cached_property"] = types.ModuleType("cached_property")
-        shims["cached_property"].cached_property = functools.cached_property
-    sys.modules.update(shims)
-    try:
-        import whoosh.compat  # noqa: F401
-        import whoosh.index  # noqa: F401
-        import whoosh.query  # noqa: F401
-        import whoosh.reading  # noqa: F401
-        import whoosh.searching  # noqa: F401
-    finally:
-        for name, module in shims.items():
-            if sys.modules.get(name) is module:
-                del sys.modules[name]
+    score: float
+    fields: dict
 
 
-class Hit(Plain):
-    """One result: engine score (float) and the stored fields of the document (dict)."""
-
-    FIELDS = (("score", Plain.REQUIRED), ("fields", Plain.REQUIRED))
-    FROZEN = True
-
-
-def _schema():
-    load_whoosh()
+def schema():
+    """Our index schema (fields and analyzers), for `create_in`."""
     from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
     text = analysis.text_analyzer()
     return Schema(
-        kind=ID(stored=True), edition=ID(stored=True), cp=ID, phase=KEYWORD(lowercase=True),
+        # kind, edition and name_exact are also columns: which printings of a rule exist is read
+        # from them without loading any stored record (search.newer_printings).
+        kind=ID(stored=True, sortable=True), edition=ID(stored=True, sortable=True), cp=ID,
+        phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True), number=ID,
         # The record's content hash (lifecycle.py): what an incremental update deletes by. A
         # column, so the keys of a whole index are read in one go.
@@ -106,33 +53,15 @@ def _schema():
         name=TEXT(analyzer=text, stored=True),
         tags=TEXT(analyzer=text, phrase=False), text=TEXT(analyzer=text, phrase=False),
         pairs=KEYWORD(scorable=True),
+        # The unstemmed words of name, tags and text, once a document: what typo correction
+        # compares a word that matched nothing against (`reader.terms_within`).
+        words=KEYWORD,
         faction=TEXT(analyzer=text, phrase=False, stored=True), group=TEXT(analyzer=text, phrase=False, stored=True),
         keywords=TEXT(analyzer=text, phrase=False), abilities=TEXT(analyzer=text, phrase=False),
         weapons=TEXT(analyzer=text, phrase=False),
         section=TEXT(analyzer=text, phrase=False),
         snippet=STORED, data=STORED,
     )
-
-
-def _weighting():
-    """BM25F whose idf for name and tag words is the word's idf in the text.
-
-    Whoosh computes idf per field, so a common word that is rare in names ("range",
-    "rules") scored as if it were telling; measured on the whole text it is not.
-    """
-    load_whoosh()
-    from whoosh import scoring
-
-    class SharedIdfBM25F(scoring.BM25F):
-        def scorer(self, searcher, fieldname, text, qf=1):
-            scorer = super().scorer(searcher, fieldname, text, qf=qf)
-            if fieldname in ("name", "tags") and isinstance(scorer, scoring.BM25FScorer):
-                parent = searcher.get_parent()
-                if parent.doc_frequency("text", text):
-                    scorer.idf = parent.idf("text", text)
-            return scorer
-
-    return SharedIdfBM25F()
 
 
 def _phrase(q, field: str, terms: tuple[str, ...], boost: float):
@@ -167,7 +96,6 @@ def compile_query(node):
     value) an exact filter, ("all",) every document, ("exact_name", folded name) and
     ("kind_hint", kind) score bonuses.
     """
-    load_whoosh()
     from whoosh import query as q
 
     op = node[0]
@@ -211,17 +139,15 @@ class Index:
     """An open index: run queries, look up term frequencies and spelling candidates."""
 
     def __init__(self, path: str | Path):
-        load_whoosh()
         from whoosh.index import open_dir
 
         self.path = Path(path)
-        self._ix = open_dir(str(self.path), readonly=True)
-        self._searcher = self._ix.searcher(weighting=_weighting())
-        self._reader = self._searcher.reader()
-        self._evaluator = TermAtATime(self._searcher)
+        self.ix = open_dir(str(self.path), readonly=True)
+        self.searcher = self.ix.searcher()  # Whoosh's BM25F; field weights are query boosts
+        self.reader = self.searcher.reader()
 
     def close(self) -> None:
-        self._searcher.close()
+        self.searcher.close()
 
     def __enter__(self) -> "Index":
         return self
@@ -231,26 +157,17 @@ class Index:
 
     @property
     def doc_count(self) -> int:
-        return self._searcher.doc_count()
+        return self.searcher.doc_count()
 
-    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False,
-               *, whoosh_collector: bool = False) -> list[Hit]:
-        """The best `limit` documents for query node `node`, restricted by filter nodes.
-
-        Queries run term at a time (`evaluate.py`); `whoosh_collector` runs them through
-        Whoosh's own searcher instead (same scores, slower on common words; tests compare).
-        """
+    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False) -> list[Hit]:
+        """The best `limit` documents for query node `node`, restricted by filter nodes
+        (by name instead of score with `sort_by_name`)."""
         query = self.whoosh_query(node, filters)
-        if not sort_by_name and not whoosh_collector:
-            best = self._evaluator.top(query, limit)
-            if best is not None:
-                return [Hit(score, self._reader.stored_fields(docnum)) for score, docnum in best]
         if sort_by_name:
-            results = self._searcher.search(query, limit=limit, sortedby="name_exact")
-        else:
-            results = self._searcher.search(query, limit=limit)
-        return [Hit(0.0 if sort_by_name else (results.score(i) or 0.0), results[i].fields())
-                for i in range(results.scored_length())]
+            results = self.searcher.search(query, limit=limit, sortedby="name_exact")
+            return [Hit(0.0, hit.fields()) for hit in results]
+        results = self.searcher.search(query, limit=limit)
+        return [Hit(hit.score or 0.0, hit.fields()) for hit in results]
 
     def whoosh_query(self, node, filters: Sequence = ()):
         """The Whoosh query for query node `node` and filter nodes, flattened for speed."""
@@ -266,28 +183,40 @@ class Index:
         _union_tree_ors(q, query)
         return query
 
+    def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, str, str, str]]:
+        """(docnum, kind, folded name, edition) of every document named exactly one of `names`
+        (folded, as documents.make_document folds them) that the filter nodes allow."""
+        names = [n for n in names if self.reader.doc_frequency("name_exact", n) > 1]  # others: only the hit
+        if not names:
+            return []
+        query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
+        if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
+            self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
+        return [(d, *(c[d] for c in self._columns)) for d in self.searcher.docs_for_query(query)]
+
+    def stored(self, docnum: int) -> dict:
+        """The stored fields of document `docnum`."""
+        return self.reader.stored_fields(docnum)
+
     def has_term(self, term: str) -> bool:
         """True when index term `term` (stemmed) occurs in any scored field."""
-        return any(self._reader.doc_frequency(f, term) for f in SCORED_FIELDS)
+        return any(self.reader.doc_frequency(f, term) for f in SCORED_FIELDS)
 
     def close_words(self, word: str, maxdist: int) -> list[tuple[str, int]]:
         """Indexed words (unstemmed) within `maxdist` edits of `word`, most frequent first.
 
         Candidates share the first letter (typos there are rare, and it keeps this fast).
         """
-        found = [(w, n) for w, n in self._vocabulary().get(word[:1], ())
-                 if w != word and abs(len(w) - len(word)) <= maxdist and analysis.edit_distance(w, word, maxdist) <= maxdist]
+        found = [(w, self.reader.doc_frequency("words", w))
+                 for w in self.reader.terms_within("words", word, maxdist, prefix=1) if w != word]
         return sorted(found, key=lambda p: (-p[1], p[0]))
 
-    def _vocabulary(self) -> dict[str, list[tuple[str, int]]]:
-        if not hasattr(self, "_vocab"):
-            self._vocab: dict[str, list[tuple[str, int]]] = {}
-            path = self.path / VOCABULARY_FILE
-            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-            for line in lines:
-                w, _, n = line.partition("\t")
-                self._vocab.setdefault(w[:1], []).append((w, int(n or 1)))
-        return self._vocab
+    def editions(self) -> list[int]:
+        """The numbered editions the index holds, newest first."""
+        if not hasattr(self, "_editions"):
+            found = (t.decode("utf-8") if isinstance(t, bytes) else t for t in self.reader.lexicon("edition"))
+            self._editions = sorted((int(t) for t in found if t.isdigit()), reverse=True)
+        return self._editions
 
 
 def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
@@ -296,7 +225,6 @@ def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
     Builds keep the previous folder for readers, but a reader that was slow to open one can
     still find it removed by two later rebuilds; the pointer then names a newer folder.
     """
-    load_whoosh()
     from whoosh.index import EmptyIndexError
 
     for attempt in range(attempts):
@@ -311,91 +239,51 @@ def open_live(locate: Callable[[], Path], attempts: int = 3) -> Index:
 # ---------------------------------------------------------------- building
 def create_index_dir(path: str | Path):
     """A new, empty index with our schema in folder `path` (created if needed)."""
-    load_whoosh()
     from whoosh.index import create_in
 
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True)
-    return create_in(str(path), _schema())
+    return create_in(str(path), schema())
 
 
 def open_writable(path: str | Path):
     """The index in `path`, opened for writing."""
-    load_whoosh()
     from whoosh.index import open_dir
 
     return open_dir(str(path))
 
 
-def bulk_writer(ix, *, limitmb: int = 256):
-    """A fast writer (writer.BulkWriter) on index `ix`.
+def writer(ix, *, limitmb: int = 256):
+    """Whoosh's writer on index `ix`, writing one file per part.
 
-    One file per part, not Whoosh's compound file: opening a compound segment copies every
-    part into memory (BytesIO over the mmap), 110 ms and the index's size in RAM for a 127 MB
-    index, before the first search; separate files are read as needed.
+    Not Whoosh's compound file: opening a compound segment reads every part into memory before
+    the first search; separate files are read as needed.
     """
-    from .writer import BulkWriter
-
-    return BulkWriter(ix.writer(limitmb=limitmb, compound=False))
+    return ix.writer(limitmb=limitmb, compound=False)
 
 
-def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256,
-                    progress=None, total: int | None = None, second: Iterable[dict] | None = None) -> int:
-    """Write a new index of `documents` (from documents.make_document) into empty folder `path`.
-
-    With `second` (the documents that follow, as a lazy iterable), a forked process writes
-    those into a second segment while this one writes the first: both cores work, and the
-    index lists the two segments in order (docnums as if written by one writer).
-
-    Beside Whoosh's files goes `words.txt`, the unstemmed words of names and text with their
-    document counts: what typo correction compares a word that matched nothing against.
-    """
-    from .writer import add_all, fork_segment
-
-    ix = create_index_dir(path)
-    child = fork_segment(ix, second, limitmb) if second is not None else None
-    bulk = bulk_writer(ix, limitmb=limitmb)
-    try:
-        count, vocabulary = add_all(bulk, documents, progress, total)
-        if child is None:
-            bulk.commit()
-        else:
-            segments = [bulk.writer._finalize_segment()]
-            segment, more, words = child.result()
-            segments.append(segment)
-            bulk.writer._commit_toc(segments)
-            bulk.writer._finish()
-            count += more
-            vocabulary.update(words)
-    except BaseException:
-        if child is not None:
-            child.kill()
-        if not bulk.writer.is_closed:
-            bulk.cancel()
-        raise
-    ix.close()
-    write_vocabulary(path, vocabulary)
+def add_documents(w, documents: Iterable[dict], progress=None, total: int | None = None) -> int:
+    """Add `documents` (documents.make_document) through Whoosh writer `w`; returns how many."""
+    count = 0
+    for count, doc in enumerate(documents, 1):
+        w.add_document(**doc)
+        if progress is not None and (count % 200 == 0 or count == total):
+            progress(count, total or count)
     return count
 
 
-def write_vocabulary(path: str | Path, vocabulary) -> None:
-    """Write `words.txt` (word, tab, document count) from a Counter of words, atomically."""
-    import os
-
-    words = "".join(f"{w}\t{n}\n" for w, n in sorted(vocabulary.items()) if n > 0 and w.isalpha())
-    tmp = Path(path) / (VOCABULARY_FILE + ".tmp")
-    tmp.write_text(words, encoding="utf-8")
-    os.replace(tmp, Path(path) / VOCABULARY_FILE)
-
-
-def read_vocabulary(path: str | Path):
-    """The Counter `write_vocabulary` wrote (empty when there is none)."""
-    from collections import Counter
-
-    found: Counter = Counter()
-    file = Path(path) / VOCABULARY_FILE
-    if file.exists():
-        for line in file.read_text(encoding="utf-8").splitlines():
-            w, _, n = line.partition("\t")
-            found[w] = int(n or 1)
-    return found
+def build_index_dir(documents: Iterable[dict], path: str | Path, *, limitmb: int = 256,
+                    progress=None, total: int | None = None) -> int:
+    """Write a new index of `documents` (from documents.make_document) into empty folder `path`;
+    returns the number of documents."""
+    ix = create_index_dir(path)
+    w = writer(ix, limitmb=limitmb)
+    try:
+        count = add_documents(w, documents, progress, total)
+    except BaseException:
+        w.cancel()
+        ix.close()
+        raise
+    w.commit()
+    ix.close()
+    return count

@@ -31,13 +31,9 @@ from ..gcpause import gc_paused
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 5
+INDEX_VERSION = 7
 # An update that would replace more than this share of the documents is done as a full build.
 FULL_BUILD_SHARE = 0.5
-# A full build of at least this many documents is written by two processes (two segments).
-PARALLEL_MIN = 2000
-# The writing cost of one document beyond its text, in characters of text (see _balanced_split).
-DOCUMENT_COST_CHARS = 3500
 
 Progress = Callable[[int, int], None]
 Notice = Callable[[str], None]
@@ -129,11 +125,10 @@ def _documents(items: Iterable[tuple[str, object]]) -> Iterable[dict]:
 
 # ---------------------------------------------------------------- full build
 def rebuild(root: Path, generation: int, documents: Iterable[dict], *, progress: Progress | None = None,
-            total: int | None = None, second: Iterable[dict] | None = None) -> Path:
+            total: int | None = None) -> Path:
     """Build a new index from `documents` beside the live one, then swap it in atomically.
 
-    `second` (documents that follow) are written by a second process. Call with the build
-    lock held. A failure removes the half-built folder and leaves the live index as it was.
+    Call with the build lock held. A failure removes the half-built folder and leaves the live index as it was.
     """
     import shutil
     import tempfile
@@ -141,7 +136,7 @@ def rebuild(root: Path, generation: int, documents: Iterable[dict], *, progress:
     previous = read_current(root)
     build = Path(tempfile.mkdtemp(prefix=f"build-{generation}-", dir=root))
     try:
-        count = engine.build_index_dir(documents, build, progress=progress, total=total, second=second)
+        count = engine.build_index_dir(documents, build, progress=progress, total=total)
         toc = _toc_generation(build)
         _write_pointer(root, {"dir": build.name, "generation": generation, "version": INDEX_VERSION,
                               "documents": count, "toc": toc})
@@ -165,25 +160,6 @@ def _toc_generation(folder: Path) -> int:
         ix.close()
 
 
-def _balanced_split(docs: list[dict]) -> int:
-    """Where to cut `docs` so both halves are about as much writing work.
-
-    Records differ a lot in size (a datasheet is many times a stratagem), so half the count
-    is not half the work; nor is half the text, because much of the cost is per document
-    (its own rare terms: the word pairs of its text, its key and name) rather than per
-    character. The cost of a document is modelled as its characters plus
-    `DOCUMENT_COST_CHARS`, fitted on the real 10th edition export (998 datasheets holding
-    half the text took half the CPU time of the other 3,086 records holding the other half).
-    """
-    sizes = [len(d["name"]) + len(d["tags"]) + len(d["text"]) + DOCUMENT_COST_CHARS for d in docs]
-    half, total = 0, sum(sizes) / 2
-    for i, size in enumerate(sizes):
-        half += size
-        if half >= total:
-            return max(1, i)
-    return len(docs) // 2
-
-
 # ---------------------------------------------------------------- incremental update
 class Damaged(Exception):
     """The live index cannot be read (a truncated, garbage or missing segment or TOC)."""
@@ -191,15 +167,9 @@ class Damaged(Exception):
 
 def _live_keys(ix) -> dict[str, int]:
     """key -> docnum of every live (not deleted) document of the open index `ix`."""
-    keys: dict[str, int] = {}
     with ix.reader() as reader:
-        for leaf, offset in reader.leaf_readers():
-            column = leaf.column_reader("key")
-            deleted = leaf.deleted_docs_set if leaf.has_deletions() else frozenset()
-            for docnum, key in enumerate(column):
-                if docnum not in deleted and key:
-                    keys[key] = offset + docnum
-    return keys
+        column = reader.column_reader("key")
+        return {column[docnum]: docnum for docnum in reader.all_doc_ids() if column[docnum]}
 
 
 def update(root: Path, current: dict, generation: int, source: Source, *,
@@ -207,10 +177,9 @@ def update(root: Path, current: dict, generation: int, source: Source, *,
     """Bring the live index in `root` up to `generation` in place; None when a full build is
     the better choice (most documents changed). Raises Damaged when the index cannot be read.
 
-    Call with the build lock held.
+    Documents of records that are gone or changed are deleted by their key, the new ones
+    added, in one Whoosh commit (which also merges small segments). Call with the build lock held.
     """
-    from . import writer as fast
-
     folder = root / current["dir"]
     try:
         ix = engine.open_writable(folder)
@@ -227,27 +196,16 @@ def update(root: Path, current: dict, generation: int, source: Source, *,
         ix.close()
         return None
     if gone or new:
-        vocabulary = engine.read_vocabulary(folder)
-        try:
-            with ix.searcher() as searcher:  # the words of what goes, from the records it holds
-                for key in gone:
-                    old = json.loads(searcher.stored_fields(have[key])["data"])
-                    vocabulary.subtract(_words_of_dict(old))
-        except Exception as exc:
-            ix.close()
-            raise Damaged(describe(exc)) from None
-        bulk = engine.bulk_writer(ix)
+        w = engine.writer(ix)
         try:
             for key in gone:
-                bulk.writer.delete_by_term("key", key)
-            added, words = fast.add_all(bulk, _documents((k, want[k]) for k in new), progress, len(new))
-            vocabulary.update(words)
+                w.delete_by_term("key", key)
+            engine.add_documents(w, _documents((k, want[k]) for k in new), progress, len(new))
         except BaseException:
-            bulk.cancel()
+            w.cancel()
             ix.close()
             raise
-        bulk.commit()
-        engine.write_vocabulary(folder, vocabulary)
+        w.commit()
     toc = ix.latest_generation()
     ix.close()
     _write_pointer(root, {**current, "generation": generation, "documents": len(want), "toc": toc,
@@ -255,36 +213,10 @@ def update(root: Path, current: dict, generation: int, source: Source, *,
     return folder
 
 
-def _words_of_dict(data: dict) -> set[str]:
-    from ..records import from_dict
-    from .documents import make_document
-    from .writer import analyze
-
-    return analyze(make_document(from_dict(data)))[1]
-
-
 def describe(exc: BaseException) -> str:
     """One short line naming an exception (for the damaged-index notice)."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}"[:160] if text else type(exc).__name__
-
-
-def check_readable(folder: Path) -> None:
-    """Raise Damaged unless the index in `folder` opens and reads (TOC, segments, columns)."""
-    try:
-        ix = engine.open_writable(folder)
-        try:
-            with ix.searcher() as searcher:
-                reader = searcher.reader()
-                for leaf, _ in reader.leaf_readers():
-                    list(leaf.column_reader("key"))
-                    for field in ("name", "text"):
-                        for term in list(leaf.lexicon(field))[:1]:
-                            list(leaf.postings(field, term).all_ids())
-        finally:
-            ix.close()
-    except Exception as exc:
-        raise Damaged(describe(exc)) from None
 
 
 # ---------------------------------------------------------------- the one entry point
@@ -305,8 +237,8 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
         return root / current["dir"]
     try:
         # Reading the store and making documents creates hundreds of thousands of objects that
-        # live until the build ends (records, documents, posting lists); a forked writer
-        # inherits the pause, so it also does not walk (and copy) the parent's pages.
+        # live until the build ends (records, documents, posting lists): the collector would
+        # walk them again and again for nothing.
         with build_lock(root), gc_paused():
             again = read_current(root)
             seen = generation()
@@ -326,11 +258,6 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
             if damaged is not None and notice is not None:
                 notice(f"the search index was damaged ({damaged}); rebuilding it")
             items = list(source.keyed().items())
-            if len(items) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
-                docs = list(_documents(items))
-                half = _balanced_split(docs)
-                return rebuild(root, seen, iter(docs[:half]), progress=progress, total=half,
-                               second=iter(docs[half:]))
             return rebuild(root, seen, _documents(items), progress=progress, total=len(items))
     except OSError as exc:
         raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",

@@ -10,10 +10,10 @@ A malformed query raises QueryError with a hint, never anything else.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ..errors import QueryError
 from . import analysis
-from .plain import Plain
 
 # Field name typed -> index field. Filters on ID fields match exactly; the others match the
 # value's words as a phrase inside that field.
@@ -43,18 +43,30 @@ _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhanc
                "errata": "errata", "erratum": "errata", "faq": "faq", "note": "note", "tabl": "table",
                "chart": "table"}
 
+# Players' shorthand for a save: "5+++" is a Feel No Pain 5+, "4++" an invulnerable save 4+.
+_SAVE_SHORTHAND = (
+    (re.compile(r"(\d)\+\+\+"), ("feel no pain", "{}+")),
+    (re.compile(r"(\d)\+\+"), ("invulnerable save", "{}+")),
+)
+
 _TOKEN_RE = re.compile(r'\s+|(?P<paren>[()])|(?P<field>[A-Za-z_]+):(?=\S)|(?P<quote>")|(?P<word>[^\s()"]+)')
 
 
-class ParsedQuery(Plain):
+@dataclass
+class ParsedQuery:
     """A parsed query: the scored part, the filters, and what the words were (for snippets).
 
-    Fields: node (tuple), filters (list of filter nodes), plain_words (unstemmed, lower-case:
-    typo candidates), highlight_terms (set of index terms to highlight), has_terms (bool).
+    plain_words are the unstemmed, lower-case words; known_words those of them the synonym
+    table knows (abbreviations: never typo candidates); highlight_terms the index terms to
+    highlight.
     """
 
-    FIELDS = (("node", Plain.REQUIRED), ("filters", list), ("plain_words", list), ("highlight_terms", set),
-              ("has_terms", True))
+    node: tuple
+    filters: list = field(default_factory=list)
+    plain_words: list = field(default_factory=list)
+    known_words: set = field(default_factory=set)
+    highlight_terms: set = field(default_factory=set)
+    has_terms: bool = True
 
 
 def normalize_kind(value: str) -> str:
@@ -244,8 +256,11 @@ class _Parser:
 
     def _words_node(self, raw_words: list[str], exact: bool = True) -> list[tuple]:
         """Plain words -> ranked alternatives (synonyms expanded, question words dropped)."""
-        words = [w for raw in raw_words for w in analysis.words(raw)]
-        if not words:
+        raw_words = [w for raw in raw_words for w in _shorthand(raw)]
+        # A rule number is looked up as a number, not as its digits ("24.12" is not "24 12").
+        numbers = [m.group(1) for raw in raw_words if exact and (m := _NUMBER_RE.fullmatch(raw))]
+        words = [w for raw in raw_words if not (exact and _NUMBER_RE.fullmatch(raw)) for w in analysis.words(raw)]
+        if not words and not numbers:
             return []
         content = [w for w in words if w not in analysis.QUERY_STOP_WORDS] or words
         self.parsed.plain_words.extend(content)
@@ -255,12 +270,14 @@ class _Parser:
         keep = [w in content for w in words]
         if exact:
             nodes.extend(("kind_hint", k) for k in dict.fromkeys(_KIND_WORDS.get(s) for s in stems) if k)
+        longest = max(map(len, table), default=1)
         i = 0
         while i < len(words):
-            for size in (3, 2, 1):
+            for size in range(longest, 0, -1):
                 key = tuple(stems[i:i + size])
                 if len(key) == size and key in table:
                     nodes.append(_synonym_any(key))
+                    self.parsed.known_words.update(words[i:i + size])
                     for alt in table[key]:
                         self.parsed.highlight_terms.update(alt)
                     i += size
@@ -270,11 +287,19 @@ class _Parser:
                     nodes.append(("terms", None, (stems[i],)))
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
-        if exact:
-            nodes.extend(("number", m.group(1)) for raw in raw_words if (m := _NUMBER_RE.fullmatch(raw)))
+        nodes.extend(("number", n) for n in numbers)
         if nodes and exact:
             nodes.append(("exact_name", analysis.fold_name(" ".join(raw_words))))
         return nodes
+
+
+def _shorthand(raw: str) -> list[str]:
+    """A raw query word with players' save shorthand spelled out ("5+++" -> feel no pain 5+)."""
+    for pattern, (words, value) in _SAVE_SHORTHAND:
+        m = pattern.fullmatch(raw)
+        if m:
+            return [*words.split(), value.format(m.group(1))]
+    return [raw]
 
 
 def _synonym_any(terms: tuple[str, ...]) -> tuple | None:

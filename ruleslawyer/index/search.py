@@ -8,26 +8,29 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import QueryError
-from . import analysis
-from .plain import Plain
+from . import analysis, editions
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
 
 
-class SearchHit(Plain):
+@dataclass
+class SearchHit:
     """One result: the record (as its records.md dict, errata applied), score and snippet.
 
-    Fields: name, data (the dict), score, snippet, highlights: (start, end) character ranges
-    of matched words inside `snippet`.
+    highlights: (start, end) character ranges of matched words inside `snippet`.
     """
 
-    FIELDS = (("name", Plain.REQUIRED), ("data", Plain.REQUIRED), ("score", Plain.REQUIRED),
-              ("snippet", Plain.REQUIRED), ("highlights", list))
+    name: str
+    data: dict
+    score: float
+    snippet: str
+    highlights: list = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -40,16 +43,24 @@ class SearchHit(Plain):
 
         return from_dict(self.data)
 
+    @property
+    def edition(self) -> int | None:
+        return self.data.get("edition")
+
     def to_json(self) -> dict[str, Any]:
-        return {**self.data, "score": round(self.score, 3), "snippet": self.snippet,
+        return {**self.data, "edition": self.edition, "score": round(self.score, 3), "snippet": self.snippet,
                 "highlights": [list(h) for h in self.highlights]}
 
 
-class SearchResult(Plain):
+@dataclass
+class SearchResult:
     """What a search found: query, hits, corrected (the query actually run when typos were
     fixed, else None) and suggestions (for an empty result)."""
 
-    FIELDS = (("query", Plain.REQUIRED), ("hits", Plain.REQUIRED), ("corrected", None), ("suggestions", list))
+    query: str
+    hits: list
+    corrected: str | None = None
+    suggestions: list = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- the index of a store
@@ -123,7 +134,7 @@ def _with_repair(locate, run):
     """Open the live index and run `run(index)`; an index that fails to open or read is
     rebuilt once (a derived file: nothing is lost) and the search run again."""
     from ..errors import RuleslawyerError
-    from .fastsearch import open_live  # Whoosh is imported only for what it alone can run
+    from .engine import open_live
 
     state: dict = {"damaged": None}
 
@@ -202,7 +213,10 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         parsed = parse_query(corrected_text)
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
-    raw = index.search(parsed.node, filters, limit=limit, sort_by_name=not parsed.has_terms)
+    if parsed.has_terms:
+        raw = editions.current_first(index, index.search(parsed.node, filters, limit=limit), filters)[:limit]
+    else:
+        raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     hits = [_hit(h, parsed) for h in raw]
     result = SearchResult(query=query, hits=hits, corrected=corrected)
     if not hits:
@@ -212,10 +226,14 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
 
 # ---------------------------------------------------------------- typo tolerance
 def _corrections(index, parsed: ParsedQuery) -> dict[str, str]:
-    """word -> closest indexed word, for every query word that matches nothing at all."""
+    """word -> closest indexed word, for every query word that matches nothing at all.
+
+    Words the synonym table knows (invuln, FNP, DS) are never corrected: their expansion is
+    what they mean, even when the word itself is in no record.
+    """
     fixes = {}
     for word in dict.fromkeys(parsed.plain_words):
-        if len(word) < 4 or not word.isalpha():
+        if len(word) < 4 or not word.isalpha() or word in parsed.known_words:
             continue
         if index.has_term(analysis.stem(word)):
             continue
