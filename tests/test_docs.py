@@ -8,7 +8,10 @@ import shlex
 import click
 import pytest
 
-from ruleslawyer.cli.main import COMMANDS, cli
+from ruleslawyer import registry
+from ruleslawyer.cli.main import cli
+
+COMMANDS = registry.names(registry.COMMANDS)
 
 from .conftest import ROOT
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__, lazy
+from .. import __version__, registry
 from ..errors import RuleslawyerError
 from .context import AppContext, database_error_line, echo, error_line, library_error_line, printable
 
-from .main import COMMANDS
 
 
 class UserError(click.ClickException):
@@ -34,11 +33,10 @@ def report_damage(line: str) -> None:
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx):
-        return sorted(COMMANDS)
+        return sorted(registry.names(registry.COMMANDS))
 
     def get_command(self, ctx, name):
-        spec = COMMANDS.get(name)
-        return lazy.load(spec) if spec else None
+        return registry.load_named(registry.COMMANDS, name)
 
     def invoke(self, ctx):
         import sqlite3

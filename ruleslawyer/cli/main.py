@@ -1,7 +1,8 @@
 """The `ruleslawyer` entry point.
 
-The command group itself is click's (`group.py`), imported on first use; every command
-module is imported only when its command runs.
+The command group itself is click's (`group.py`), imported on first use; its commands are the
+`ruleslawyer.commands` entry points (ruleslawyer/registry.py: ours in pyproject.toml, and any
+plugin's), each module imported only when its command runs.
 
 `cli` is the group for everyone else too (tests invoke it with click's CliRunner; command
 modules import `pass_app` and friends from here): attributes not defined here come from
@@ -9,28 +10,6 @@ modules import `pass_app` and friends from here): attributes not defined here co
 """
 from __future__ import annotations
 
-# command name -> "module:attribute"
-COMMANDS = {
-    "ingest": "ruleslawyer.cli.store_commands:ingest",
-    "export": "ruleslawyer.cli.store_commands:export",
-    "stats": "ruleslawyer.cli.store_commands:stats",
-    "show": "ruleslawyer.cli.show:show",
-    "stratagems": "ruleslawyer.cli.stratagems:stratagems",
-    "errata": "ruleslawyer.cli.errata:errata",
-    "table": "ruleslawyer.cli.errata:table",
-    "wound": "ruleslawyer.cli.errata:wound",
-    "search": "ruleslawyer.cli.search:search",
-    "site": "ruleslawyer.cli.site:site",
-    "cards": "ruleslawyer.cli.cards:cards",
-    "files": "ruleslawyer.cli.files:files",
-    "remove": "ruleslawyer.cli.files:remove",
-    "conflicts": "ruleslawyer.cli.files:conflicts",
-    "list": "ruleslawyer.cli.lists:list_group",
-    "check": "ruleslawyer.cli.check:check",
-    "points": "ruleslawyer.cli.points:points",
-    "changes": "ruleslawyer.cli.changes:changes",
-    "mcp": "ruleslawyer.cli.mcp:mcp",
-}
 # What command modules and tests import from here; defined in group.py (click).
 _FROM_GROUP = ("pass_app", "printable", "UserError", "raise_user_error", "AppContext", "LazyGroup")
 
