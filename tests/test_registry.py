@@ -52,12 +52,12 @@ class TallyFormat:
         return text.lstrip().startswith("UNITS:")
 
     def parse(self, text):
-        units = []
+        army = ArmyList(format="tally", factions=["Necrons"])
         for n, line in enumerate(text.splitlines()[1:], start=2):
             name, _, points = line.partition(",")
             if name.strip():
-                units.append(ListUnit(name=name.strip(), points=int(points), line=n))
-        return ArmyList(units=tuple(units), format="tally")
+                army.units.append(ListUnit(name=name.strip(), points=int(points), line=n))
+        return army
 
 
 TALLY = TallyFormat()
@@ -111,3 +111,20 @@ def test_a_plugin_source_is_read_by_ingest(plugin, tmp_path):
 def test_without_the_plugin_the_format_is_unknown(tmp_path):
     registry.clear_cache()
     assert "50-house" not in registry.names(registry.SOURCES)
+
+
+def test_a_plugin_list_format_is_read_by_list_check(plugin, tmp_path):
+    from ruleslawyer.cli.main import cli
+    from ruleslawyer.ingest.sources.armylists import parse_list
+
+    text = "UNITS:\nRoyal Warden, 50\nNecron Warriors, 80\n"
+    army = parse_list(text, name="tally.txt")
+    assert army.format == "tally" and [u.name for u in army.units] == ["Royal Warden", "Necron Warriors"]
+    listed = tmp_path / "tally.txt"
+    listed.write_text(text)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.sqlite"), "list", "check", str(listed)])
+    assert "tally" in result.output and "Royal Warden" in result.output, result.output
+
+
+def test_the_built_in_list_formats_are_registered_in_order():
+    assert registry.names(registry.LISTS)[:3] == ["10-battlescribe-roster", "20-new-recruit", "30-official-app"]

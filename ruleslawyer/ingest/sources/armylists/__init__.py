@@ -11,11 +11,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from .... import registry
 from ....errors import LoadError
-from .app_text import looks_like_app, parse_app_text
 from .model import MAX_UNITS, ArmyList, ListItem, ListNote, ListUnit
-from .newrecruit import looks_like_newrecruit, parse_newrecruit
-from .roster import RosterError, looks_like_roster, parse_roster
+from .roster import RosterError
 
 # A list export is a few KB, a roster a few hundred. Reading one takes some 40 times its size in
 # memory (lines, items, notes), so the limit keeps the worst case under 200 MB.
@@ -25,42 +24,36 @@ __all__ = ["MAX_LIST_BYTES", "MAX_UNITS", "ArmyList", "ListItem", "ListNote", "L
 
 
 def parse_list(data: str | bytes, name: str = "list") -> ArmyList:
-    """Parse an army list from its text or bytes; raises LoadError when no format fits."""
-    if isinstance(data, bytes):
-        if looks_like_roster(data):
+    """Parse an army list from its text or bytes; raises LoadError when no format fits.
+
+    The formats are the `ruleslawyer.lists` registry's (see `formats.py`), tried in order:
+    binary ones on the bytes, the others on the text."""
+    formats = registry.load_all(registry.LISTS)
+    raw = data if isinstance(data, bytes) else data.lstrip("\ufeff").encode("utf-8", errors="replace")
+    for fmt in formats:
+        if getattr(fmt, "binary", False) and fmt.looks_like(raw):
             try:
-                return parse_roster(data)
+                return _checked(fmt.parse(raw), name)
             except RosterError as exc:
                 raise LoadError(name, str(exc)) from None
-        text = data.decode("utf-8-sig", errors="replace")
-    else:
-        text = data.lstrip("\ufeff")
-    if looks_like_roster(text[:2000].encode("utf-8", errors="replace")):
-        try:
-            return parse_roster(text.encode("utf-8"))
-        except RosterError as exc:
-            raise LoadError(name, str(exc)) from None
+    text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data.lstrip("\ufeff")
     text = text.replace("\r\n", "\n").replace("\t", "    ")
     if not text.strip():
         raise LoadError(name, "the list is empty")
-    if looks_like_newrecruit(text) and not _app_markers(text):
-        army = parse_newrecruit(text)
-    elif looks_like_app(text):
-        army = parse_app_text(text)
-    else:
-        raise LoadError(name, "not an army list this version can read",
-                        hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
+    for fmt in formats:
+        if not getattr(fmt, "binary", False) and fmt.looks_like(text):
+            return _checked(fmt.parse(text), name)
+    raise LoadError(name, "not an army list this version can read",
+                    hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
+
+
+def _checked(army: ArmyList, name: str) -> ArmyList:
     if len(army.units) > MAX_UNITS:
         raise LoadError(name, f"{len(army.units)} units; no army list has over {MAX_UNITS}")
     if not army.units:
         raise LoadError(name, "no units found in the list",
                         hint="export it from the official app, New Recruit or BattleScribe (.ros/.rosz)")
     return army
-
-
-def _app_markers(text: str) -> bool:
-    low = text.casefold()
-    return "exported with app version" in low or " points)" in low
 
 
 def load_list(path: str | Path) -> ArmyList:
