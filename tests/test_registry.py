@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import textwrap
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,7 +14,6 @@ from ruleslawyer import registry
 
 PLUGIN_SOURCE = '''
 """A plugin for a made-up house-rules format: a first line "HOUSE-RULES", then "Name: text" lines."""
-from pathlib import Path
 
 from ruleslawyer.ingest.sources.structured import StructuredSource
 from ruleslawyer.records import Rule, Source
