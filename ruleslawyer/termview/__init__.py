@@ -5,86 +5,28 @@ WHEN/TARGET/EFFECT, rules, errata, tables) and falls back to a generic field lis
 """
 from __future__ import annotations
 
-import textwrap
+from ..records import Record
+from .common import format_generic, format_printings, printing_lines, source_line, wrap
+from .datasheet import format_datasheet
+from .errata import format_erratum, format_faq, format_note, format_table
+from .rules import format_enhancement, format_rule, format_stratagem
 
-from .. import lazy
-from ..records import Record, record_name, to_dict
+__all__ = ["format_record", "format_generic", "format_printings", "printing_lines", "source_line", "wrap"]
 
-# kind -> "module:function(record, width) -> str"
 FORMATTERS = {
-    "datasheet": "ruleslawyer.termview.datasheet:format_datasheet",
-    "stratagem": "ruleslawyer.termview.rules:format_stratagem",
-    "enhancement": "ruleslawyer.termview.rules:format_enhancement",
-    "detachment_rule": "ruleslawyer.termview.rules:format_rule",
-    "rule": "ruleslawyer.termview.rules:format_rule",
-    "errata": "ruleslawyer.termview.errata:format_erratum",
-    "note": "ruleslawyer.termview.errata:format_note",
-    "faq": "ruleslawyer.termview.errata:format_faq",
-    "table": "ruleslawyer.termview.errata:format_table",
+    "datasheet": format_datasheet,
+    "stratagem": format_stratagem,
+    "enhancement": format_enhancement,
+    "detachment_rule": format_rule,
+    "rule": format_rule,
+    "errata": format_erratum,
+    "note": format_note,
+    "faq": format_faq,
+    "table": format_table,
 }
 
 
 def format_record(record: Record, width: int = 80) -> str:
     """The terminal view of any record."""
-    spec = FORMATTERS.get(record.kind)
-    if spec is not None:
-        return lazy.load(spec)(record, width)
-    return format_generic(record, width)
-
-
-def format_generic(record: Record, width: int = 80) -> str:
-    """Every non-empty field, wrapped: the fallback view."""
-    data = to_dict(record)
-    lines = [f"{record_name(record)}  [{record.kind}]"]
-    for key, value in data.items():
-        if key in ("kind", "name", "source") or value in (None, "", [], {}):
-            continue
-        text = value if isinstance(value, str) else str(value)
-        lines.extend(textwrap.wrap(f"{key}: {text}", width, subsequent_indent="  ") or [f"{key}:"])
-    lines.append(source_line(record))
-    return "\n".join(lines)
-
-
-def source_line(record: Record) -> str:
-    src = record.source
-    page = f", page {src.page}" if src.page else ""
-    return f"Source: {src.file}{page}"
-
-
-def format_printings(printings, other_editions: list[int], record: Record, points=None) -> list[str]:
-    """Lines naming a record's current points (from a points list), its other printings (and
-    where they differ) and its other editions."""
-    lines = []
-    if points is not None:
-        from ..library.points import points_text
-
-        text = points_text(points)
-        version = f" v{points.version}" if points.version else ""
-        if text:
-            lines.append(f"Current points ({points.source.file}{version}): {text}")
-    lines.extend(printing_lines(printings))
-    if other_editions:
-        editions = ", ".join(f"{e}th" for e in other_editions)
-        lines.append(f"Other editions: {editions} (show one with --edition N)")
-    return lines
-
-
-def printing_lines(printings) -> list[str]:
-    """The other files that print a record, and the fields on which they differ from it."""
-    if not printings or not printings.others:
-        return []
-    files = ", ".join(info.name for _, info in printings.others)
-    lines = [f"Also printed in: {files} (choose one with --source FILE)"]
-    for d in printings.differences[:8]:
-        chosen_value = d.values[0][1]
-        others = [(f, v) for f, v in d.values[1:] if v != chosen_value]
-        lines.append(f"  differs on {d.field}: {chosen_value} here; " + "; ".join(f"{v} in {f}" for f, v in others))
-    return lines
-
-
-def wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """Wrap text paragraph by paragraph, keeping its line breaks."""
-    out: list[str] = []
-    for para in (text or "").split("\n"):
-        out.extend(textwrap.wrap(para, width, initial_indent=indent, subsequent_indent=indent) or [""])
-    return out
+    formatter = FORMATTERS.get(record.kind)
+    return formatter(record, width) if formatter is not None else format_generic(record, width)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from ..records import Record
-from . import printing_lines, wrap
+from .common import printing_lines, wrap
 
 
 def edition_label(edition: int | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from ..records import Datasheet
-from . import source_line, wrap
+from .common import source_line, wrap
 from .rules import change_lines
 
 

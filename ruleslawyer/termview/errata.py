@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from ..records import Erratum, Faq, Note, RefTable
-from . import source_line, wrap
+from .common import source_line, wrap
 
 _HIGHLIGHT = {"new": "new in this version", "revised": "revised in this version"}
 

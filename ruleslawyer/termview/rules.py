@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from ..records import Change, DetachmentRule, Enhancement, Record, Rule, Stratagem
-from . import source_line, wrap
+from .common import source_line, wrap
 
 MARK_OPEN, MARK_CLOSE = "»", "«"
 
