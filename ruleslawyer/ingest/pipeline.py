@@ -133,7 +133,7 @@ def _not_rules(data: bytes, shown: Path) -> tuple[str, str, str] | None:
     except RuleslawyerError:
         return None
     return ("army_list", f"an army-list export with {len(army.units)} units",
-            f"{shown.name} is an army list: use `ruleslawyer list check`; skipped")
+            "is an army list: use `ruleslawyer list check`; skipped")
 
 
 def _skip(store: Store, key: str, read_as: str, evidence: str, message: str) -> FileResult:

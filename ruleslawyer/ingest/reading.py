@@ -91,7 +91,7 @@ def coverage(doc: Document, records: list[Record]) -> tuple[float | None, dict[i
         if not words or (len(words) == 1 and words[0].isdigit()):  # a page number
             continue
         hit = [False] * len(words)
-        if len(words) < 3:
+        if len(words) <= 4:  # a heading or a label: its words anywhere in the records ("MOVING 03.01")
             if all(w in singles for w in words):
                 hit = [True] * len(words)
         else:

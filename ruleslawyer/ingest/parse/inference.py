@@ -31,6 +31,11 @@ FACTIONS = ("Adepta Sororitas", "Adeptus Custodes", "Adeptus Mechanicus", "Adept
             "World Eaters")
 
 
+# Faction keywords that name a faction by another name.
+_KEYWORD_ALIASES = {"ADEPTUS ASTARTES": "Space Marines", "HERETIC ASTARTES": "Chaos Space Marines",
+                    "ASURYANI": "Aeldari", "TAU EMPIRE": "T'au Empire"}
+
+
 @dataclass(frozen=True)
 class Inferred:
     """One inferred value and why."""
@@ -123,15 +128,17 @@ def infer_faction(doc: Document) -> Inferred | None:
         if _FACTION_PACK.match(line) and _known(before):
             return Inferred(_known(before), f"the title '{before} / {line}'")
     counts = Counter()
-    for faction in FACTIONS:
-        keyword = faction.upper().replace("'", "['’]")
-        counts[faction] = len(re.findall(rf"\b{keyword}\b", text))
+    for keyword, faction in [(f.upper(), f) for f in FACTIONS] + list(_KEYWORD_ALIASES.items()):
+        pattern = re.escape(keyword).replace("'", "['’]")
+        counts[faction] += len(re.findall(rf"\b{pattern}\b", text))
+    counts = +counts
     if sum(1 for n in counts.values() if n) > 3:
         return None  # a document of many factions (a points list, a rules commentary) is no one's
     ranked = counts.most_common(2)
-    if ranked and ranked[0][1] >= 2 and (len(ranked) < 2 or ranked[0][1] >= 2 * ranked[1][1]):
+    if ranked and (len(ranked) < 2 or ranked[0][1] >= 2 and ranked[0][1] >= 2 * ranked[1][1]):
         faction, n = ranked[0]
-        return Inferred(faction, f"the faction keyword {faction.upper()} is named {n} times")
+        return Inferred(faction, f"its rules name the {faction} faction keyword ({n} time{'s' if n > 1 else ''}) "
+                                 "and no other as often")
     return None
 
 

@@ -28,7 +28,7 @@ from ..document import HEADING, TABLE
 
 # A dotted leader: ASCII dots, U+FFFD (leader glyphs without a text mapping), ellipses, middots.
 _LEADER = r"[.\ufffd…·]{3,}"
-_PRICE = re.compile(rf"(?P<label>[^\ufffd]*?)\s*{_LEADER}\s*(?P<plus>\+\s*)?(?P<pts>\d+)\s*pts\b", re.I)
+_PRICE = re.compile(rf"(?P<label>[^\ufffd\n.…·]{{0,160}}?)\s*{_LEADER}\s*(?P<plus>\+\s*)?(?P<pts>\d+)\s*pts\b", re.I)
 _MODELS = re.compile(r"^(\d+(?:\s*[-–]\s*\d+)?)\s+models?$", re.I)
 _COUNTS = re.compile(r"(\d+)\s+[^\d,]+")
 _CONTENTS_ENTRY = re.compile(rf"^(?P<name>[^\d\ufffd.]+?)\s*{_LEADER}\s*(?P<page>\d+)$")
@@ -37,7 +37,7 @@ _PAGE_NUMBER = re.compile(r"^\d{1,3}$")
 ENHANCEMENTS = "detachment enhancements"
 FORGE_WORLD = "forge world points values"
 _NOT_FACTIONS = {"contents", "produced by the warhammer design studio", ENHANCEMENTS, FORGE_WORLD}
-MIN_PRICES = 10  # "N models .... P pts" lines a document needs to be read as a points list
+MIN_PRICES = 6  # "N models .... P pts" lines a document needs to be read as a points list
 
 
 def is_points_list(doc) -> bool:
