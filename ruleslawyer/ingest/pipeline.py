@@ -93,9 +93,10 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> Fi
         ctx.memo["date"] = date.value if date else None
         records = parse_document(doc, ctx)
         faction = infer_faction(doc)
-        reading = read(doc, records, ctx.memo, {"edition": edition, "date": date, "faction": faction})
+        reading = read(doc, records, ctx.memo, {"edition": edition, "date": date, "faction": faction},
+                       claimed=ctx.claimed)
         if faction and reading.read_as == "faction_pack":
-            records = with_faction(records, faction.value)
+            records = with_faction(records, faction)
     except RuleslawyerError as exc:
         return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{shown}: {exc}",
                           hint=exc.hint)

@@ -19,6 +19,7 @@ from .document import HEADING, TABLE, Document
 
 LOW_COVERAGE = 0.8  # below this share of the body text in records, `ingest` warns
 UNREAD_PAGE = 0.5  # a page with less than this share placed is "unread"
+MIN_UNREAD_WORDS = 40  # fewer unread words (a one-line introduction to a short sheet) are not worth a warning
 MIN_PAGE_WORDS = 30  # pages with fewer words (a cover, a blank page) are never called unread
 NOTES_NAMES = re.compile(r"^(readme|sources|notes|changelog|changes|license|licence|contributing|authors|todo)"
                          r"(\.[a-z0-9]+)?$", re.I)
@@ -80,24 +81,39 @@ def record_shingles(records: list[Record]) -> tuple[set, set]:
     return triples, singles
 
 
-def coverage(doc: Document, records: list[Record]) -> tuple[float | None, dict[int, tuple[int, int]]]:
-    """The share of the document's body words placed in records, and per page (placed, total)."""
+SHORT_LINE = 12  # words: a claimed line this short is structure (a header, a label, an instruction)
+
+
+def coverage(doc: Document, records: list[Record],
+             claimed: frozenset[int] | set[int] = frozenset()) -> tuple[float | None, dict[int, tuple[int, int]]]:
+    """The share of the document's body words placed in records, and per page (placed, total).
+
+    A parser's structure lines are placed too when a parser claimed them: a short line (an
+    errata header, "Change this rule to read:", a section label) and the lead-in before the
+    colon of a longer one, whose wording the records hold.
+    """
     triples, singles = record_shingles(records)
     pages: dict[int, list[int]] = {}
     placed = total = 0
-    for block in doc.blocks:
+    for index, block in enumerate(doc.blocks):
         text = block.text
         words = _words(text)
         if not words or (len(words) == 1 and words[0].isdigit()):  # a page number
             continue
         hit = [False] * len(words)
-        if len(words) <= 4:  # a heading or a label: its words anywhere in the records ("MOVING 03.01")
+        if index in claimed and len(words) <= SHORT_LINE:
+            hit = [True] * len(words)
+        elif len(words) <= 4:  # a heading or a label: its words anywhere in the records ("MOVING 03.01")
             if all(w in singles for w in words):
                 hit = [True] * len(words)
         else:
             for i, tri in enumerate(zip(words, words[1:], words[2:])):
                 if tri in triples:
                     hit[i] = hit[i + 1] = hit[i + 2] = True
+            lead = text.split(":", 1)[0] if ":" in text and index in claimed else ""
+            lead_words = len(_words(lead))
+            if 0 < lead_words <= SHORT_LINE and any(hit[lead_words:]):
+                hit[:lead_words] = [True] * lead_words
         n, k = len(words), sum(hit)
         placed += k
         total += n
@@ -115,8 +131,9 @@ def classify(doc: Document, records: list[Record], memo: dict) -> tuple[str, str
     head = doc.text[:5000]
     if memo.get("read_as") == "points_list":
         return "points_list", f"{kinds['points']} unit and detachment prices in 'N models .... P pts' lines"
-    if re.search(r"\bFACTION PACK\b", head, re.I):
-        return "faction_pack", "the title says 'Faction Pack'"
+    title = " / ".join(" ".join(b.text.split()) for b in doc.blocks[:4] if b.text.strip())
+    if re.search(r"\bFACTION PACK\b", title, re.I):
+        return "faction_pack", f"the title says so ('{title[:80]}')"
     if kinds["detachment_rule"] and (kinds["enhancement"] or kinds["stratagem"]):
         return "faction_pack", (f"a detachment's rule with {kinds['enhancement']} enhancements and "
                                 f"{kinds['stratagem']} stratagems (a detachment sheet)")
@@ -138,15 +155,18 @@ def classify(doc: Document, records: list[Record], memo: dict) -> tuple[str, str
     return "unknown", f"a mix of records, most of them {top} ({n} of {total})"
 
 
-def read(doc: Document, records: list[Record], memo: dict, inferred: dict) -> Reading:
-    """How `doc` was read, with the warnings a low coverage or an undecided edition calls for."""
+def read(doc: Document, records: list[Record], memo: dict, inferred: dict,
+         claimed: frozenset[int] | set[int] = frozenset()) -> Reading:
+    """How `doc` was read, with the warnings a low coverage or an undecided edition calls for.
+    `claimed` are the blocks the parsers consumed (see `coverage`)."""
     read_as, evidence = classify(doc, records, memo)
-    share, pages = coverage(doc, records)
+    share, pages = coverage(doc, records, claimed)
     unread = sorted(p for p, (k, n) in pages.items() if p and n >= MIN_PAGE_WORDS and k / n < UNREAD_PAGE)
     reading = Reading(read_as=read_as, evidence=evidence, coverage=share, unread_pages=unread,
                       inferred={k: v.as_json() for k, v in inferred.items() if v is not None})
     name = doc.origin.name
-    if share is not None and share < LOW_COVERAGE and records:
+    unread_words = sum(n - k for k, n in pages.values())
+    if share is not None and share < LOW_COVERAGE and records and unread_words >= MIN_UNREAD_WORDS:
         partly = sorted(p for p, (k, n) in pages.items() if p and n >= MIN_PAGE_WORDS and k / n < LOW_COVERAGE)
         if unread:
             where = f"; {len(unread)} page{'s' if len(unread) != 1 else ''} unread: {', '.join(map(str, unread))}"

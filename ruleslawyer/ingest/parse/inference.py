@@ -42,6 +42,7 @@ class Inferred:
 
     value: object
     reason: str
+    from_title: bool = False  # the document's title says it (not a count of cues)
 
     def as_json(self) -> dict:
         return {"value": self.value, "reason": self.reason}
@@ -121,12 +122,12 @@ def infer_faction(doc: Document) -> Inferred | None:
     text = doc.text[:400_000]
     m = _TITLE_PACK.search(text[:3000])
     if m and _known(m.group("name")):
-        return Inferred(_known(m.group("name")), f"the title '{' '.join(m.group(0).split())}'")
+        return Inferred(_known(m.group("name")), f"the title '{' '.join(m.group(0).split())}'", True)
     # "WORLD EATERS" above "FACTION PACK: VERSION 1.0": the heading before the pack line
     lines = [" ".join(b.text.split()) for b in doc.blocks[:12] if b.text.strip()]
     for before, line in zip(lines, lines[1:]):
         if _FACTION_PACK.match(line) and _known(before):
-            return Inferred(_known(before), f"the title '{before} / {line}'")
+            return Inferred(_known(before), f"the title '{before} / {line}'", True)
     counts = Counter()
     for keyword, faction in [(f.upper(), f) for f in FACTIONS] + list(_KEYWORD_ALIASES.items()):
         pattern = re.escape(keyword).replace("'", "['’]")
@@ -151,14 +152,19 @@ def _known(name: str) -> str | None:
     return None
 
 
-def with_faction(records: list, faction: str) -> list:
-    """`records` with `faction` set on those of a kind that has one and names none (the records
-    of a faction pack or detachment sheet, whose faction the title gives once)."""
+def with_faction(records: list, faction: Inferred) -> list:
+    """`records` with the document's faction set on those of a kind that has one and names none:
+    the records of a faction pack (the title names the faction) or of a one-detachment sheet
+    (every record of one detachment). Anything else (a page that also prints core stratagems)
+    is left as parsed."""
+    groups = {getattr(r, "group", None) for r in records} - {None}
+    if not (faction.from_title or len(groups) == 1):
+        return records
     out = []
     for r in records:
-        if hasattr(r, "faction") and not getattr(r, "faction") and r.kind != "rule" or (
-                r.kind == "rule" and not r.faction and not r.number):
-            r = dataclasses.replace(r, faction=faction)
+        if hasattr(r, "faction") and not r.faction and not getattr(r, "number", None) and \
+                (getattr(r, "group", None) or "").casefold() != "core":
+            r = dataclasses.replace(r, faction=faction.value)
         out.append(r)
     return out
 

@@ -26,7 +26,7 @@ def _rule_fragment(r: Rule) -> str | None:
         return f"its name starts in the middle of a sentence ({name[:40]!r})"
     if len(words) > 14:
         return f"its name is a sentence ({len(words)} words)"
-    if words[-1].lower().strip(",;") in _DANGLING or name.endswith((",", ";")):
+    if len(words) >= 4 and words[-1].lower().strip(",;") in _DANGLING or name.endswith((",", ";")):
         return f"its name stops in the middle of a sentence ({name[-40:]!r})"
     return None
 
@@ -39,7 +39,10 @@ def _rule_price_list(r: Rule) -> str | None:
 
 
 def _stratagem_cost(s: Stratagem) -> str | None:
-    return "it has no CP cost" if s.cp is None else None
+    # A card whose cost badge went astray (a text dump, a badge printed in the gutter) still
+    # says what it is by its type line; with neither, the "stratagem" is something else
+    # (a detachment's name over a rules update).
+    return "it has no CP cost and no type line" if s.cp is None and not (s.category or s.group) else None
 
 
 def _points_unit(p: Points) -> str | None:

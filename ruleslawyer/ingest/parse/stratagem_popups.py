@@ -250,10 +250,10 @@ class PopupParser:
         for j in range(k - 1, -1, -1):
             line = self.lines[j]
             if line.kind == HEADING and line.text.strip() == group:
-                self.ctx.claim([line.index])
+                # (only with its strapline: a heading left alone still ends the text above it)
                 nxt = self.lines[j + 1] if j + 1 < len(self.lines) else None
                 if nxt is not None and nxt.kind == "paragraph" and nxt.text.isupper() and _is_prose(nxt.text):
-                    self.ctx.claim([nxt.index])
+                    self.ctx.claim([line.index, nxt.index])
                 return
 
     def _body(self, j: int, is_start) -> tuple[list[int], int]:
