@@ -135,3 +135,19 @@ def test_faction_pack_records_carry_edition_and_faction(shared, tmp_store):
     names = {r.name for r in records if r.kind == "enhancement"}
     assert "Talons of Butchery" in names and not any(n.upper().endswith("UPGRADE") for n in names)
     assert all(r.upgrade for r in records if r.kind == "enhancement" and r.name == "Talons of Butchery")
+
+
+def test_structured_source_reading_is_its_records_kind():
+    from ruleslawyer.ingest.reading import structured_reading
+    from ruleslawyer.records import Points, UnitCost
+
+    records = [Points(name=f"Unit {i}", source=Source(file="a.yaml"), costs=(UnitCost("1", 50),)) for i in range(3)]
+    reading = structured_reading(records, "mfm-yaml")
+    assert reading["read_as"] == "points_list" and "3 points" in reading["evidence"]
+
+
+def test_a_faction_pack_whose_faction_nothing_tells_says_so():
+    doc = doc_of(heading("SOMEWHERE"), paragraph("FACTION PACK: VERSION 1.0"), paragraph(WORDS))
+    reading = read(doc, [rule(WORDS)], {}, {"faction": infer_faction(doc)})
+    assert reading.read_as == "faction_pack"
+    assert any("faction could not be told" in w for w in reading.warnings)

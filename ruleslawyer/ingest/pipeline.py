@@ -23,7 +23,7 @@ from .outcome import FileResult, IngestReport, factions_of
 from .parse.inference import infer_date, infer_edition, infer_faction, with_faction
 from .parse.parsing import ParseContext, parse_document
 from .parse.points_list import is_points_list
-from .reading import NOTES_NAMES, read
+from .reading import NOTES_NAMES, read, structured_reading
 from .walk import gather, real_key
 
 __all__ = ["Dating", "FileResult", "IngestReport", "gather", "ingest_file", "ingest_paths", "ingest_structured",
@@ -168,7 +168,7 @@ def _ingest_structured(store: Store, source, *, force: bool, dating: Dating) -> 
                        records=records, title=source.title, edition=source.edition, reader=reader_version(),
                        warnings=warnings, date=dating.date or getattr(source, "date", None) or _records_date(records),
                        version=getattr(source, "version", None) or _records_version(records),
-                       preference=dating.preference)
+                       preference=dating.preference, reading=structured_reading(records, source.format))
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
                       factions=factions_of(records), warnings=warnings)
 

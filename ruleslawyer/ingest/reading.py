@@ -175,6 +175,9 @@ def read(doc: Document, records: list[Record], memo: dict, inferred: dict,
         else:
             where = _unread_parts(doc, records)
         reading.warnings.append(f"{round(share * 100)}% of {name} was placed in records{where}")
+    if read_as == "faction_pack" and "faction" not in reading.inferred:
+        reading.warnings.append("the faction could not be told (no title names it, no faction keyword stands out); "
+                                "its records keep the factions their own text gives")
     if "edition" not in reading.inferred and any(r.kind in _EDITIONED for r in records):
         reading.warnings.append("the edition could not be told (no edition named, no date, no edition-specific "
                                 "rules or layout); its records have none")
@@ -196,3 +199,19 @@ def _unread_parts(doc: Document, records: list[Record]) -> str:
             if len(starts) == 3:
                 break
     return f"; unread parts start at: {'; '.join(repr(s) for s in starts)}" if starts else ""
+
+
+_STRUCTURED_KINDS = (("points", "points_list"), ("datasheet", "datasheet_cards"), ("errata", "faq_errata"),
+                     ("rule", "rules_chapter"))
+
+
+def structured_reading(records: list[Record], fmt: str) -> dict:
+    """The reading of a structured source (CSV export, BattleScribe data, points YAML): read
+    whole by its schema, so what it is read as is the kind most of its records are."""
+    kinds = Counter(r.kind for r in records)
+    read_as = "unknown"
+    if kinds:
+        top = kinds.most_common(1)[0][0]
+        read_as = dict(_STRUCTURED_KINDS).get(top, "datasheet_cards" if top in _EDITIONED else "unknown")
+    evidence = f"a {fmt} source read by its schema: " + ", ".join(f"{n} {k}" for k, n in kinds.most_common(4))
+    return {"read_as": read_as, "evidence": evidence, "unread_pages": [], "inferred": {}}
