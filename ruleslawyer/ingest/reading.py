@@ -134,7 +134,8 @@ def classify(doc: Document, records: list[Record], memo: dict) -> tuple[str, str
     title = " / ".join(" ".join(b.text.split()) for b in doc.blocks[:4] if b.text.strip())
     if re.search(r"\bFACTION PACK\b", title, re.I):
         return "faction_pack", f"the title says so ('{title[:80]}')"
-    if kinds["detachment_rule"] and (kinds["enhancement"] or kinds["stratagem"]):
+    detachment = kinds["detachment_rule"] + kinds["enhancement"] + kinds["stratagem"]
+    if kinds["detachment_rule"] and (kinds["enhancement"] or kinds["stratagem"]) and 3 * detachment >= len(records):
         return "faction_pack", (f"a detachment's rule with {kinds['enhancement']} enhancements and "
                                 f"{kinds['stratagem']} stratagems (a detachment sheet)")
     total = sum(kinds.values())
