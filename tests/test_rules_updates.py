@@ -48,3 +48,14 @@ def test_updates_without_pages_target_what_they_name():
 def test_a_document_without_a_rules_updates_section_gives_none():
     doc = pack(bold("Oath of Stone"), paragraph("Change to:", page=7), paragraph("'x'", page=7))
     assert not [e for e in errata_of(doc)[0] if e.document == "Iron Wardens Faction Pack"]
+
+
+def test_a_titled_update_that_prints_a_new_rule_is_an_add():
+    doc = pack(heading("RULES UPDATES", level=3, page=7),
+               heading("STEADFAST GARRISON", level=5, page=7),
+               paragraph("Each time a unit from your army is selected to shoot, it can re-roll a hit roll.", page=7),
+               heading("FAQS", level=3, page=8))
+    errata, _ = errata_of(doc)
+    (added,) = errata
+    assert (added.operation, added.title, added.target) == ("add", "Steadfast Garrison", "Steadfast Garrison")
+    assert added.text.startswith("Each time a unit") and added.page is None

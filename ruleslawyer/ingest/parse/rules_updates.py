@@ -71,6 +71,26 @@ def _is_header(doc: Document, i: int) -> bool:
     return is_instruction(follow) or bool(m and is_instruction(m.group("rest")))
 
 
+def _is_title(block: Block) -> bool:
+    text = _text(block)
+    return block.kind == HEADING or (_bold_words(block) and len(text.split()) <= 8 and not text.endswith("."))
+
+
+def _titles_new_rule(doc: Document, ctx: ParseContext, i: int) -> bool:
+    """A title (a heading, or a short bold line) followed by prose that is no instruction: an
+    update that prints a new rule in full. (A section heading is followed by an update's title.)"""
+    b = doc.blocks[i]
+    if not _is_title(b) or _END.match(_text(b)) or _START.match(_text(b)):
+        return False
+    nxt = next((j for j in range(i + 1, min(i + 3, len(doc.blocks))) if _text(doc.blocks[j])), None)
+    if nxt is None or ctx.is_claimed(nxt):
+        return False
+    follow = doc.blocks[nxt]
+    text = _text(follow)
+    return (follow.kind != HEADING and not _is_title(follow) and not is_instruction(text)
+            and not _is_header(doc, nxt) and len(text.split()) >= 6)
+
+
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata of a Rules Updates section; nothing when the document has none."""
     start = _section_start(doc, ctx)
@@ -102,6 +122,21 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
             i, records = _entry(doc, ctx, i + 1, target, section, document, version, used)
             yield from (dataclasses.replace(r, location=r.location or location) for r in records)
             i -= 1
+            continue
+        if _titles_new_rule(doc, ctx, i):
+            # A titled update with no instruction prints a new rule: its title, then its text.
+            body = []
+            j = i + 1
+            while j < n and not ctx.is_claimed(j) and doc.blocks[j].kind != HEADING and not _is_title(doc.blocks[j]) \
+                    and not _is_header(doc, j):
+                body.append(("- " if doc.blocks[j].kind == LIST_ITEM else "") + _text(doc.blocks[j]))
+                j += 1
+            used.extend(range(i, j))
+            name = title_case(text) if text.isupper() else text
+            yield Erratum(document=document, version=version, page=None, target=name, source=ctx.source(b.page),
+                          operation="add", text="\n".join(body), edition=ctx.edition, title=name,
+                          faction_heading=section)
+            i = j - 1
             continue
         if b.kind == HEADING:
             section = title_case(text)
