@@ -151,3 +151,10 @@ def test_a_faction_pack_whose_faction_nothing_tells_says_so():
     reading = read(doc, [rule(WORDS)], {}, {"faction": infer_faction(doc)})
     assert reading.read_as == "faction_pack"
     assert any("faction could not be told" in w for w in reading.warnings)
+
+
+def test_a_notes_file_named_by_the_user_is_read(tmp_path, tmp_store):
+    path = tmp_path / "README.md"
+    path.write_text("# Moving\n\n" + WORDS + "\n", encoding="utf-8")
+    report = ingest_paths(tmp_store, [path])
+    assert report.read == 1 and not report.skipped

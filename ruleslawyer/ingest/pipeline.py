@@ -61,16 +61,20 @@ def _no_records_warning(records) -> list[str]:
     return [] if records else ["no records found: nothing in this file was recognised as rules"]
 
 
-def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
-    """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
+def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating(),
+                in_folder: bool = False) -> FileResult:
+    """Read, parse and store one file. Errors in the file come back as a failed FileResult.
+
+    `in_folder`: the file was found walking a folder (not named by the user), so a notes file
+    (README, SOURCES) beside the rules is skipped rather than read."""
     # Loading and parsing make several objects per block that live until the file is stored
     # (blocks, the parsers' line views, records) and no cycles worth collecting: the
     # collector's full passes over them cost a sixth of the parse of a big page.
     with gc_paused():
-        return _ingest_file(store, path, force=force, dating=dating)
+        return _ingest_file(store, path, force=force, dating=dating, in_folder=in_folder)
 
 
-def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> FileResult:
+def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating, in_folder: bool) -> FileResult:
     key = safe_text(real_key(path) if os.path.lexists(path) else str(path))
     # The name records and messages carry: valid text, with no newline or escape sequence to obey.
     shown = Path(printable(str(path)))
@@ -83,7 +87,7 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> Fi
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
-        skipped = _not_rules(data, shown)
+        skipped = _not_rules(data, shown, in_folder)
         if skipped:
             return _skip(store, key, *skipped)
         doc = load_bytes(data, shown, sha256=sha)
@@ -120,10 +124,10 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> Fi
 _MAX_LIST_BYTES = 256 * 1024
 
 
-def _not_rules(data: bytes, shown: Path) -> tuple[str, str, str] | None:
-    """(read_as, evidence, message) for a file that is not a rules document: an army-list export
-    or a notes file (README, SOURCES); None for anything else."""
-    if NOTES_NAMES.match(shown.name):
+def _not_rules(data: bytes, shown: Path, in_folder: bool) -> tuple[str, str, str] | None:
+    """(read_as, evidence, message) for a file that is not a rules document: an army-list export,
+    or a notes file (README, SOURCES) found in a folder; None for anything else."""
+    if in_folder and NOTES_NAMES.match(shown.name):
         return "notes", "a notes file by its name", ""
     if len(data) > _MAX_LIST_BYTES or sniff_format(data, shown) != TEXT:
         return None
@@ -194,6 +198,8 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
 
     `progress(done, total, path)` is called before each item. `force` re-reads unchanged files.
     """
+    paths = list(paths)
+    named = {Path(p) for p in paths}
     items = gather(paths)
     report = IngestReport()
     for n, item in enumerate(items):
@@ -206,7 +212,7 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
             if not os.path.lexists(item):
                 result = FileResult(safe_text(str(item)), "failed", error=f"{item}: no such file or folder")
             else:
-                result = ingest_file(store, item, force=force, dating=dating)
+                result = ingest_file(store, item, force=force, dating=dating, in_folder=item not in named)
         else:
             result = ingest_structured(store, item, force=force, dating=dating)
         report.results.append(_printable_result(result))

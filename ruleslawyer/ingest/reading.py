@@ -21,7 +21,7 @@ LOW_COVERAGE = 0.8  # below this share of the body text in records, `ingest` war
 UNREAD_PAGE = 0.5  # a page with less than this share placed is "unread"
 MIN_UNREAD_WORDS = 40  # fewer unread words (a one-line introduction to a short sheet) are not worth a warning
 MIN_PAGE_WORDS = 30  # pages with fewer words (a cover, a blank page) are never called unread
-NOTES_NAMES = re.compile(r"^(readme|sources|notes|changelog|changes|license|licence|contributing|authors|todo)"
+NOTES_NAMES = re.compile(r"^(readme|sources|changelog|license|licence|contributing|authors)"
                          r"(\.[a-z0-9]+)?$", re.I)
 
 _WORD = re.compile(r"[^\W_]+")
