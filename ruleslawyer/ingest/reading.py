@@ -81,7 +81,7 @@ def record_shingles(records: list[Record]) -> tuple[set, set]:
     return triples, singles
 
 
-SHORT_LINE = 12  # words: a claimed line this short is structure (a header, a label, an instruction)
+SHORT_LINE = 8  # words: a claimed line this short is structure (a header, a label, an instruction)
 
 
 def coverage(doc: Document, records: list[Record],
@@ -95,8 +95,10 @@ def coverage(doc: Document, records: list[Record],
     triples, singles = record_shingles(records)
     pages: dict[int, list[int]] = {}
     placed = total = 0
-    for index, block in enumerate(doc.blocks):
-        text = block.text
+    # A table's cells are read one by one: its rows run across columns that need not belong together.
+    units = ((index, block, text) for index, block in enumerate(doc.blocks)
+             for text in ([c for row in block.rows for c in row] if block.kind == TABLE else [block.text]))
+    for index, block, text in units:
         words = _words(text)
         if not words or (len(words) == 1 and words[0].isdigit()):  # a page number
             continue
