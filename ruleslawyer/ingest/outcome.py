@@ -10,13 +10,14 @@ class FileResult:
     """What happened to one file or source: its status, record counts, or the error and a hint."""
 
     path: str
-    status: str  # "ingested", "unchanged", "failed", "duplicate"
+    status: str  # "ingested", "unchanged", "failed", "duplicate", "skipped" (not a rules document)
     records: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     factions: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     hint: str | None = None
     warnings: tuple[str, ...] = ()  # problems met in a file that was still read (a bad value, a truncated table)
+    note: str | None = None  # why a skipped file is not a rules document ("army_list: an army-list export ...")
 
 
 @dataclass
@@ -32,6 +33,11 @@ class IngestReport:
     @property
     def unchanged(self) -> int:
         return sum(1 for r in self.results if r.status in ("unchanged", "duplicate"))
+
+    @property
+    def skipped(self) -> list[FileResult]:
+        """Files left unread as not rules documents (army lists, notes)."""
+        return [r for r in self.results if r.status == "skipped"]
 
     @property
     def failed(self) -> list[FileResult]:

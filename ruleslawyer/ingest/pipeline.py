@@ -9,7 +9,6 @@ import dataclasses
 import functools
 import hashlib
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +18,12 @@ from ..errors import LoadError, RuleslawyerError
 from ..gcpause import gc_paused
 from ..printable import printable, safe_text
 from ..store import Store
-from .formats import load_bytes, read_file
+from .formats import TEXT, load_bytes, read_file, sniff_format
 from .outcome import FileResult, IngestReport, factions_of
-from .parse.parsing import ParseContext, guess_edition, parse_document
+from .parse.inference import infer_date, infer_edition, infer_faction, with_faction
+from .parse.parsing import ParseContext, parse_document
+from .parse.points_list import is_points_list
+from .reading import NOTES_NAMES, read, structured_reading
 from .walk import gather, real_key
 
 __all__ = ["Dating", "FileResult", "IngestReport", "gather", "ingest_file", "ingest_paths", "ingest_structured",
@@ -59,16 +61,20 @@ def _no_records_warning(records) -> list[str]:
     return [] if records else ["no records found: nothing in this file was recognised as rules"]
 
 
-def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
-    """Read, parse and store one file. Errors in the file come back as a failed FileResult."""
+def ingest_file(store: Store, path: Path, *, force: bool = False, dating: Dating = Dating(),
+                in_folder: bool = False) -> FileResult:
+    """Read, parse and store one file. Errors in the file come back as a failed FileResult.
+
+    `in_folder`: the file was found walking a folder (not named by the user), so a notes file
+    (README, SOURCES) beside the rules is skipped rather than read."""
     # Loading and parsing make several objects per block that live until the file is stored
     # (blocks, the parsers' line views, records) and no cycles worth collecting: the
     # collector's full passes over them cost a sixth of the parse of a big page.
     with gc_paused():
-        return _ingest_file(store, path, force=force, dating=dating)
+        return _ingest_file(store, path, force=force, dating=dating, in_folder=in_folder)
 
 
-def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> FileResult:
+def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating, in_folder: bool) -> FileResult:
     key = safe_text(real_key(path) if os.path.lexists(path) else str(path))
     # The name records and messages carry: valid text, with no newline or escape sequence to obey.
     shown = Path(printable(str(path)))
@@ -81,9 +87,20 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> Fi
         other = store.same_content_elsewhere(key, sha)
         if other and not force:
             return FileResult(key, "duplicate", error=f"same content as {other}")
+        skipped = _not_rules(data, shown, in_folder)
+        if skipped:
+            return _skip(store, key, *skipped)
         doc = load_bytes(data, shown, sha256=sha)
-        ctx = ParseContext(doc=doc, edition=guess_edition(doc))
+        date = infer_date(doc)
+        edition = infer_edition(doc, date, points_list=is_points_list(doc))
+        ctx = ParseContext(doc=doc, edition=edition.value if edition else None)
+        ctx.memo["date"] = date.value if date else None
         records = parse_document(doc, ctx)
+        faction = infer_faction(doc)
+        reading = read(doc, records, ctx.memo, {"edition": edition, "date": date, "faction": faction},
+                       claimed=ctx.claimed)
+        if faction and reading.read_as == "faction_pack":
+            records = with_faction(records, faction)
     except RuleslawyerError as exc:
         return FileResult(key, "failed", error=str(exc) if isinstance(exc, LoadError) else f"{shown}: {exc}",
                           hint=exc.hint)
@@ -93,13 +110,42 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating) -> Fi
     kinds = Counter(r.kind for r in records)
     # Doubts of the loader (an unreadable die drawn as an image) and of the parsers, kept with the file.
     loaded = [w for w in str(doc.meta.get("warnings") or "").splitlines() if w.strip()]
-    warnings = tuple(loaded) + tuple(ctx.warnings) + tuple(_no_records_warning(records))
+    warnings = (tuple(loaded) + tuple(ctx.warnings) + tuple(_no_records_warning(records))
+                + tuple(reading.warnings))
     store.replace_file(path=key, name=doc.origin.name, sha256=sha, format=doc.origin.format, size=len(data),
                        records=records, title=doc.title, edition=ctx.edition, reader=reader_version(),
-                       warnings=warnings, date=dating.date or pdf_date(doc.meta) or _records_date(records),
-                       version=_records_version(records), preference=dating.preference)
+                       warnings=warnings, date=dating.date or (date and date.value) or _records_date(records),
+                       version=_records_version(records), preference=dating.preference, reading=reading.as_json())
     return FileResult(key, "ingested", records=len(records), kinds=dict(kinds), factions=factions_of(records),
                       warnings=warnings)
+
+
+# An army list is a few KB; a rules document in text is rarely so small and never parses as one.
+_MAX_LIST_BYTES = 256 * 1024
+
+
+def _not_rules(data: bytes, shown: Path, in_folder: bool) -> tuple[str, str, str] | None:
+    """(read_as, evidence, message) for a file that is not a rules document: an army-list export,
+    or a notes file (README, SOURCES) found in a folder; None for anything else."""
+    if in_folder and NOTES_NAMES.match(shown.name):
+        return "notes", "a notes file by its name", ""
+    if len(data) > _MAX_LIST_BYTES or sniff_format(data, shown) != TEXT:
+        return None
+    from .sources.armylists import parse_list
+
+    try:
+        army = parse_list(data, name=str(shown))
+    except RuleslawyerError:
+        return None
+    return ("army_list", f"an army-list export with {len(army.units)} units",
+            "is an army list: use `ruleslawyer list check`; skipped")
+
+
+def _skip(store: Store, key: str, read_as: str, evidence: str, message: str) -> FileResult:
+    """A file left unread as not a rules document: what an earlier ingest stored of it goes."""
+    if any(f.path == key for f in store.files()):
+        store.remove_file(key)
+    return FileResult(key, "skipped", warnings=(message,) if message else (), note=f"{read_as}: {evidence}")
 
 
 def ingest_structured(store: Store, source, *, force: bool = False, dating: Dating = Dating()) -> FileResult:
@@ -126,19 +172,9 @@ def _ingest_structured(store: Store, source, *, force: bool, dating: Dating) -> 
                        records=records, title=source.title, edition=source.edition, reader=reader_version(),
                        warnings=warnings, date=dating.date or getattr(source, "date", None) or _records_date(records),
                        version=getattr(source, "version", None) or _records_version(records),
-                       preference=dating.preference)
+                       preference=dating.preference, reading=structured_reading(records, source.format))
     return FileResult(key, "ingested", records=len(records), kinds=dict(Counter(r.kind for r in records)),
                       factions=factions_of(records), warnings=warnings)
-
-
-def pdf_date(meta) -> str | None:
-    """A PDF's creation (else modification) date as ISO, from its metadata ("D:20230726...")."""
-    for key in ("CreationDate", "ModDate"):
-        value = str(meta.get(key) or "")
-        m = re.match(r"(?:D:)?(\d{4})(\d{2})(\d{2})", value)
-        if m and 1980 <= int(m.group(1)) <= 2100:
-            return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
-    return None
 
 
 def _records_date(records) -> str | None:
@@ -162,6 +198,8 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
 
     `progress(done, total, path)` is called before each item. `force` re-reads unchanged files.
     """
+    paths = list(paths)
+    named = {Path(p) for p in paths}
     items = gather(paths)
     report = IngestReport()
     for n, item in enumerate(items):
@@ -174,7 +212,7 @@ def ingest_paths(store: Store, paths: Iterable[str | Path], *, force: bool = Fal
             if not os.path.lexists(item):
                 result = FileResult(safe_text(str(item)), "failed", error=f"{item}: no such file or folder")
             else:
-                result = ingest_file(store, item, force=force, dating=dating)
+                result = ingest_file(store, item, force=force, dating=dating, in_folder=item not in named)
         else:
             result = ingest_structured(store, item, force=force, dating=dating)
         report.results.append(_printable_result(result))

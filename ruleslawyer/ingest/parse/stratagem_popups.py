@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, Sequence
 
-from ...names import fold
+from ...names import fold, title_case
 from ...records import DetachmentRule, Enhancement, Record
 from ..document import HEADING, LIST_ITEM, TABLE
 from .parsing import ParseContext
@@ -22,6 +22,7 @@ _RESTRICTION = re.compile(rf"^((?:{_CAPS_WORDS}(?:,? (?:or|and) {_CAPS_WORDS})* 
 _DET_LIST = re.compile(r"^DETACHMENT (ABILITY|ABILITIES|RULES?)$", re.I)
 _ENH_LIST = re.compile(r"^ENHANCEMENTS?$", re.I)
 _STRAT_LIST = re.compile(r"^STRATAGEMS?$", re.I)
+_UPGRADE_TAG = re.compile(r"^(.*\S)\s+UPGRADE$")  # "TALONS OF BUTCHERY UPGRADE": the tag, set apart
 _GLUED_CELLS = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 
 
@@ -192,9 +193,25 @@ class PopupParser:
         prev = lines[k - 1] if k > 0 else None
         if prev is not None and prev.kind == HEADING and _DET_LIST.match(prev.text.strip()):
             return text, None, k, k, group, "detachment_rule"
-        section = next((l for l in reversed(lines[:k]) if l.kind == HEADING and not l.junk), None)
+        section = self._section(k)
         if section is not None and _ENH_LIST.match(section.text.strip()) and line_is_entry(name_line):
             return text, None, k, k, group, "enhancement"  # an enhancement printed without points
+        return None
+
+    def _section(self, k: int):
+        """The heading the entry at k sits under: the nearest heading above that is not an
+        earlier entry of the same list (a heading of the same level as the entry's own)."""
+        line = self.lines[k]
+        level = line.block.level if line.kind == HEADING else None
+        for above in reversed(self.lines[:k]):
+            if above.kind != HEADING or above.junk:
+                continue
+            text = above.text.strip()
+            if _ENH_LIST.match(text) or _DET_LIST.match(text) or _STRAT_LIST.match(text):
+                return above
+            if level is not None and above.block.level == level:
+                continue  # the enhancement before this one
+            return above
         return None
 
     def starts_popup(self, k: int) -> bool:
@@ -217,10 +234,27 @@ class PopupParser:
                 at += 1
                 continue
             name, pts, first, last, group, kind = head
+            self._claim_group_heading(first)
             body, k = self._body(last + 1, is_start)
             self.ctx.claim(lines[p].index for p in range(first, last + 1))
             self.ctx.claim(lines[p].index for p in body if lines[p].kind != TABLE and not _table_like(lines[p]))
             yield self._record(name, pts, group, body, lines[first].block.page, kind)
+
+    def _claim_group_heading(self, k: int) -> None:
+        """Claim the heading that names the detachment of the entry at k, and the capitalised
+        strapline under it ("BRAZEN ENGINES" / "THE ARMOURED MIGHT OF ..."): they title the
+        detachment's page, and are no rule of their own."""
+        group = self._groups()[k] if k < len(self._groups()) else None
+        if group is None:
+            return
+        for j in range(k - 1, -1, -1):
+            line = self.lines[j]
+            if line.kind == HEADING and line.text.strip() == group:
+                # (only with its strapline: a heading left alone still ends the text above it)
+                nxt = self.lines[j + 1] if j + 1 < len(self.lines) else None
+                if nxt is not None and nxt.kind == "paragraph" and nxt.text.isupper() and _is_prose(nxt.text):
+                    self.ctx.claim([line.index, nxt.index])
+                return
 
     def _body(self, j: int, is_start) -> tuple[list[int], int]:
         lines = self.lines
@@ -284,11 +318,19 @@ class PopupParser:
             is_enh = kind == "enhancement"
         faction = faction_for(group, self.faction)
         source = self.ctx.source(page)
+        upgrade = None
+        tagged = _UPGRADE_TAG.match(name)
+        if tagged and (is_enh or kind is None):
+            # 11th edition tags an upgrade (given to a unit, not a character) after its name
+            name, upgrade, is_enh = tagged.group(1), True, True
+        if name.isupper():  # a card's capitals: named as the stratagems are
+            name = title_case(name)
+        group = title_case(group) if group and group.isupper() else group
         if is_enh:
             if pts is None:
                 pts = self.enhancement_points.get(key)
             return Enhancement(name=name, source=source, edition=self.ctx.edition, faction=faction, points=pts,
-                               group=group, restriction=restriction, text=text, fluff=fluff)
+                               group=group, restriction=restriction, text=text, fluff=fluff, upgrade=upgrade)
         return DetachmentRule(name=name, source=source, edition=self.ctx.edition, faction=faction,
                               group=group, text=text, fluff=fluff)
 

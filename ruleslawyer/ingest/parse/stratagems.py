@@ -19,7 +19,18 @@ from ..document import HEADING, LIST_ITEM, Document
 from .parsing import ParseContext
 from ...names import title_case
 from .rule_text import ends_sentence, is_caps, split_labels, starts_with_label
-from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines, document_faction, faction_for, is_badge, match_type)
+from .stratagem_lines import (CP_RE, CP_TYPE_RE, NAME_CP_RE, SECTION_NUMBER_RE, Line, build_lines, document_faction,
+                              faction_for, is_badge)
+from .stratagem_lines import match_type as _line_type
+
+def match_type(text: str) -> tuple[str | None, str | None, bool] | None:
+    """(group, category, says "Stratagem") of a type line; "CHAMPIONS OF FENRIS – STRATEGIC PLOY
+    STRATAGEM" has the word in capitals with its category, which is then set apart."""
+    t = _line_type(text)
+    if t and not t[2] and t[1] and re.search(r"\sSTRATAGEM$", t[1], re.I):
+        return t[0], re.sub(r"\s+STRATAGEM$", "", t[1], flags=re.I), True
+    return t
+
 
 _FIELDS = {"WHEN": "when", "TARGET": "target", "EFFECT": "effect", "RESTRICTIONS": "restrictions"}
 
@@ -139,6 +150,8 @@ def _flavour_then_label(lines: Sequence[Line], j: int, is_start) -> bool:
     paragraphs in a row)."""
     for k in range(j, min(j + 12, len(lines))):
         line = lines[k]
+        if line.usable and CP_RE.match(line.text.strip()):
+            continue  # the card's cost badge, printed among its flavour lines
         if not line.usable or line.kind != "paragraph" or is_start(k):
             return False
         if any(lab for lab, _ in split_labels(line.text)):
@@ -211,8 +224,17 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
             card.used.append(j)
             j += 1
             continue
-        if card.sections and _EXTRA_COST.match(line.text.strip()):
-            card.used.append(j)  # "+1CP" printed beside an optional part of the effect
+        if CP_RE.match(line.text.strip()) and (header.cp is None or not card.sections):
+            # The cost printed apart from the name (a badge the page laid out between the
+            # flavour and the sections): the card's own cost.
+            header.cp = header.cp if header.cp is not None else int(CP_RE.match(line.text.strip()).group("cp"))
+            card.used.append(j)
+            j += 1
+            continue
+        if card.sections and _EXTRA_COST.match(line.text.strip()) or (
+                CP_RE.match(line.text.strip()) and str(header.cp) == CP_RE.match(line.text.strip()).group("cp")):
+            # "+1CP" beside an optional part of the effect, or the cost badge printed twice
+            card.used.append(j)
             j += 1
             continue
         pieces = split_labels(line.text)

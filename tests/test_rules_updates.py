@@ -1,0 +1,61 @@
+"""The Rules Updates page of a faction pack read as errata (no page references)."""
+from __future__ import annotations
+
+from ruleslawyer.ingest.document import Block, Document, DocumentOrigin, Span, heading, paragraph
+from ruleslawyer.ingest.parse.parsing import ParseContext, parse_document
+
+
+def bold(text):
+    return Block("paragraph", spans=(Span(text, bold=True),), page=7)
+
+
+def pack(*blocks):
+    head = (heading("IRON WARDENS", page=1), paragraph("FACTION PACK: VERSION 1.2", page=1))
+    return Document(origin=DocumentOrigin(path="p.pdf", name="p.pdf", format="pdf", sha256="0"),
+                    blocks=head + tuple(blocks), title="IRON WARDENS")
+
+
+def errata_of(doc):
+    ctx = ParseContext(doc=doc, edition=11)
+    return [r for r in parse_document(doc, ctx) if r.kind == "errata"], ctx
+
+
+def test_updates_without_pages_target_what_they_name():
+    doc = pack(heading("RULES UPDATES", level=3, page=7), heading("ARMY RULES", level=6, page=7),
+               bold("Oath of Stone, Unyielding"), paragraph("Change to:", page=7),
+               paragraph("'This unit has +1 to charge rolls.'", page=7),
+               heading("DATASHEETS", level=6, page=7),
+               bold("Gate Captain, Hold the Line Ability"), paragraph('Change 9" to 8".', page=7),
+               bold("Rampart Walker"), Block("list_item", spans=(Span("Keywords: ", bold=True),
+                                                                 Span("Remove 'FLY'.")), page=7),
+               bold("Wall Guard Squad"), paragraph("Add the following ability:", page=7),
+               paragraph("'Shield Wall: this unit has a 4+ invulnerable save.'", page=7))
+    errata, _ = errata_of(doc)
+    got = {(e.target, e.location): e for e in errata}
+    oath = got[("Oath of Stone, Unyielding", None)]
+    assert (oath.operation, oath.text, oath.page, oath.version) == ("replace", "This unit has +1 to charge rolls.",
+                                                                    None, "1.2")
+    assert oath.faction_heading == "Army Rules" and oath.document == "Iron Wardens Faction Pack"
+    value = got[("Gate Captain, Hold the Line Ability", None)]
+    assert (value.operation, value.old_text, value.text) == ("replace", '9"', '8"')
+    keywords = got[("Rampart Walker", "Keywords")]
+    assert keywords.operation == "delete"
+    added = got[("Wall Guard Squad", None)]
+    assert added.operation == "add" and added.text.startswith("Shield Wall")
+    assert all(e.edition == 11 for e in errata)
+
+
+def test_a_document_without_a_rules_updates_section_gives_none():
+    doc = pack(bold("Oath of Stone"), paragraph("Change to:", page=7), paragraph("'x'", page=7))
+    assert not [e for e in errata_of(doc)[0] if e.document == "Iron Wardens Faction Pack"]
+
+
+def test_a_titled_update_that_prints_a_new_rule_is_an_add():
+    doc = pack(heading("RULES UPDATES", level=3, page=7),
+               heading("STEADFAST GARRISON", level=5, page=7),
+               paragraph("Each time a unit from your army is selected to shoot, it can re-roll a hit roll.", page=7),
+               heading("FAQS", level=3, page=8))
+    errata, _ = errata_of(doc)
+    (added,) = errata
+    assert (added.operation, added.title, added.target) == ("add", "Steadfast Garrison", "Steadfast Garrison")
+    assert added.text.startswith("Each time a unit") and added.page is None
