@@ -173,6 +173,16 @@ def seeds_site(shared, tmp_path_factory) -> Path:
     return work / "site"
 
 
+@pytest.fixture
+def stand_in_parser(monkeypatch):
+    """Ingest with one stand-in family parser (tests/factories.heading_rules: a rule per
+    heading) instead of the registry's, for tests of the store and the CLI, not of parsing."""
+    from ruleslawyer.ingest.parse import parsing
+    from tests.factories import heading_rules
+
+    monkeypatch.setattr(parsing, "family_parsers", lambda: [heading_rules])
+
+
 def pytest_sessionfinish(session, exitstatus):
     """A run that collected no tests is a failure, not pytest's exit status 5."""
     if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:

@@ -35,3 +35,13 @@ def erratum(target: str | None, text: str, operation: str = "replace", location:
     """An Erratum of a made-up FAQ document."""
     return Erratum(document=document, version=version, page=page, target=target, source=src,
                    location=location, operation=operation, text=text, edition=edition, **kw)
+
+
+def heading_rules(doc, ctx):
+    """A stand-in family parser: one rule per heading, so store and CLI tests do not depend on
+    the real parsers (see the `stand_in_parser` fixture)."""
+    from ruleslawyer.records import Rule
+
+    for block in doc.blocks:
+        if block.kind == "heading":
+            yield Rule(name=block.text, source=ctx.source(block.page), edition=ctx.edition, text="")

@@ -6,14 +6,8 @@ import json
 import pytest
 
 from ruleslawyer.cli.main import cli
-from ruleslawyer.ingest.parse import parsing
 
-from .test_store_ingest import heading_rules  # noqa: F401  (the stand-in parser the fixture names)
-
-
-@pytest.fixture(autouse=True)
-def stand_in_parser(monkeypatch):
-    monkeypatch.setattr(parsing, "FAMILY_PARSERS", ("tests.test_store_ingest:heading_rules",))
+pytestmark = pytest.mark.usefixtures("stand_in_parser")
 
 
 def test_ingest_summary_and_exit_status(runner, tmp_path):

@@ -14,6 +14,7 @@ from ruleslawyer import registry
 
 PLUGIN_SOURCE = '''
 """A plugin for a made-up house-rules format: a first line "HOUSE-RULES", then "Name: text" lines."""
+from pathlib import Path
 
 from ruleslawyer.ingest.sources.structured import StructuredSource
 from ruleslawyer.records import Rule, Source

@@ -11,16 +11,7 @@ from ruleslawyer.records import Rule
 from ruleslawyer.store import SCHEMA_VERSION, Store
 
 
-def heading_rules(doc, ctx):
-    """A stand-in family parser: one rule per heading, so these tests do not depend on the real ones."""
-    for i, block in enumerate(doc.blocks):
-        if block.kind == "heading":
-            yield Rule(name=block.text, source=ctx.source(block.page), edition=ctx.edition, text="")
-
-
-@pytest.fixture(autouse=True)
-def stand_in_parser(monkeypatch):
-    monkeypatch.setattr(parsing, "FAMILY_PARSERS", ("tests.test_store_ingest:heading_rules",))
+pytestmark = pytest.mark.usefixtures("stand_in_parser")
 
 
 def write(path, text):
@@ -103,8 +94,7 @@ def test_failed_parse_leaves_store_unchanged(tmp_path, tmp_store, monkeypatch):
         yield Rule(name="half", source=ctx.source(), text="")
         raise ValueError("parser bug")
 
-    monkeypatch.setattr(parsing, "FAMILY_PARSERS", ("tests.test_store_ingest:_broken",))
-    monkeypatch.setattr("tests.test_store_ingest._broken", broken, raising=False)
+    monkeypatch.setattr(parsing, "family_parsers", lambda: [broken])
     write(doc, "# Changed\n")
     report = ingest_paths(tmp_store, [doc])
     assert len(report.failed) == 1 and "internal error" in report.failed[0].error

@@ -41,8 +41,8 @@ def ingest(app, paths, force, quiet, verbose, strict, dated, prefer, no_index):
     with app.store(seed_corpus=False) as store, progress_bar(enabled=not quiet) as progress:
         report = ingest_paths(store, paths, force=force, progress=progress, dating=dating)
         removed = remove_example_corpus(store, paths) if report.read or report.unchanged else 0
-    for skipped in (r for r in report.results if r.status == "skipped"):
-        echo(f"Skipped: {skipped.error}", err=True)
+    for skipped in report.skipped:  # an army list, a notes file, our own site or index: one line each
+        echo(printable(f"Skipped: {skipped.path}: {skipped.note}"), err=True)
     for failure in report.failed:
         echo(f"Error: {failure.error}" + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     if removed:

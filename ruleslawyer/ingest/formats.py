@@ -10,17 +10,11 @@ import hashlib
 import re
 from pathlib import Path
 
-from .. import lazy
+from .. import registry
 from ..errors import LoadError
 from .document import Document, DocumentOrigin
 
 PDF, HTML, TEXT = "pdf", "html", "text"
-# format -> "module:function"; imported lazily so the CLI starts without pdfplumber or bs4.
-LOADERS = {
-    PDF: "ruleslawyer.ingest.load.pdf:load_pdf",
-    HTML: "ruleslawyer.ingest.load.html:load_html",
-    TEXT: "ruleslawyer.ingest.load.text:load_text",
-}
 SUFFIXES = {".pdf": PDF, ".html": HTML, ".htm": HTML, ".xhtml": HTML, ".txt": TEXT, ".md": TEXT,
             ".markdown": TEXT, ".text": TEXT}
 # Suffixes of files that may hold a structured source (BattleScribe XML or JSON, points YAML):
@@ -52,7 +46,7 @@ def sniff_format(data: bytes, path: str | Path) -> str:
             raise LoadError(path, f"unsupported format: {what}")
     text = sniff_text(data)
     if (_HTML_SNIFF.search(text[:4096].encode("utf-8", "replace")) or _starts_as_html(text)
-            or (_wide(data) and lazy.load("ruleslawyer.ingest.load.html:looks_like_html")(data))):
+            or (_wide(data) and _looks_like_html(data))):
         return HTML  # (also UTF-16 pages, and pages whose markup starts after the first 4 KB)
     if SUFFIXES.get(Path(path).suffix.lower()) == PDF:
         # Neither PDF nor markup: a damaged or half-downloaded PDF, not a text document.
@@ -118,7 +112,7 @@ def load_bytes(data: bytes, path: str | Path, fmt: str | None = None, *, sha256:
     unchanged files before loading).
     """
     fmt = fmt or sniff_format(data, path)
-    loader = lazy.load(LOADERS[fmt])
+    loader = registry.load_named(registry.LOADERS, fmt)  # the `ruleslawyer.loaders` entry of the format
     origin = origin_for(path, data, fmt, sha256)
     codec = utf16_without_bom(data) if fmt == TEXT else None
     if codec:  # text saved as UTF-16 with no mark: the text loader is given it with one (as UTF-8)
@@ -195,3 +189,10 @@ def _wide(data: bytes) -> bool:
     """Whether the bytes look UTF-16/32 encoded (a byte-order mark, or NULs between letters):
     such a page is asked of the HTML loader's own sniffing, which decodes it first."""
     return data[:4].startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:200]
+
+
+def _looks_like_html(data: bytes) -> bool:
+    # Imported here: the HTML loader (and BeautifulSoup) only for the rare wide-text file.
+    from .load.html import looks_like_html
+
+    return looks_like_html(data)

@@ -128,7 +128,7 @@ def _not_rules(data: bytes, shown: Path, in_folder: bool) -> tuple[str, str, str
     """(read_as, evidence, message) for a file that is not a rules document: an army-list export,
     or a notes file (README, SOURCES) found in a folder; None for anything else."""
     if in_folder and NOTES_NAMES.match(shown.name):
-        return "notes", "a notes file by its name", ""
+        return "notes", "a notes file by its name", "a notes file (README, SOURCES, ...), not a rules document"
     if len(data) > _MAX_LIST_BYTES or sniff_format(data, shown) != TEXT:
         return None
     from .sources.armylists import parse_list
@@ -138,14 +138,15 @@ def _not_rules(data: bytes, shown: Path, in_folder: bool) -> tuple[str, str, str
     except RuleslawyerError:
         return None
     return ("army_list", f"an army-list export with {len(army.units)} units",
-            "is an army list: use `ruleslawyer list check`; skipped")
+            "is an army list: use `ruleslawyer list check`")
 
 
 def _skip(store: Store, key: str, read_as: str, evidence: str, message: str) -> FileResult:
     """A file left unread as not a rules document: what an earlier ingest stored of it goes."""
     if any(f.path == key for f in store.files()):
         store.remove_file(key)
-    return FileResult(key, "skipped", warnings=(message,) if message else (), note=f"{read_as}: {evidence}")
+    # Not a warning: skipping a list or a notes file is right, and `--strict` must not fail on it.
+    return FileResult(key, "skipped", note=message or f"{read_as}: {evidence}")
 
 
 def ingest_structured(store: Store, source, *, force: bool = False, dating: Dating = Dating()) -> FileResult:

@@ -72,7 +72,7 @@ def gather(paths: Iterable[str | Path]) -> list[object]:
 
     def skip(path: Path, reason: str) -> None:
         # Not an error: the batch's exit status stays 0. The CLI prints one "Skipped:" line.
-        add(FileResult(safe_text(str(path)), "skipped", error=f"{safe_text(str(path))}: {reason}"), f"\0{path}")
+        add(FileResult(safe_text(str(path)), "skipped", note=reason), f"\0{path}")
 
     def detected(path: Path) -> object | None:
         # A detector that cannot read its file reports it like any bad file, in the batch.

@@ -10,24 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ... import lazy
+from ... import registry
 from ...records import Record, Source
 from ..document import Document
 from .inference import edition_from_path, infer_date, infer_edition
 from .sanity import screen
 
-__all__ = ["FAMILY_PARSERS", "ParseContext", "edition_from_path", "guess_edition", "parse_document"]
+__all__ = ["family_parsers", "ParseContext", "edition_from_path", "guess_edition", "parse_document"]
 
-# Order matters: specific recognisers first, the catch-all rules parser last.
-FAMILY_PARSERS: tuple[str, ...] = (
-    "ruleslawyer.ingest.parse.points_list:parse",
-    "ruleslawyer.ingest.parse.datasheets:parse",
-    "ruleslawyer.ingest.parse.rules_updates:parse",
-    "ruleslawyer.ingest.parse.errata:parse",
-    "ruleslawyer.ingest.parse.stratagems:parse",
-    "ruleslawyer.ingest.parse.tables:parse",
-    "ruleslawyer.ingest.parse.rules:parse",
-)
+def family_parsers() -> list:
+    """The family parsers, in order: the `ruleslawyer.parsers` registry (pyproject.toml, and any
+    plugin's). Order matters: specific recognisers first, the catch-all rules parser last."""
+    return registry.load_all(registry.PARSERS)
 
 
 @dataclass
@@ -74,6 +68,6 @@ def parse_document(doc: Document, ctx: ParseContext | None = None) -> list[Recor
     """
     ctx = ctx or ParseContext(doc=doc, edition=guess_edition(doc))
     records: list[Record] = []
-    for spec in FAMILY_PARSERS:
-        records.extend(lazy.load(spec)(doc, ctx))
+    for parse in family_parsers():
+        records.extend(parse(doc, ctx))
     return screen(records, ctx.warn)
