@@ -116,6 +116,14 @@ def fresh_runner(tmp_path, monkeypatch):
     return CliRunner()
 
 
+# Modules whose tests take seconds each (whole-document gold, fuzzing, kill -9 trials, PDF
+# rendering, subprocesses): left out of the inner loop `pytest -m "not slow and not browser"`.
+SLOW_MODULES = frozenset({
+    "test_reliab_kill", "test_fuzz_loaders", "test_fuzz_structured", "test_gold_real", "test_sweep_core11",
+    "test_search_relevance", "test_search_fields_real", "test_cards_real", "test_cards_lists",
+    "test_datasheets_gold", "test_reference",
+})
+
 # Fixtures that read ../shared/realdata: a test using one is marked `realdata`.
 _REALDATA_FIXTURES = frozenset({"shared", "e11_orks_store", "real_pile"})
 
@@ -128,6 +136,8 @@ def pytest_collection_modifyitems(config, items):
         module = item.module.__name__ if getattr(item, "module", None) else ""
         if names & _REALDATA_FIXTURES or "realdata" in module or "gold" in module:
             item.add_marker(pytest.mark.realdata)
+        if "real_pile" in names or module.rsplit(".", 1)[-1] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
         if "browser" in module:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.slow)
@@ -137,10 +147,16 @@ def pytest_collection_modifyitems(config, items):
 def real_pile(shared, tmp_path_factory) -> Path:
     """A store of everything in ../shared/realdata, ingested once per test session (a few
     minutes): the pile a new user in November 2026 would hold. Tests must not write to it."""
+    import shutil
+
     from ruleslawyer.ingest.pipeline import ingest_paths
     from ruleslawyer.store import Store
 
     db = tmp_path_factory.mktemp("realpile") / "store.sqlite"
+    reuse = os.environ.get("RULESLAWYER_REALDATA_DB")  # a store of the pile made earlier: no ingest
+    if reuse and os.path.isfile(reuse):
+        shutil.copyfile(reuse, db)
+        return db
     with Store(db) as store:
         ingest_paths(store, [shared / "realdata"])
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

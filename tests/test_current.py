@@ -8,7 +8,6 @@ copied, never written). Expected answers are read from the source documents' own
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 
@@ -25,17 +24,11 @@ _STORE: dict[str, object] = {}
 
 
 @pytest.fixture(scope="module")
-def pile(shared, tmp_path_factory):
-    """The path of a store holding all of ../shared/realdata."""
+def pile(real_pile, tmp_path_factory):
+    """A copy of the session's store of all of ../shared/realdata (conftest `real_pile`); set
+    RULESLAWYER_REALDATA_DB to an existing store of the pile to skip the ingest."""
     db = tmp_path_factory.mktemp("pile") / "all.sqlite"
-    reuse = os.environ.get("RULESLAWYER_REALDATA_DB")
-    if reuse and os.path.isfile(reuse):
-        shutil.copyfile(reuse, db)
-    else:
-        from ruleslawyer.ingest.pipeline import ingest_paths
-
-        with Store(db) as store:
-            ingest_paths(store, [shared / "realdata"])
+    shutil.copyfile(real_pile, db)
     return db
 
 

@@ -20,15 +20,14 @@ QUESTIONS = json.loads((ROOT / "tests" / "mcp_questions.json").read_text(encodin
 
 
 @pytest.fixture(scope="module")
-def real_store(shared, tmp_path_factory):
-    """The whole of ../shared/realdata in one store, ingested once for this module."""
+def real_store(real_pile, tmp_path_factory):
+    """A copy of the session's store of all of ../shared/realdata, with its search index."""
+    import shutil
+
     from ruleslawyer.index.search import update_after_ingest
-    from ruleslawyer.ingest.pipeline import ingest_paths
-    from ruleslawyer.store import Store
 
     db = tmp_path_factory.mktemp("mcpreal") / "store.sqlite"
-    with Store(db) as store:
-        ingest_paths(store, [shared / "realdata"])
+    shutil.copyfile(real_pile, db)
     update_after_ingest(db)
     return db
 

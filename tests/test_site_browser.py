@@ -338,15 +338,13 @@ def test_home_documents_table_fits_at_1280(browser, codex_site):
 
 
 @pytest.fixture(scope="module")
-def real_site(shared, tmp_path_factory):
-    """The site of the whole real pile (../shared/realdata), ingested into a temporary store."""
-    from ruleslawyer.ingest.pipeline import ingest_paths
+def real_site(real_pile, tmp_path_factory):
+    """The site of the whole real pile (../shared/realdata; the session's store, conftest)."""
     from ruleslawyer.site.build import build_site
     from ruleslawyer.store import Store
 
     folder = tmp_path_factory.mktemp("realsite")
-    with Store(folder / "store.sqlite") as store:
-        ingest_paths(store, [shared / "realdata"])
+    with Store(real_pile) as store:
         build_site(store, folder / "site", workers=1)
     return folder / "site"
 
