@@ -109,7 +109,8 @@ def make_cards(records: Sequence, corpus_records: Sequence, options: CardOptions
 
 
 def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | None = None,
-                edition: int | None = None, options: CardOptions | Mapping | None = None) -> CardReport:
+                edition: int | None = None, options: CardOptions | Mapping | None = None,
+                as_of: str | None = None) -> CardReport:
     """Make cards for the named datasheets (or a faction's) and write `out` (.pdf or .html).
 
     A name found in several editions prints the newest (or `edition`); the report's notes say so.
@@ -121,7 +122,7 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
     path = Path(out)
     if path.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise CardError(f"{path}: the output must end in .pdf or .html")
-    corpus = load_corpus(store)
+    corpus = load_corpus(store, as_of=as_of)  # as_of: the rules and points of that date
     selection = select_records(corpus.records, names, faction=faction, stratagems=opts.stratagems,
                                edition=edition)
     chosen = selection.records
@@ -132,8 +133,9 @@ def write_cards(store, names: Sequence[str], *, out: str | Path, faction: str | 
     cards.save(path)
     split = sorted({f.title for f, _ in cards.pairs if f.total > 1 and f.kind != "rules"})
     sizes = [f.font_pt for f, _ in cards.pairs if f.number == 1 and f.kind != "rules"]
+    notes = [*([corpus.as_of_note()] if corpus.as_of else []), *selection.notes]
     return CardReport(path, [r.name for r in chosen], len(cards.pairs), len(cards.sheets), opts, split,
-                      selection.notes, sizes)
+                      notes, sizes)
 
 
 def _title(records: Sequence) -> str:

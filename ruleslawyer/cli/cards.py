@@ -26,8 +26,9 @@ SIZES = ("poker", "tarot", "a6", "a5")
               help="Cards for the units of this army list (chosen wargear, enhancements, detachment stratagems).")
 @click.option("--out", "out", default="cards.pdf", show_default=True, type=click.Path(dir_okay=False),
               help="Output file: .pdf, or .html for a printable page.")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Use only the rules and points published on or before this date.")
 @pass_app
-def cards(app, name, faction, edition, list_file, out, **layout):
+def cards(app, name, faction, edition, list_file, out, as_of, **layout):
     """Print datasheets (and stratagems) as cards of an exact size.
 
     Fronts show points (one line: sizes, then tiers), profiles, weapons with their abilities,
@@ -46,10 +47,10 @@ def cards(app, name, faction, edition, list_file, out, **layout):
     if list_file:
         from .lists import write_list_cards
 
-        return write_list_cards(app, list_file, out, layout)
+        return write_list_cards(app, list_file, out, layout, as_of=as_of)
     with app.store() as store:
         check_faction(store, faction)
-        report = write_cards(store, name, out=out, faction=faction, edition=edition, options=layout)
+        report = write_cards(store, name, out=out, faction=faction, edition=edition, options=layout, as_of=as_of)
     click.echo(describe(report))
 
 

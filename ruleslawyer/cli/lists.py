@@ -16,8 +16,9 @@ def list_group():
 @list_group.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (units, detachments, points, problems).")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Use only the rules and points published on or before this date.")
 @pass_app
-def check(app, file, as_json):
+def check(app, file, as_json, as_of):
     """Resolve each unit of FILE to its datasheet, wargear to weapons, enhancements and
     detachments; add the points up again. Exits 0 when the list was read, even with problems.
 
@@ -26,12 +27,14 @@ def check(app, file, as_json):
     from ..library.armylist import check_list_file
 
     with app.store() as store:
-        result = check_list_file(store, file)
+        result = check_list_file(store, file, as_of=as_of)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
         return
     army = result.army
     click.echo(result.summary())
+    if result.as_of_note:
+        click.echo(result.as_of_note)
     click.echo(f"{file}: {army.format} export; {', '.join(result.factions) or 'faction unknown'}")
     for d in result.detachments:
         click.echo(f"Detachment: {d.name}" + ("" if d.found else " (not in the store)"))
@@ -78,7 +81,7 @@ def sheet(app, file, out):
         click.echo("Not found: " + ", ".join(unresolved))
 
 
-def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
+def write_list_cards(app, list_file: str, out: str, options: dict, *, as_of: str | None = None) -> None:
     """`cards --list FILE`: the list's unit cards (chosen wargear, enhancements on their bearers)
     and its detachments' stratagem and enhancement cards, through the cards package."""
     from pathlib import Path
@@ -90,7 +93,7 @@ def write_list_cards(app, list_file: str, out: str, options: dict) -> None:
     if path.suffix.lower() not in (".pdf", ".html", ".htm"):
         raise CardError(f"{path}: the output must end in .pdf or .html")
     with app.store() as store:
-        chosen = list_card_records(store, list_file)
+        chosen = list_card_records(store, list_file, as_of=as_of)
     opts = CardOptions.resolve(options)
     as_pdf = path.suffix.lower() == ".pdf"
     title = f"Cards: {chosen.check.army.title or list_file}"

@@ -8,7 +8,7 @@ from .context import echo, style
 
 
 def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=None, limit: int = 10,
-               as_json: bool = False) -> int:
+               as_json: bool = False, as_of: str | None = None) -> int:
     """Search the store of `app` (a context.AppContext) and print the hits; returns the exit
     status (1 when nothing matched). Library errors are raised for the caller to report."""
     from ..index.search import search_db
@@ -20,12 +20,26 @@ def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=
 
         check_faction(app.db, faction)
     with index_progress() as progress:
-        result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition, limit=limit,
-                           progress=progress, notice=notice)
+        # frozen at a date: ask for more, then leave out what was published after it
+        result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition,
+                           limit=limit * 4 if as_of else limit, progress=progress, notice=notice)
+    note = None
+    if as_of:  # each hit as the reference of that date has it: an older printing, or left out
+        from dataclasses import replace
+
+        from ..library.corpus import as_of_printings, open_store
+
+        with open_store(app.db, read_only=True) as store:
+            frozen = as_of_printings(store, [h.data for h in result.hits], as_of)
+        result.hits = [h if data is h.data else replace(h, data=data, snippet=_snippet(data))
+                       for h, data in zip(result.hits, frozen) if data is not None][:limit]
+        note = f"As of {as_of}: only documents published on or before that date"
     if as_json:
-        echo(json.dumps({"query": result.query, "corrected": result.corrected,
+        echo(json.dumps({"query": result.query, "corrected": result.corrected, "as_of": note,
                          "hits": [h.to_json() for h in result.hits]}, ensure_ascii=False, indent=2))
     else:
+        if note:
+            echo(note)
         color = sys.stdout.isatty()
         if result.corrected:
             echo(f"Showing results for: {result.corrected}")
@@ -36,6 +50,12 @@ def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=
         echo(f"No results for {result.query!r}. Try: {tips}", err=True)
         return 1
     return 0
+
+
+def _snippet(data: dict, size: int = 200) -> str:
+    """The start of an older printing's text (its words were not the ones the index matched)."""
+    text = " ".join(str(data.get(k) or "") for k in ("text", "effect", "answer") if data.get(k)).strip()
+    return text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " ..."
 
 
 def notice(line: str) -> None:

@@ -18,8 +18,9 @@ __all__ = ["search", "notice"]  # `notice` is what ingest passes to the index up
 @click.option("--edition", help="Only records of this edition, e.g. 10.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True, help="Show at most this many hits.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON records with score and snippet.")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Leave out what was published after this date (an event's freeze).")
 @pass_app
-def search(app, query, kind, faction, edition, limit, as_json):
+def search(app, query, kind, faction, edition, limit, as_json, as_of):
     """Search every record (errata applied) by words, phrases and filters.
 
     Words rank records whose name matches first. Quote phrases ("feel no pain"), combine with
@@ -30,6 +31,7 @@ def search(app, query, kind, faction, edition, limit, as_json):
     comes first; every hit names its edition. FAQs show their answer, errata their new
     wording. Example: ruleslawyer search fnp kind:enhancement
     """
-    code = run_search(app, query, kind=kind, faction=faction, edition=edition, limit=limit, as_json=as_json)
+    code = run_search(app, query, kind=kind, faction=faction, edition=edition, limit=limit, as_json=as_json,
+                      as_of=as_of)
     if code:
         sys.exit(code)

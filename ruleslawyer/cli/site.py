@@ -16,8 +16,9 @@ def site():
 @click.argument("out", type=click.Path(file_okay=False))
 @click.option("--force", is_flag=True, help="Re-render every page, not only the changed ones.")
 @click.option("--list", "list_file", type=click.Path(dir_okay=False), help="Add a page for this army list.")
+@click.option("--as-of", metavar="YYYY-MM-DD", help="Use only the rules and points published on or before this date.")
 @pass_app
-def build(app, out, force, list_file):
+def build(app, out, force, list_file, as_of):
     """Write the site for the records in the store to the folder OUT.
 
     Rebuilding into the same folder rewrites only pages whose content changed. Open
@@ -27,7 +28,7 @@ def build(app, out, force, list_file):
     from ..site.build import build_site
 
     with app.store() as store:
-        report = build_site(store, out, force=force)
+        report = build_site(store, out, force=force, as_of=as_of)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.counts.items()))
     echo(f"Built {report.pages} pages in {report.out} ({kinds}) in {report.seconds:.1f}s: "
                f"{report.rendered} rendered, {report.written} files written, {report.removed} removed.")
@@ -36,6 +37,8 @@ def build(app, out, force, list_file):
 
         with app.store() as store:
             echo(f"Army list page: {write_list_page(store, list_file, out)}")
+    if as_of:
+        echo(f"As of {as_of}: the site holds only documents published on or before that date")
     echo(f"Open {report.out / 'index.html'}")
 
 

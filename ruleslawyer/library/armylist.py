@@ -95,6 +95,7 @@ class ListCheck:
     edition: int | None
     problems: list[Problem]
     prices: ListPrices | None = None  # the units at the newest points of the list's edition
+    as_of_note: str | None = None  # "As of 2026-10-01: ..." when checked against the rules of a date
 
     @property
     def points_total(self) -> int:
@@ -144,7 +145,7 @@ class ListCheck:
             "points_current_priced_units": self.prices.priced if self.prices else 0,
             "detachment_points_current": self.prices.detachment_points if self.prices else None,
             "points_sources": [s.describe() for s in self.prices.sources] if self.prices else [],
-            "problems": [p.to_json() for p in self.problems],
+            "problems": [p.to_json() for p in self.problems], "as_of": self.as_of_note,
             "problems_folded": [p.to_json() for p in self.problem_lines()],
         }
 
@@ -165,13 +166,16 @@ def _unit_json(u: ResolvedUnit, price) -> dict[str, Any]:
     }
 
 
-def check_list_file(store, path: str | Path) -> ListCheck:
-    """Read the list at `path` and check it against the store's records (errata applied)."""
+def check_list_file(store, path: str | Path, *, as_of: str | None = None) -> ListCheck:
+    """Read the list at `path` and check it against the store's records (errata applied);
+    `as_of` checks it against the rules and points published on or before that date."""
     from .corpus import load_corpus
 
     army = load_list(path)
-    corpus = load_corpus(store)
-    return check_list(army, corpus.records, printings=corpus.printings)
+    corpus = load_corpus(store, as_of=as_of)
+    result = check_list(army, corpus.records, printings=corpus.printings)
+    result.as_of_note = corpus.as_of_note()
+    return result
 
 
 def check_list(army: ArmyList, records: Sequence[Record], *, printings: dict | None = None) -> ListCheck:

@@ -64,12 +64,13 @@ def enhancement_card(e: Enhancement, points: int | None = None) -> Stratagem:
                      group=e.group, effect=e.text, restrictions=e.restriction, fluff=None)
 
 
-def list_card_records(store, path: str | Path) -> ListCards:
-    """Read the list at `path`, check it against the store, and give the records to print."""
+def list_card_records(store, path: str | Path, *, as_of: str | None = None) -> ListCards:
+    """Read the list at `path`, check it against the store (as of a date, when given), and give
+    the records to print."""
     from ..ingest.sources.armylists import load_list
     from .corpus import load_corpus
 
-    loaded = load_corpus(store)
+    loaded = load_corpus(store, as_of=as_of)
     corpus = loaded.records
     check = check_list(load_list(path), corpus, printings=loaded.printings)
     out: list[Record] = []

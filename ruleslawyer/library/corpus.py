@@ -113,6 +113,33 @@ def file_infos(store: Store) -> dict[str, FileInfo]:
             for f in store.files()}
 
 
+def as_of_printings(store: Store, records: list[dict], as_of: str) -> list[dict | None]:
+    """Each record dict (records.md shape, as search hits hold them) as the reference of `as_of`
+    has it: itself when published on or before that date, else the printing of the same record
+    current then (an older file's), else None (nothing of it was published yet)."""
+    from ..records import to_dict
+
+    as_of = check_date(as_of)
+    frozen = load_corpus(store, as_of=as_of)
+    kept = {_key(to_dict(r)): r for r in frozen.records}
+    out = []
+    for data in records:
+        record = kept.get(_key(data))
+        out.append(None if record is None else data if _same_source(data, record) else to_dict(record))
+    return out
+
+
+def _key(data: dict) -> tuple:
+    from ..names import fold
+
+    return (data.get("kind"), fold(data.get("name") or data.get("question") or data.get("target") or ""),
+            fold(data.get("faction") or ""), data.get("edition"), fold(data.get("group") or ""))
+
+
+def _same_source(data: dict, record) -> bool:
+    return (data.get("source") or {}).get("file") == record.source.file
+
+
 def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
                 choose: Mapping[str, str] | None = None, as_of: str | None = None) -> Corpus:
     """The stored records as one reference.

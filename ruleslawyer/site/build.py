@@ -27,8 +27,10 @@ def get_context(corpus: Corpus, files: Sequence[Any] = (), *, title: str = SITE_
     return gather(corpus, files, title)
 
 
-def build_site(store, out: str | Path, *, force: bool = False, workers: int | None = None):
-    """Gather the site from `store` (errata applied) and write it to `out` (only what changed).
+def build_site(store, out: str | Path, *, force: bool = False, workers: int | None = None,
+               as_of: str | None = None):
+    """Gather the site from `store` (errata applied) and write it to `out` (only what changed);
+    `as_of` builds the reference of that date (documents published on or before it).
 
     Returns a writer.BuildReport. Raises SiteError when `out` is a non-empty folder that is
     not a site this command wrote.
@@ -40,10 +42,10 @@ def build_site(store, out: str | Path, *, force: bool = False, workers: int | No
 
     start = time.perf_counter()
     files = store.files()
-    key = _store_key(store, files)
+    key = _store_key(store, files) + (f"@{as_of}" if as_of else "")
     report = None if force else unchanged_site(out, key)
     if report is None:
-        ctx = get_context(load_corpus(store), files)
+        ctx = get_context(load_corpus(store, as_of=as_of), files)
         report = write_site(ctx, out, force=force, workers=workers, source_key=key)
     report.seconds = time.perf_counter() - start  # the whole build: reading, gathering, writing
     return report
