@@ -40,7 +40,7 @@ def dump(out: Path) -> None:
     """Write every document's blocks, records, warnings and loader metadata (or its error)."""
     from ruleslawyer.ingest.formats import load_bytes
     from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
-    from ruleslawyer.records import to_dict
+    from ruleslawyer.records_json import to_dict
 
     result = {}
     for name, data in _documents():

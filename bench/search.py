@@ -207,7 +207,7 @@ def cold(db: Path, runs: int) -> dict[str, tuple[float, float]]:
 def synthetic_store(db: Path, shared: Path, n: int, rng: random.Random) -> tuple[Vocabulary, float]:
     """A store of `n` synthetic records and its live index (built unless it exists)."""
     from ruleslawyer.index.search import ensure_index
-    from ruleslawyer.records import from_dict
+    from ruleslawyer.records_json import from_dict
     from ruleslawyer.store import Store
 
     gold = sorted((shared / "gold").glob("*.jsonl"))

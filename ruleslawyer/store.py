@@ -16,10 +16,12 @@ from typing import Iterable, Iterator
 
 from .errors import StoreError
 from .paths import default_db_path  # noqa: F401  (re-exported: callers import it from here)
-from .storefile import (REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_line, disk_full_error,
+from .storefile import (stored_date, stored_int, stored_number, stored_reading, stored_warnings,
+                        REPAIR_HINT, READ_ONLY_HINT, RESTORE_HINT, damaged_row_line, disk_full_error,
                         is_disk_full_error, is_read_only_error, open_checks, read_only_error, report_damage,
                         schema_damage, connect, wrong_scalar)
-from .records import Record, from_dict, record_name, to_dict
+from .records import Record, record_name
+from .records_json import from_dict, to_dict
 
 SCHEMA_VERSION = 4
 # One encoder for every record row (json.dumps with options makes a new one per call).
@@ -338,10 +340,10 @@ class Store:
         for row in self.conn.execute(
                 "SELECT path, name, sha256, format, size, ingested_at, title, edition, warnings, date, version,"
                 " preference, reading FROM files ORDER BY path"):
-            out.append(StoredFile(*row[:5], _number(row[5]), row[6], _int_or_none(row[7]), warnings=_warnings(row[8]),
-                                  record_count=counts.get(row[0], 0), date=_iso_date(row[9]),
+            out.append(StoredFile(*row[:5], stored_number(row[5]), row[6], stored_int(row[7]), warnings=stored_warnings(row[8]),
+                                  record_count=counts.get(row[0], 0), date=stored_date(row[9]),
                                   version=None if row[10] is None else str(row[10]),
-                                  preference=int(_number(row[11])), reading=_reading(row[12])))
+                                  preference=int(stored_number(row[11])), reading=stored_reading(row[12])))
         return out
 
     def set_file_dating(self, path: str, *, date: str | None = None, version: str | None = None,
@@ -374,39 +376,3 @@ class Store:
     def counts_by_faction(self) -> dict[str, int]:
         return dict(self.conn.execute(
             "SELECT COALESCE(faction, '(none)'), COUNT(*) FROM records GROUP BY faction ORDER BY faction"))
-
-
-
-def _warnings(text: str) -> tuple[str, ...]:
-    """A file's stored warnings; damaged ones read as one warning saying so."""
-    try:
-        return tuple(str(w) for w in json.loads(text))
-    except (TypeError, ValueError):
-        return ("(the stored warnings are damaged)",)
-
-
-def _reading(text: str) -> dict:
-    """A file's stored reading (how it was read); damaged or missing reads as {}."""
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-# A hand-edited `files` row (text where a number belongs) is reported by `check` and reset by
-# `check --repair`; until then every reader gets a value it can sort and format.
-def _number(value) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def _int_or_none(value) -> int | None:
-    return value if isinstance(value, int) else None
-
-
-def _iso_date(value) -> str | None:
-    text = str(value) if value is not None else ""
-    return text[:10] if len(text) >= 10 and text[4] == "-" and text[:4].isdigit() else None

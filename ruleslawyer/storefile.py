@@ -8,6 +8,7 @@ reporter the CLI installs (`set_damage_reporter`), one line per record, and skip
 """
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -277,3 +278,41 @@ def wrong_scalar(record) -> str | None:
             return f"{name} is {type(value).__name__} {str(value)[:40]!r}"
     return None
 
+
+# ---------------------------------------------------------------- a files row read back
+def stored_warnings(text: str) -> tuple[str, ...]:
+    """A file's stored warnings; damaged ones read as one warning saying so."""
+    try:
+        return tuple(str(w) for w in json.loads(text))
+    except (TypeError, ValueError):
+        return ("(the stored warnings are damaged)",)
+
+
+def stored_reading(text: str) -> dict:
+    """A file's stored reading (how it was read); damaged or missing reads as {}."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+# A hand-edited `files` row (text where a number belongs) is reported by `check` and reset by
+# `check --repair`; until then every reader gets a value it can sort and format.
+def stored_number(value) -> float:
+    """A stored number, or 0.0 for a value that is not one."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def stored_int(value) -> int | None:
+    """A stored whole number, or None for a value that is not one."""
+    return value if isinstance(value, int) else None
+
+
+def stored_date(value) -> str | None:
+    """A stored ISO date (its day), or None for a value that is not one."""
+    text = str(value) if value is not None else ""
+    return text[:10] if len(text) >= 10 and text[4] == "-" and text[:4].isdigit() else None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ruleslawyer.ingest.formats import load_file
 from ruleslawyer.ingest.parse.parsing import parse_document
-from ruleslawyer.records import to_dict
+from ruleslawyer.records_json import to_dict
 
 
 @lru_cache(maxsize=None)

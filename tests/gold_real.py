@@ -13,7 +13,7 @@ from pathlib import Path
 from ruleslawyer.ingest.pipeline import ingest_paths
 from ruleslawyer.library.corpus import load_corpus
 from ruleslawyer.names import fold
-from ruleslawyer.records import to_dict
+from ruleslawyer.records_json import to_dict
 from ruleslawyer.store import Store
 
 from tests.gold import _score_module

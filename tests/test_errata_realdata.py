@@ -151,7 +151,7 @@ def test_index_card_weapon_errata_on_the_wahapedia_export(shared):
     """The index-card errata v1.2 with the 10th-edition Wahapedia export: weapon entries edit the
     datasheets (or find them already reading so), facts read off the card and the export."""
     from ruleslawyer.amend.apply import apply_errata
-    from ruleslawyer.records import from_dict
+    from ruleslawyer.records_json import from_dict
     from tests.test_structured_sources import records_of
 
     export = shared / "realdata" / "wahadumper__wahadumper"

@@ -7,7 +7,7 @@ from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.load.text import load_text
 from ruleslawyer.ingest.parse.errata_grammar import numbered_header, value_change
 from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
-from ruleslawyer.records import to_dict
+from ruleslawyer.records_json import to_dict
 
 
 def _parse(text: str, name: str = "mem.txt") -> list[dict]:

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from ruleslawyer.records import (KINDS, Ability, Change, Datasheet, Erratum, Leader, Profile, RefTable, Rule, Source, Stratagem, TableRow, UnitCost, Weapon, from_dict, to_dict)
+from ruleslawyer.records import KINDS, Ability, Change, Datasheet, Erratum, Leader, Profile, RefTable, Rule, Source, Stratagem, TableRow, UnitCost, Weapon
+from ruleslawyer.records_json import from_dict, to_dict
 
 SRC = Source(file="x.txt", page=3, format="text", sha256="ab" * 32)
 

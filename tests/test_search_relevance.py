@@ -13,7 +13,7 @@ import pytest
 from ruleslawyer.ingest.pipeline import ingest_paths
 from ruleslawyer.index.engine import Index
 from ruleslawyer.index.search import ensure_index, search_index
-from ruleslawyer.records import from_dict
+from ruleslawyer.records_json import from_dict
 from ruleslawyer.store import Store
 
 from .conftest import seed_path

@@ -11,7 +11,7 @@ from ruleslawyer.ingest.pipeline import gather, ingest_paths
 from ruleslawyer.ingest.sources.battlescribe import detect
 from ruleslawyer.ingest.sources.bs_text import plain
 from ruleslawyer.ingest.sources.bs_tree import read_tree
-from ruleslawyer.records import to_dict
+from ruleslawyer.records_json import to_dict
 from ruleslawyer.store import Store
 
 NS = "http://www.battlescribe.net/schema/catalogueSchema"

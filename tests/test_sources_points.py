@@ -264,7 +264,8 @@ def test_unit_size_descriptions_and_add_on_models(tmp_path):
 def test_unit_cost_description_exports_only_when_known():
     """`description` is optional in the JSON shape: absent when unknown, and an older export
     without it loads as before."""
-    from ruleslawyer.records import Points, Source, UnitCost, from_dict, to_dict
+    from ruleslawyer.records import Points, Source, UnitCost
+    from ruleslawyer.records_json import from_dict, to_dict
 
     plain = Points(name="A", source=Source(file="a.yaml"), costs=(UnitCost("5", 50),))
     described = Points(name="B", source=Source(file="a.yaml"), costs=(UnitCost("11", 45, None, "1 Herder, 10 Grots"),))

@@ -17,7 +17,7 @@ import pytest
 from ruleslawyer.ingest.sources.battlescribe import detect as detect_bs
 from ruleslawyer.ingest.pipeline import gather, ingest_paths
 from ruleslawyer.ingest.sources.wahapedia import detect as detect_csv, read_table
-from ruleslawyer.records import to_dict
+from ruleslawyer.records_json import to_dict
 
 TAG = re.compile(r"<\s*/?\s*[a-zA-Z][^>]*>")
 

@@ -29,11 +29,11 @@ from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_
 from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
 from .lists import list_target
 from .weapons import weapon_target
+from .targets import TargetIndex
 from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, tokens
 from ..names import fold, name_key
-from ..records import (Ability, Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, Rule, Stratagem, record_name)
+from ..records import Ability, Erratum, Faq, Note, Record, Rule, Stratagem, record_name
 
-_TEXT_KINDS = (Rule, DetachmentRule, Enhancement, Stratagem)
 # Comma parts of a target that name a part of a card or book, not a rule ("rules text").
 _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
                   "core abilities", "faction abilities", "wargear abilities", "stratagems", "stratagems card",
@@ -67,7 +67,7 @@ def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None]
     outcomes: list[Outcome] = []
     live, skipped = _select(errata)
     outcomes.extend(skipped)
-    index = _Index(current)
+    index = TargetIndex(current)
     for e in live:
         index.start(e, dated)
         outcome = _apply_one(e, current, index)
@@ -135,120 +135,7 @@ def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
     return live, skipped
 
 
-class _Index:
-    """Where each amendable record sits in the working list, by name key."""
-
-    def __init__(self, current: list[Record | None]):
-        self.current = current
-        self._too_new: Callable[[Record], bool] | None = None  # printed after the current erratum
-        self.skipped_newer: list[Record] = []
-        self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
-        self._newest: tuple[int | None] | None = None  # (the newest datasheet edition,), once asked
-        self.by_name: dict[str, list[int]] = {}
-        self.datasheets: dict[str, list[int]] = {}
-        for i, r in enumerate(current):
-            if isinstance(r, _TEXT_KINDS):
-                self.by_name.setdefault(name_key(r.name), []).append(i)
-            elif isinstance(r, Datasheet):
-                self.datasheets.setdefault(name_key(r.name), []).append(i)
-
-    def add(self, i: int) -> None:
-        self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
-
-    def newest_sheet_edition(self) -> int | None:
-        """The newest edition of any datasheet in the corpus (None when none says)."""
-        if self._newest is None:
-            editions = [self.current[i].edition for ids in self.datasheets.values() for i in ids
-                        if self.current[i] is not None and self.current[i].edition is not None]
-            self._newest = (max(editions, default=None),)
-        return self._newest[0]
-
-    def start(self, e: Erratum, dated: Callable[[Record], str | None] | None) -> None:
-        """Before applying `e`: printings dated after its document are out of its reach."""
-        self.skipped_newer = []
-        erratum_date = dated(e) if dated else None
-        if not erratum_date:
-            self._too_new = None
-            return
-        self._too_new = lambda r: (dated(r) or "") > erratum_date
-
-    def _in_time(self, positions: list[int]) -> list[int]:
-        if self._too_new is None:
-            return positions
-        kept = []
-        for i in positions:
-            if self._too_new(self.current[i]):
-                self.skipped_newer.append(self.current[i])
-            else:
-                kept.append(i)
-        return kept
-
-    def sheets(self, name: str, edition: int | None) -> list[int]:
-        """Where the datasheets named `name` of `edition` (None: any) sit."""
-        return self._in_time([i for i in self.datasheets.get(name_key(name), [])
-                              if self.current[i] is not None and _same_edition(self.current[i], edition)])
-
-    def rules(self, name: str, edition: int | None, section: str | None = None) -> list[int]:
-        found = self._in_time([i for i in self.by_name.get(name_key(name), [])
-                               if self.current[i] is not None and _same_edition(self.current[i], edition)])
-        if section and len(found) > 1:
-            inside = [i for i in found if name_key(section) in {name_key(s) for s in
-                                                                 getattr(self.current[i], "section", ())}]
-            found = inside or found
-        return found
-
-    def mentioning(self, stems: list[str], edition: int | None) -> list[int]:
-        """Text records of `edition` whose wording contains each of `stems` (word starts)."""
-        if self._folded is None:
-            self._folded = {i: self.current[i].text.casefold() for i in self.text_records(None)}
-            self._holding: dict[str, set[int]] = {}
-        # Where each stem occurs, found once per stem: errata share stems ("unit", "model"),
-        # and scanning every text once per erratum was most of applying errata to 50,000 records.
-        holding = self._holding
-        for s in stems:
-            if s not in holding:
-                holding[s] = self._texts_holding(s)
-        found = set.intersection(*(holding[s] for s in stems)) if stems else set(self._folded)
-        return [i for i in sorted(found) if self.current[i] is not None and _same_edition(self.current[i], edition)]
-
-    def _texts_holding(self, stem: str) -> set[int]:
-        """The positions of the text records whose folded wording contains `stem`.
-
-        The texts are searched as one string (NUL between them) with str.find, which jumps
-        to the next text after a hit: a loop step per text that holds the stem, not per text.
-        """
-        if not hasattr(self, "_joined"):
-            from itertools import accumulate
-
-            keys = list(self._folded)
-            texts = [self._folded[i] for i in keys]
-            joined = "\0".join(texts)
-            starts = [0, *accumulate(len(t) + 1 for t in texts)]
-            exact = joined.count("\0") == max(0, len(texts) - 1)  # no NUL inside a text
-            self._joined = (joined, starts, keys) if exact else None
-        if self._joined is None or "\0" in stem:
-            return {i for i, text in self._folded.items() if stem in text}
-        from bisect import bisect_right
-
-        joined, starts, keys = self._joined
-        out = set()
-        pos = joined.find(stem)
-        while pos != -1:
-            k = bisect_right(starts, pos) - 1
-            out.add(keys[k])
-            pos = joined.find(stem, starts[k + 1])
-        return out
-
-    def text_records(self, edition: int | None) -> list[int]:
-        return [i for i, r in enumerate(self.current)
-                if isinstance(r, (Rule, DetachmentRule, Enhancement)) and _same_edition(r, edition)]
-
-
-def _same_edition(record: Record, edition: int | None) -> bool:
-    return edition is None or record.edition is None or record.edition == edition
-
-
-def _apply_one(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> Outcome:
     if e.operation == "add" and e.title and not _on_a_datasheet(e, index):
         if _is_profile(e.text):  # "Adeptus Astartes Armoury Card: Add flamer profile:" is no rule
             return Outcome(e, False, e.target, f"adds the {e.title} profile to a card: reported, not applied")
@@ -347,7 +234,7 @@ def _is_profile(text: str) -> bool:
                for cells in ([c.strip() for c in line.split("\t") if c.strip()] for line in text.splitlines()))
 
 
-def _on_a_datasheet(e: Erratum, index: _Index) -> bool:
+def _on_a_datasheet(e: Erratum, index: TargetIndex) -> bool:
     """Whether an entry is about a datasheet: its target names a part of one ("Raptors, Melee
     Weapons") or begins with the name of one in the corpus. An added profile or card section is
     part of that datasheet, not a new rule."""
@@ -357,7 +244,7 @@ def _on_a_datasheet(e: Erratum, index: _Index) -> bool:
     return bool(unit) and bool(index.sheets(unit, None))
 
 
-def _find_target(target: str | None, edition: int | None, index: _Index) -> tuple[int, Ability | None] | None:
+def _find_target(target: str | None, edition: int | None, index: TargetIndex) -> tuple[int, Ability | None] | None:
     """The record (and ability) an erratum's target names, or None."""
     parts = [p.strip() for p in (target or "").split(",")
              if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
@@ -377,7 +264,7 @@ def _find_target(target: str | None, edition: int | None, index: _Index) -> tupl
     return None
 
 
-def _by_wording(e: Erratum, current: list[Record | None], index: _Index, location: str | None) -> Outcome | None:
+def _by_wording(e: Erratum, current: list[Record | None], index: TargetIndex, location: str | None) -> Outcome | None:
     """A sentence change whose target is not a rule name, applied where its old wording is
     printed: the rule must mention the target's words and hold a sentence the new wording keeps."""
     place = parse_location(location)
@@ -409,7 +296,7 @@ def _ordinal_word(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
 
 
-def _add_rule(e: Erratum, current: list[Record | None], index: _Index) -> Outcome:
+def _add_rule(e: Erratum, current: list[Record | None], index: TargetIndex) -> Outcome:
     """An added rule or sub-section becomes a new Rule record carrying the change."""
     existing = index.rules(e.title, e.edition)
     if existing:

@@ -27,7 +27,7 @@ def select_outcomes(outcomes: list[Outcome], document: str | None = None,
 
 def outcome_dict(outcome: Outcome) -> dict:
     """JSON form of an outcome: the entry (records.md shape) and what happened to it."""
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     return {"erratum": to_dict(outcome.erratum), "applied": outcome.applied,
             "target": outcome.target_name, "target_kind": outcome.target_kind,

@@ -43,7 +43,7 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
     """
     from ..library.factions import check_faction
     from ..library.points import find_points_changes
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     with app.store() as store:
         check_faction(store, faction)

@@ -80,7 +80,7 @@ def _displayed(picked):
 
 
 def _as_json(picked, corpus) -> dict:
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     data = to_dict(picked.record, include_changes=True)
     info = picked.file
@@ -101,7 +101,7 @@ def _as_json(picked, corpus) -> dict:
 
 
 def _price_json(price) -> dict:
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     out = {"text": price.text, "file": price.file, "date": price.date, "version": price.version,
            "source_kind": price.kind, "detachment_points": price.detachment_points,
@@ -113,7 +113,7 @@ def _price_json(price) -> dict:
 
 
 def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     if as_json:
         data = {"kind": "detachment", "name": detachment.name, "faction": detachment.faction,

@@ -90,7 +90,8 @@ def _iso_date(value: str | None) -> str | None:
 def export(app, fmt, kinds, amended, output):
     """Write the stored records as JSON in the records.md interchange shape."""
     from ..library.corpus import load_corpus
-    from ..records import KINDS, to_dict
+    from ..records import KINDS
+    from ..records_json import to_dict
 
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:

@@ -29,7 +29,7 @@ def stratagems(app, faction, group, category, phase, cp, edition, every_edition,
     """
     from ..library.factions import check_faction
     from ..library.queries import find_stratagems
-    from ..records import to_dict
+    from ..records_json import to_dict
     from ..termview.lists import format_stratagem_table
 
     with app.store() as store:

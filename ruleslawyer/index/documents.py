@@ -11,7 +11,8 @@ import re
 from typing import Any, Iterable
 
 from . import analysis
-from ..records import (Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable, Rule, Stratagem, record_name, to_dict)
+from ..records import Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable, Rule, Stratagem, record_name
+from ..records_json import to_dict
 
 # The characteristic abbreviations printed on a profile, spelled out so "toughness" finds them.
 STAT_NAMES = {

@@ -96,7 +96,7 @@ class Source:
         if self._keyed is None:
             import hashlib
 
-            from ..records import to_dict
+            from ..records_json import to_dict
 
             records, hashes = self._load()
             keyed: dict[str, object] = {}

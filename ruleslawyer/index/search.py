@@ -39,7 +39,7 @@ class SearchHit:
     @property
     def record(self):
         """The Record itself (built on demand: most callers only need the dict)."""
-        from ..records import from_dict
+        from ..records_json import from_dict
 
         return from_dict(self.data)
 

@@ -14,7 +14,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..records import Record, to_dict
+from ..records import Record
+from ..records_json import to_dict
 from .document import HEADING, TABLE, Document
 
 LOW_COVERAGE = 0.8  # below this share of the body text in records, `ingest` warns

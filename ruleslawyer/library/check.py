@@ -14,7 +14,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..records import KINDS, from_dict
+from ..records import KINDS
+from ..records_json import from_dict
 from ..storefile import wrong_scalar
 from ..store import Store
 

@@ -117,7 +117,7 @@ def as_of_printings(store: Store, records: list[dict], as_of: str) -> list[dict 
     """Each record dict (records.md shape, as search hits hold them) as the reference of `as_of`
     has it: itself when published on or before that date, else the printing of the same record
     current then (an older file's), else None (nothing of it was published yet)."""
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     as_of = check_date(as_of)
     frozen = load_corpus(store, as_of=as_of)

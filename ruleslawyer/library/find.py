@@ -62,7 +62,7 @@ def _names(record: Record) -> list[str]:
 
 def _distinct(records: Sequence[Record]) -> list[Record]:
     """`records` without repeats that differ only in the file they came from."""
-    from ..records import to_dict
+    from ..records_json import to_dict
 
     seen: dict[str, Record] = {}
     for r in records:

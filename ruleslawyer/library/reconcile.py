@@ -22,7 +22,8 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..names import fold
-from ..records import Datasheet, Record, Rule, record_name, to_dict
+from ..records import Datasheet, Record, Rule, record_name
+from ..records_json import to_dict
 
 # Kinds whose records belong to a detachment or rules set: two namesakes in different groups
 # are two records.

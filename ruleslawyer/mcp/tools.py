@@ -8,7 +8,8 @@ errors raise RuleslawyerError, which the server turns into a one-line tool error
 from __future__ import annotations
 
 from ..errors import NotFoundError, QueryError
-from ..records import Record, record_name, to_dict
+from ..records import Record, record_name
+from ..records_json import to_dict
 from .answer import rank, touching
 from .citation import cite
 from .passages import PASSAGE_CHARS

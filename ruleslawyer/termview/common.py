@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from ..records import Record, record_name, to_dict
+from ..records import Record, record_name
+from ..records_json import to_dict
 
 
 def format_generic(record: Record, width: int = 80) -> str:
