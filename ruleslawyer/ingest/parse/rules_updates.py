@@ -23,7 +23,7 @@ from typing import Iterator
 from ...names import title_case
 from ...records import Erratum, Record
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
-from .errata_grammar import Header, is_instruction, read_instruction, value_change
+from .errata_grammar import Header, is_instruction, numbered_header, read_instruction, value_change
 from .parsing import ParseContext
 
 _START = re.compile(r"^(?:RULES UPDATES?|UPDATES)$", re.I)
@@ -94,8 +94,8 @@ def _titles_new_rule(doc: Document, ctx: ParseContext, i: int) -> bool:
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata of a Rules Updates section; nothing when the document has none."""
     start = _section_start(doc, ctx)
-    if start is None:
-        return
+    if start is None or _addresses_rule_numbers(doc, ctx, start):
+        return  # updates addressed by rule number ("18.01 Stratagems") are the errata parser's
     document, version = _document(doc)
     section = None
     i = start
@@ -144,6 +144,18 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         elif not used[1:] and b.kind != TABLE:
             used.append(i)  # the section's introduction, before its first update
     ctx.claim(used)
+
+
+def _addresses_rule_numbers(doc: Document, ctx: ParseContext, start: int) -> bool:
+    """Whether the section's updates name the rules they change by number (an event FAQ of the
+    11th edition), up to the next section of the document."""
+    for i in range(start + 1, len(doc.blocks)):
+        b = doc.blocks[i]
+        if ctx.is_claimed(i) or (b.kind == HEADING and _END.match(_text(b))):
+            break
+        if numbered_header(_text(b)) is not None:
+            return True
+    return False
 
 
 def _entry(doc, ctx, i: int, target: str, section: str | None, document, version,
@@ -199,7 +211,8 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
         operation = ins.operation
         if value is not None:  # "Change S to '10'.": the value is the new wording, the thing named its place
             place, wording, old = value
-            location, operation = place or location, "replace"
+            # "Change 3" to 6".": the old value is what changes, not a place in the rule
+            location, operation = place or (None if old else location), "replace"
         if label:
             location = f"{label}, {location}" if location else label
         title = ins.title
