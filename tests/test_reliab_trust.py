@@ -388,3 +388,36 @@ def test_a_read_only_open_never_writes_the_store(tmp_path):
     with pytest.raises(StoreError, match="no store here"):
         Store(tmp_path / "missing.sqlite", read_only=True)
     assert not (tmp_path / "missing.sqlite").exists()
+
+
+# ------------------------------------------------------------ 5, 6, 9. cards and lists
+def test_cards_on_a_full_disk_keep_the_old_file(runner, tmp_path, monkeypatch):
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "cards.html"
+    out.write_text("yesterday's cards")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("ruleslawyer.outputs.os.fsync", full)
+    result = runner.invoke(cli, ["cards", "royal warden", "--out", str(out)])
+    assert result.exit_code == 1 and "the disk is full" in result.output and "Traceback" not in result.output
+    assert out.read_text() == "yesterday's cards"
+    assert [p.name for p in out.parent.iterdir()] == ["cards.html"]  # no partial file beside it
+
+
+def test_ingest_skips_the_cards_it_printed(runner, tmp_path):
+    (tmp_path / "printed").mkdir()
+    pdf = tmp_path / "printed" / "cards.pdf"
+    assert runner.invoke(cli, ["cards", "royal warden", "--out", str(pdf)]).exit_code == 0
+    result = runner.invoke(cli, ["ingest", str(pdf.parent)])
+    assert result.exit_code == 0, result.output
+    assert "cards or a list sheet ruleslawyer printed" in result.output and "0 files read" in result.output
+
+
+def test_site_build_with_an_unreadable_list_writes_nothing(runner, tmp_path):
+    bad = tmp_path / "list.txt"
+    bad.write_text("hello there\n")
+    result = runner.invoke(cli, ["site", "build", str(tmp_path / "site"), "--list", str(bad)])
+    assert result.exit_code == 1 and "not an army list" in result.output
+    assert not (tmp_path / "site").exists()

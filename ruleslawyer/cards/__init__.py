@@ -35,13 +35,16 @@ class CardSet:
 
     def save(self, path: Path) -> None:
         """Write the cards to `path`: a PDF, or the printable HTML page for .html/.htm."""
-        try:
-            if path.suffix.lower() == ".pdf":
-                self.write_pdf(path)
-            else:
-                path.write_text(self.html, encoding="utf-8")
-        except OSError as exc:
-            raise CardError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        from ..outputs import atomic_output
+
+        # Through a temporary file: a full disk or an interrupted run never leaves a cut PDF
+        # where the good one was.
+        if path.suffix.lower() == ".pdf":
+            with atomic_output(path, mode="wb") as handle:
+                self.write_pdf(handle)
+        else:
+            with atomic_output(path) as handle:
+                handle.write(self.html)
 
     def write_pdf(self, target) -> None:
         """Write the PDF (laying the HTML out first when `make_cards` did not verify it)."""

@@ -27,6 +27,10 @@ def build(app, out, force, list_file, as_of):
     """
     from ..site.build import build_site
 
+    if list_file:  # a list that cannot be read stops the build before anything is written
+        from ..ingest.sources.armylists import load_list
+
+        load_list(list_file)
     with app.store() as store:
         report = build_site(store, out, force=force, as_of=as_of)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.counts.items()))

@@ -91,6 +91,9 @@ def _ingest_file(store: Store, path: Path, *, force: bool, dating: Dating, in_fo
         if skipped:
             return _skip(store, key, *skipped)
         doc = load_bytes(data, shown, sha256=sha)
+        if doc.meta.get("Creator") == "ruleslawyer":  # our own cards or list sheet, printed to PDF
+            return _skip(store, key, "own_output", "made by ruleslawyer (its PDF Creator)",
+                         "cards or a list sheet ruleslawyer printed, not a rules document")
         date = infer_date(doc)
         edition = infer_edition(doc, date, points_list=is_points_list(doc))
         ctx = ParseContext(doc=doc, edition=edition.value if edition else None)
@@ -129,6 +132,7 @@ def _not_rules(data: bytes, shown: Path, in_folder: bool) -> tuple[str, str, str
     or a notes file (README, SOURCES) found in a folder; None for anything else."""
     if in_folder and NOTES_NAMES.match(shown.name):
         return "notes", "a notes file by its name", "a notes file (README, SOURCES, ...), not a rules document"
+
     if len(data) > _MAX_LIST_BYTES or sniff_format(data, shown) != TEXT:
         return None
     from .sources.armylists import parse_list

@@ -30,15 +30,16 @@ def write_sheet(sheet, out: str | Path) -> Path:
     if suffix not in (".pdf", ".html", ".htm"):
         raise SheetError(f"{path}: the output must end in .pdf or .html")
     html = sheet_html(sheet)
-    try:
-        if suffix == ".pdf":
-            from weasyprint import HTML
+    from ..outputs import atomic_output
 
-            HTML(string=html).write_pdf(path)
-        else:
-            path.write_text(html, encoding="utf-8")
-    except OSError as exc:
-        raise SheetError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    if suffix == ".pdf":  # through a temporary file, renamed only once complete
+        from weasyprint import HTML
+
+        with atomic_output(path, mode="wb") as handle:
+            HTML(string=html).write_pdf(handle)
+    else:
+        with atomic_output(path) as handle:
+            handle.write(html)
     return path
 
 
