@@ -421,3 +421,17 @@ def test_site_build_with_an_unreadable_list_writes_nothing(runner, tmp_path):
     result = runner.invoke(cli, ["site", "build", str(tmp_path / "site"), "--list", str(bad)])
     assert result.exit_code == 1 and "not an army list" in result.output
     assert not (tmp_path / "site").exists()
+
+
+# ------------------------------------------------------------ 4. rules written in other scripts
+def test_markdown_in_other_scripts_gives_records_that_show_finds(tmp_path):
+    doc = tmp_path / "scripts.md"
+    doc.write_text("# Быстрый воин\n\nКогда этот отряд атакует, бросьте кубик.\n\n"
+                   "# 速い戦士\n\nこのユニットが攻撃するとき、ダイスを振る。\n", encoding="utf-8")
+    db = tmp_path / "s.sqlite"
+    assert "2 rule" in _run(db, "ingest", str(doc)).output
+    rows = [json.loads(line) for line in _run(db, "export").output.splitlines()]
+    assert [r["text"] for r in rows] == ["Когда этот отряд атакует, бросьте кубик.",
+                                         "このユニットが攻撃するとき、ダイスを振る。"]
+    assert "бросьте кубик" in _run(db, "show", "быстрый воин").output
+    assert "ダイスを振る" in _run(db, "show", "速い戦士").output

@@ -96,6 +96,8 @@ def is_caps_heading(line: str) -> bool:
         letters = [c for c in s if c.isalpha()]
         if len(letters) < 2 or any(c.islower() for c in letters):
             return False
+        if not any(c.isupper() for c in letters):  # a script without case (Japanese, Chinese):
+            return False  # "no lower case" says nothing; only a Markdown heading marks a heading
     if _LABELLED.search(s):  # "KEYWORDS: INFANTRY" is a labelled line, not a heading
         return False
     return True

@@ -112,9 +112,11 @@ def plausible_name(name: str) -> bool:
     n = name.strip()
     if not n or len(n) > 60 or len(n.split()) > 8 or "\ufffd" in n or "...." in n:
         return False
-    if not re.search(r"[A-Za-z]{3}", n) or n.casefold() in _DATASHEET_SECTIONS:
+    if n.casefold() in _DATASHEET_SECTIONS:
         return False
-    return True
+    if re.search(r"[A-Za-z]", n):  # a Latin name needs a real word: not "A.B" or "p. 3"
+        return bool(re.search(r"[A-Za-z]{3}", n))
+    return sum(c.isalpha() for c in n) >= 2  # names in other scripts (Cyrillic, Greek, Japanese, ...)
 
 
 def dedupe(records: list[Rule]) -> list[Rule]:
@@ -136,7 +138,12 @@ def dedupe(records: list[Rule]) -> list[Rule]:
 # ---------------------------------------------------------------- popups
 def _is_prose(text: str) -> bool:
     t = text.strip()
-    return len(t.split()) >= 4 and (ends_sentence(t) or len(t.split()) >= 10)
+    words = len(t.split())
+    if words < 4 and any("\u2e80" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in t):
+        # Chinese, Japanese and Korean run words together: count characters, two to a word
+        words = sum(c.isalpha() for c in t) // 2
+        return words >= 4 and (t[-1] in "。！？.!?" or words >= 10)
+    return words >= 4 and (ends_sentence(t) or words >= 10)
 
 
 def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
