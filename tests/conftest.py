@@ -121,7 +121,8 @@ def fresh_runner(tmp_path, monkeypatch):
 SLOW_MODULES = frozenset({
     "test_reliab_kill", "test_fuzz_loaders", "test_fuzz_structured", "test_gold_real", "test_sweep_core11",
     "test_search_relevance", "test_search_fields_real", "test_cards_real", "test_cards_lists",
-    "test_datasheets_gold", "test_reference",
+    "test_datasheets_gold", "test_reference", "test_loader_pdf", "test_errata_realdata", "test_points_list",
+    "test_stratagems_gold", "test_search_index", "test_reliab_site",
 })
 
 # Fixtures that read ../shared/realdata: a test using one is marked `realdata`.
