@@ -152,7 +152,10 @@ def test_index_card_weapon_errata_on_the_wahapedia_export(shared):
     datasheets (or find them already reading so), facts read off the card and the export."""
     from ruleslawyer.amend.apply import apply_errata
     from ruleslawyer.records_json import from_dict
-    from tests.test_structured_sources import records_of
+    from ruleslawyer.ingest.sources.wahapedia import detect
+
+    def records_of(folder):
+        return tuple(detect(folder).records())
 
     export = shared / "realdata" / "wahadumper__wahadumper"
     if not export.is_dir():

@@ -112,7 +112,7 @@ def test_catalogue_units_without_a_profile_are_counted(tmp_path):
     """Unit entries read against datasheets stored: one that gives none is named in a warning."""
     import json
 
-    from tests.test_sources_battlescribe import CATALOGUE, SYSTEM
+    from tests.bs_samples import CATALOGUE, SYSTEM
 
     data = json.loads(json.dumps(CATALOGUE))
     unit = json.loads(json.dumps(data["catalogue"]["sharedSelectionEntries"][0]))
@@ -129,7 +129,7 @@ def test_catalogue_units_without_a_profile_are_counted(tmp_path):
 
 
 def test_a_catalogue_without_its_game_system_says_so(tmp_path):
-    from tests.test_sources_battlescribe import write_pair
+    from tests.bs_samples import write_pair
 
     cat = write_pair(tmp_path, "xml")
     (tmp_path / "System.gst").unlink()
@@ -143,7 +143,7 @@ def test_a_catalogue_without_its_game_system_says_so(tmp_path):
 
 
 def test_a_broken_game_system_names_only_the_links_that_need_it(tmp_path):
-    from tests.test_sources_battlescribe import SYS_NS, write_pair
+    from tests.bs_samples import SYS_NS, write_pair
 
     cat = write_pair(tmp_path, "xml")
     (tmp_path / "System.gst").write_text(f'<gameSystem xmlns="{SYS_NS}" name="x"><broken', encoding="utf-8")
