@@ -10,7 +10,6 @@ import errno
 import hashlib
 import http.client
 import json
-import os
 import socket
 import sqlite3
 import threading
