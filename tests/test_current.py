@@ -196,8 +196,6 @@ def test_changes_between_the_world_eaters_pack_versions(pile):
     assert dates and min(dates) >= "2026-07-01"
 
 
-@pytest.mark.xfail(reason="PDF parser (ingest/parse): a mode's cost after its name ('Into the Fray: +1CP') "
-                          "is dropped from 15_Stratagems.pdf", strict=False)
 def test_heroic_intervention_keeps_its_mode_cost(pile):
     result = run(pile, "show", "heroic intervention", "--edition", "11", "--kind", "stratagem")
     assert "+1CP" in result.output

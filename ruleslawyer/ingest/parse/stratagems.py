@@ -196,6 +196,18 @@ def _tight(prev: Line, line: Line) -> bool:
 _EXTRA_COST = re.compile(r"^\+\d+\s*CP$", re.I)
 
 
+def mark_extra_cost(texts: list[str], cost: str) -> None:
+    """Put an optional part's extra cost ("+1CP") after the part's name, the last line of the
+    section so far that ends with a colon ("Into the Fray:" -> "Into the Fray (+1CP):")."""
+    for k in range(len(texts) - 1, -1, -1):
+        head, colon, rest = texts[k].rpartition(":")
+        if colon and not rest.strip():
+            texts[k] = f"{head} ({cost}):"
+            return
+    if texts:
+        texts[-1] = f"{texts[-1]} ({cost})"
+
+
 def _joined(texts: list[str]) -> str:
     """A section's lines as one text: numbered steps and bullets keep lines of their own."""
     out = ""
@@ -233,7 +245,10 @@ def read_card(lines: Sequence[Line], header: Header, is_start) -> Card:
             continue
         if card.sections and _EXTRA_COST.match(line.text.strip()) or (
                 CP_RE.match(line.text.strip()) and str(header.cp) == CP_RE.match(line.text.strip()).group("cp")):
-            # "+1CP" beside an optional part of the effect, or the cost badge printed twice
+            # "+1CP" beside an optional part of the effect (kept with that part: "Into the Fray
+            # (+1CP):"), or the cost badge printed twice
+            if card.sections and _EXTRA_COST.match(line.text.strip()):
+                mark_extra_cost(card.sections[-1][1], line.text.strip().replace(" ", ""))
             card.used.append(j)
             j += 1
             continue
