@@ -59,3 +59,12 @@ def test_list_check_and_cards_say_the_date(runner, tmp_path):
     assert as_json["as_of"].startswith("As of 2026-10-01")
     cards = runner.invoke(cli, ["cards", "royal warden", "--out", str(tmp_path / "c.html"), "--as-of", "2026-10-01"])
     assert cards.exit_code == 0 and "As of 2026-10-01" in cards.output, cards.output
+
+
+def test_points_as_of_a_date_between_two_versions_give_the_older(shared, tmp_path):
+    db = tmp_path / "mfm.sqlite"
+    assert _run(db, "ingest", str(shared / "realdata" / "e11" / "mfm")).exit_code == 0
+    now = _run(db, "points", "doomsday ark").output
+    then = _run(db, "points", "doomsday ark", "--as-of", "2026-07-01").output
+    assert "v1.1" in now and "v1.0" not in now
+    assert "v1.0, 2026-06-22" in then and "As of 2026-07-01" in then  # the changelog's date for v1.0

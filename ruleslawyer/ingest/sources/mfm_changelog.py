@@ -103,6 +103,17 @@ def previous_versions(text: str, current: dict[tuple, Entry], warnings: list[str
         return out
     factions = {e.key[0] for e in current.values()}  # the changelog covers factions this data may not hold
     sections = [(v, d, [line for line in lines if fold(line[1]) in factions]) for v, d, lines in sections]
+    # A version's entries carry the date the changelog gives it (its first section's), not the
+    # data file's: `--as-of` between two versions then picks the older one.
+    dated: dict[str, str] = {}
+    for version, date, _ in sections:
+        if date and (version not in dated or date < dated[version]):
+            dated[version] = date
+
+    def at(entry: Entry, version: str, **changes) -> Entry:
+        file, _, date = entry.source
+        return replace(entry, version=version, source=(file, version, dated.get(version) or date), **changes)
+
     for i in range(versions.index(now), len(versions) - 1):
         newer, older = versions[i], versions[i + 1]
         before = dict(state)
@@ -116,12 +127,12 @@ def previous_versions(text: str, current: dict[tuple, Entry], warnings: list[str
                 continue
             template = old or new
             if old is None or not (old.costs or old.wargear or old.dp is not None):
-                out.append(replace(template, version=older, costs=(), wargear=(), dp=None))
+                out.append(at(template, older, costs=(), wargear=(), dp=None))
             else:
-                out.append(replace(old, version=older))
+                out.append(at(old, older))
             if new is None:  # removed in the newer version: say so at that version
-                out.append(replace(template, version=newer, costs=(), wargear=(), dp=None))
-        state = {k: replace(v, version=older) for k, v in state.items()}
+                out.append(at(template, newer, costs=(), wargear=(), dp=None))
+        state = {k: at(v, older) for k, v in state.items()}
     return out
 
 
