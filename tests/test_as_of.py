@@ -68,3 +68,11 @@ def test_points_as_of_a_date_between_two_versions_give_the_older(shared, tmp_pat
     then = _run(db, "points", "doomsday ark", "--as-of", "2026-07-01").output
     assert "v1.1" in now and "v1.0" not in now
     assert "v1.0, 2026-06-22" in then and "As of 2026-07-01" in then  # the changelog's date for v1.0
+
+
+def test_search_as_of_keeps_errata_and_faqs_of_documents_published_by_then(runner):
+    now = json.loads(runner.invoke(cli, ["search", "look out sir", "--json"]).output)["hits"]
+    later = json.loads(runner.invoke(cli, ["search", "look out sir", "--json", "--as-of", "2030-01-01"]).output)["hits"]
+    assert "errata" in {h["kind"] for h in now}
+    assert [(h["kind"], h["name"] if "name" in h else h.get("target")) for h in later] == \
+        [(h["kind"], h["name"] if "name" in h else h.get("target")) for h in now]

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from ..errors import StoreError
 from ..records import Record
 from ..store import Store, StoredFile
-from .reconcile import FileInfo, reconcile
+from .reconcile import FileInfo, identity, reconcile
 
 
 def open_store(db: str | Path | None = None, *, read_only: bool = False) -> Store:
@@ -116,28 +116,28 @@ def file_infos(store: Store) -> dict[str, FileInfo]:
 def as_of_printings(store: Store, records: list[dict], as_of: str) -> list[dict | None]:
     """Each record dict (records.md shape, as search hits hold them) as the reference of `as_of`
     has it: itself when published on or before that date, else the printing of the same record
-    current then (an older file's), else None (nothing of it was published yet)."""
-    from ..records_json import to_dict
+    (`reconcile.identity`) current then, an older file's; else None (nothing of it was
+    published yet). A kind whose printings never merge (errata, FAQ entries) is kept when its
+    file was published by then."""
+    from ..records_json import from_dict, to_dict
 
     as_of = check_date(as_of)
     frozen = load_corpus(store, as_of=as_of)
-    kept = {_key(to_dict(r)): r for r in frozen.records}
+    kept = {key: r for r in frozen.records if (key := identity(r)) is not None}
     out = []
     for data in records:
-        record = kept.get(_key(data))
-        out.append(None if record is None else data if _same_source(data, record) else to_dict(record))
+        key = identity(from_dict(data))
+        if key is None:  # never merged: itself, if its file is in the reference of that date
+            out.append(data if (data.get("source") or {}).get("file") in frozen.files else None)
+            continue
+        record = kept.get(key)
+        if record is None:
+            out.append(None)
+        elif (data.get("source") or {}).get("file") == record.source.file:
+            out.append(data)  # the printing the search found is the one of that date
+        else:
+            out.append(to_dict(record))
     return out
-
-
-def _key(data: dict) -> tuple:
-    from ..names import fold
-
-    return (data.get("kind"), fold(data.get("name") or data.get("question") or data.get("target") or ""),
-            fold(data.get("faction") or ""), data.get("edition"), fold(data.get("group") or ""))
-
-
-def _same_source(data: dict, record) -> bool:
-    return (data.get("source") or {}).get("file") == record.source.file
 
 
 def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
