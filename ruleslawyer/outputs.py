@@ -9,13 +9,14 @@ written.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
 from .errors import RuleslawyerError
+from .paths import index_root
+from .storefile import is_disk_full_error
 
 DISK_FULL_HINT = "free some space on that disk (or write somewhere else) and run the command again"
 
@@ -27,7 +28,7 @@ class OutputError(RuleslawyerError):
 def store_companions(store_path: str | Path) -> list[Path]:
     """The store file and every file or folder that belongs to it."""
     store = Path(store_path).expanduser().resolve()
-    return [store, *(store.with_name(store.name + suffix) for suffix in ("-wal", "-shm", "-journal", ".index"))]
+    return [store, *(store.with_name(store.name + suffix) for suffix in ("-wal", "-shm", "-journal")), index_root(store)]
 
 
 def refuse_store_target(target: str | Path, store_path: str | Path | None) -> None:
@@ -41,14 +42,9 @@ def refuse_store_target(target: str | Path, store_path: str | Path | None) -> No
                               hint="write the output to another file name with -o")
 
 
-def is_disk_full(exc: BaseException) -> bool:
-    """True for the errors a full disk (or an exhausted quota) raises."""
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
-
-
 def write_error(target: str | Path, exc: OSError) -> OutputError:
     """The one line for an output that could not be written, naming a full disk as one."""
-    if is_disk_full(exc):
+    if is_disk_full_error(exc):
         return OutputError(f"{target}: the disk is full; the file was not written (any earlier one is unchanged)",
                            hint=DISK_FULL_HINT)
     return OutputError(f"{target}: cannot write: {exc.strerror or exc}")

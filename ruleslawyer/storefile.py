@@ -78,7 +78,7 @@ def is_disk_full_error(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.DatabaseError) and "disk is full" in str(exc).lower()
 
 
-def disk_full_error(path: Path) -> StoreError:
+def disk_full_error(path: "Path | str") -> StoreError:
     """The one-line error for a write the disk had no room for: the store is fine, not damaged."""
     return StoreError(f"{path}: the disk is full; nothing was written to the store", hint=DISK_FULL_HINT)
 

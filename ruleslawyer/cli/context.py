@@ -80,10 +80,10 @@ def database_error_line(where: str | None, exc: Exception) -> str:
     from ..storefile import REPAIR_HINT
 
     db = where or "the store"
-    from ..storefile import DISK_FULL_HINT, is_disk_full_error
+    from ..storefile import disk_full_error, is_disk_full_error
 
     if is_disk_full_error(exc):  # the store is fine: the write had no room
-        return error_line(f"{db}: the disk is full; nothing was written to the store", DISK_FULL_HINT)
+        return library_error_line(disk_full_error(db))
     if "locked" in str(exc) or "busy" in str(exc):
         return error_line(f"{db}: the store is busy: {exc}",
                           "another ruleslawyer command is writing it; try again when it is done")

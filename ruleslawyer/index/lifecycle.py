@@ -28,6 +28,7 @@ from typing import Callable, Iterable
 
 from ..errors import StoreError
 from ..gcpause import gc_paused
+from ..paths import INDEX_POINTER, index_root
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
@@ -39,15 +40,10 @@ Progress = Callable[[int, int], None]
 Notice = Callable[[str], None]
 
 
-def index_root(db_path: str | Path) -> Path:
-    """Where the index of the store at `db_path` lives: `<db>.index/` beside it."""
-    return Path(str(db_path) + ".index")
-
-
 def read_current(root: Path) -> dict | None:
     """The live build's pointer (folder name, store generation, index version), or None."""
     try:
-        data = json.loads((root / "CURRENT").read_text(encoding="utf-8"))
+        data = json.loads((root / INDEX_POINTER).read_text(encoding="utf-8"))
         if not isinstance(data, dict) or not (root / str(data.get("dir", ""))).is_dir():
             return None
     except (OSError, ValueError):
@@ -72,9 +68,9 @@ def build_lock(root: Path):
 
 
 def _write_pointer(root: Path, pointer: dict) -> None:
-    tmp = root / f"CURRENT.{os.getpid()}.tmp"
+    tmp = root / f"{INDEX_POINTER}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(pointer), encoding="utf-8")
-    os.replace(tmp, root / "CURRENT")
+    os.replace(tmp, root / INDEX_POINTER)
 
 
 # ---------------------------------------------------------------- what goes in

@@ -9,6 +9,7 @@ from typing import Callable, Iterable
 
 from .. import registry
 from ..errors import RuleslawyerError
+from ..paths import INDEX_POINTER, INDEX_SUFFIX, SITE_MANIFEST, SITE_PENDING
 from ..printable import safe_text
 from .formats import STRUCTURED_SUFFIXES, SUFFIXES
 from .outcome import FileResult
@@ -24,8 +25,8 @@ STRUCTURED_ONLY = frozenset({"structured"})  # a walk entry read only if a struc
 # files is a site it built (its manifest, or the marker of a build in progress) or a search index
 # (the pointer file beside its segments), and is skipped with one line.
 OWN_OUTPUT_MARKERS: tuple[tuple[str, str], ...] = (
-    (".ruleslawyer-site.json", "a site ruleslawyer built"),
-    (".ruleslawyer-site-pending.json", "a site ruleslawyer is building"),
+    (SITE_MANIFEST, "a site ruleslawyer built"),
+    (SITE_PENDING, "a site ruleslawyer is building"),
 )
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -35,7 +36,7 @@ def own_output(folder: Path) -> str | None:
     for marker, what in OWN_OUTPUT_MARKERS:
         if (folder / marker).is_file():
             return what
-    if folder.name.endswith(".index") and (folder / "CURRENT").is_file():
+    if folder.name.endswith(INDEX_SUFFIX) and (folder / INDEX_POINTER).is_file():
         return "a ruleslawyer search index"
     return None
 

@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from ..paths import SITE_MANIFEST, SITE_PENDING
 from .codehash import code_hash
 from .outfiles import SiteError, clear_way, die_with_parent, entry_for, entry_of_file, matches, write_atomic
 from .pages import Page, SiteContext
 from ..render.templating import STATIC, make_env
 
-MANIFEST = ".ruleslawyer-site.json"
-PENDING = ".ruleslawyer-site-pending.json"  # exists only while a build writes (or after one was killed)
+MANIFEST = SITE_MANIFEST
+PENDING = SITE_PENDING  # exists only while a build writes (or after one was killed)
 OURS = ".ruleslawyer-site"  # the manifest, the pending list and their temporary files all start so
 LOCK = ".ruleslawyer-site.lock"  # held (flock) while a build writes: a second build says so and stops
 MANIFEST_VERSION = 1
