@@ -25,13 +25,12 @@ def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=
                            limit=limit * 4 if as_of else limit, progress=progress, notice=notice)
     note = None
     if as_of:  # each hit as the reference of that date has it: an older printing, or left out
-        from dataclasses import replace
-
+        from ..index.search import as_printing
         from ..library.corpus import as_of_printings, open_store
 
         with open_store(app.db, read_only=True) as store:
             frozen = as_of_printings(store, [h.data for h in result.hits], as_of)
-        result.hits = [h if data is h.data else replace(h, data=data, snippet=_snippet(data))
+        result.hits = [h if data is h.data else as_printing(h, data, result.query)
                        for h, data in zip(result.hits, frozen) if data is not None][:limit]
         note = f"As of {as_of}: only documents published on or before that date"
     if as_json:
@@ -50,12 +49,6 @@ def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=
         echo(f"No results for {result.query!r}. Try: {tips}", err=True)
         return 1
     return 0
-
-
-def _snippet(data: dict, size: int = 200) -> str:
-    """The start of an older printing's text (its words were not the ones the index matched)."""
-    text = " ".join(str(data.get(k) or "") for k in ("text", "effect", "answer") if data.get(k)).strip()
-    return text if len(text) <= size else text[:size].rsplit(" ", 1)[0] + " ..."
 
 
 def notice(line: str) -> None:

@@ -270,6 +270,19 @@ def _describe(node: tuple) -> str:
 
 
 # ---------------------------------------------------------------- snippets
+def as_printing(hit: SearchHit, data: dict, query: str) -> SearchHit:
+    """`hit` showing another printing of its record (records.md dict `data`: the printing of an
+    earlier date, say), its snippet cut from that printing's text as the index cuts any hit's."""
+    import dataclasses
+
+    from ..records_json import from_dict
+    from .documents import make_document
+
+    text = make_document(from_dict(data)).get("snippet") or data.get("name") or ""
+    snippet, highlights = make_snippet(text, parse_query(query).highlight_terms)
+    return dataclasses.replace(hit, data=data, snippet=snippet, highlights=highlights)
+
+
 def _hit(raw, parsed: ParsedQuery) -> SearchHit:
     text = raw.fields.get("snippet") or raw.fields.get("name") or ""
     snippet, highlights = make_snippet(text, parsed.highlight_terms)
