@@ -83,12 +83,6 @@ def atomic_output(target: str | Path, *, mode: str = "w", store_path: str | Path
         raise
 
 
-def write_bytes_atomic(target: str | Path, data: bytes, *, store_path: str | Path | None = None) -> None:
-    """Write `data` to `target` through `atomic_output`."""
-    with atomic_output(target, mode="wb", store_path=store_path) as handle:
-        handle.write(data)
-
-
 def _discard(tmp: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)

@@ -289,16 +289,6 @@ class Store:
             if record is not None:
                 yield record
 
-    def records_with_hashes(self) -> Iterator[tuple[Record, str]]:
-        """Every stored record in ingest order with a hash of its stored form (equal records, equal
-        hashes): what the site build keys its caches by, without hashing the records again.
-        Damaged rows are skipped as in `records`."""
-        sha1 = hashlib.sha1
-        for row in self._record_rows(None, None):
-            record = self._decode(row)
-            if record is not None:
-                yield record, sha1(row[4].encode("utf-8")).hexdigest()
-
     def _decode(self, row: tuple) -> Record | None:
         """The record of one stored row, or None (reported) when the row is damaged."""
         try:

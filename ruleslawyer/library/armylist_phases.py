@@ -126,8 +126,3 @@ def step_of(text: str) -> str:
 def is_once_per_battle(text: str, name: str = "") -> bool:
     """Whether the rule (its name or text) can be used once per battle."""
     return bool(_ONCE.search(name or "") or _ONCE.search(operative_text(text or "")))
-
-
-def phase_label(key: str) -> str:
-    """The printed label of a phase key ("shooting" -> "Shooting phase")."""
-    return PHASES.get(key, key)

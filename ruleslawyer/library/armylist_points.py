@@ -306,10 +306,6 @@ def price_list(units: Sequence["ResolvedUnit"], detachments: Sequence["ResolvedD
     return prices
 
 
-def _version(entry: Points) -> str:
-    return f"points v{entry.version}" if entry.version else "its points list"
-
-
 def enhancement_pricer(records: Sequence[Record], edition: int | None):
     """A function (name, group, faction) -> the enhancement's cost in the newest points list of
     `edition` (its detachment's entry), or None when none prices it: for a list's enhancement

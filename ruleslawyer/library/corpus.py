@@ -46,9 +46,6 @@ class Corpus:
     left_out: int = 0
     undated: int = 0
 
-    def of_kind(self, *kinds: str) -> list[Record]:
-        return [r for r in self.records if r.kind in kinds]
-
     def file_of(self, record: Record) -> FileInfo | None:
         """The dating facts of the file `record` was read from (None when not stored)."""
         return self.files.get(record.source.file)
