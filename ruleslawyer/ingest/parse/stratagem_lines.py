@@ -17,7 +17,8 @@ from ...names import title_case
 from .rule_text import is_caps, is_furniture, is_icon, text_of
 
 CP_RE = re.compile(r"^(?P<cp>\d+)\s*CP$", re.I)
-NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<cp>\d+)\s*CP$", re.I)
+# "NAME 1CP", or "NAME (1CP)" as a Markdown rendering of a card heading prints it
+NAME_CP_RE = re.compile(r"^(?P<name>.*\S)\s+(?P<open>\()?(?P<cp>\d+)\s*CP(?(open)\))$", re.I)
 CP_TYPE_RE = re.compile(r"^(?P<cp>\d+)\s*CP\s+(?P<type>.+)$", re.I)
 # A detachment's name may begin with a number: "1st Company Task Force – Battle Tactic".
 _GROUP_START = r"(?:[A-Za-z]|\d+(?:st|nd|rd|th)\s+[A-Za-z])"

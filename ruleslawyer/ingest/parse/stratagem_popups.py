@@ -30,8 +30,9 @@ class PopupParser:
     """Finds the listings and popups of one document's lines."""
 
     def __init__(self, lines: Sequence[Line], ctx: ParseContext, faction: str | None,
-                 known_groups: set[str] = frozenset()):
+                 known_groups: set[str] = frozenset(), card_starts: set[int] = frozenset()):
         self.lines = lines
+        self.card_starts = card_starts  # line positions where a stratagem card opens
         self.known_groups = {fold(g) for g in known_groups}
         self.ctx = ctx
         self.faction = faction
@@ -200,12 +201,19 @@ class PopupParser:
 
     def _section(self, k: int):
         """The heading the entry at k sits under: the nearest heading above that is not an
-        earlier entry of the same list (a heading of the same level as the entry's own)."""
+        earlier entry of the same list (a heading of the same level as the entry's own). A
+        stratagem card, or a heading an earlier parser read (an erratum, a datasheet), ends the
+        list: what follows it is no entry of the list above."""
         line = self.lines[k]
         level = line.block.level if line.kind == HEADING else None
-        for above in reversed(self.lines[:k]):
+        for j in range(k - 1, -1, -1):
+            above = self.lines[j]
+            if j in self.card_starts:
+                return None
             if above.kind != HEADING or above.junk:
                 continue
+            if above.claimed:
+                return None
             text = above.text.strip()
             if _ENH_LIST.match(text) or _DET_LIST.match(text) or _STRAT_LIST.match(text):
                 return above

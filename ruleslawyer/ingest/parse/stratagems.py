@@ -343,7 +343,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     # again for most lines while cards and popups are read.
     headers = _headers(lines)
     groups = {h.group for h in headers if h is not None and h.group}
-    popups = PopupParser(lines, ctx, faction, groups)
+    popups = PopupParser(lines, ctx, faction, groups, {k for k, h in enumerate(headers) if h is not None})
     popups.read_listings()
     is_start = lambda j: headers[j] is not None or popups.starts_popup(j)
     stratagems = parse_stratagems(lines, ctx, faction, is_start, headers)
