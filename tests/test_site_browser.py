@@ -302,7 +302,7 @@ def test_search_knows_player_words_and_rule_numbers_and_ranks_the_current_editio
     broader = page.locator("#search-all a")
     expect(broader).to_contain_text("Search all text for \u201cdeep strike\u201d")
     broader.click()
-    expect(page.locator("#search-status")).to_contain_text("in its name or text")
+    expect(page.locator("#search-status")).to_contain_text("name or text")
     expect(page.locator("#results li", has_text="Test Jumpers")).to_be_visible()
     expect(page.locator("#results li", has_text="Strike Hard")).to_be_visible()
     assert page.locator("#results li").first.inner_text().startswith("Deep Strike")  # the best matches first

@@ -298,7 +298,7 @@
     var shown = allText ? found.all : found.best;
     if (allText) {
       status.textContent = found.all.length ? found.all.length + (found.all.length === 1 ? " record holds " : " records hold ") +
-        "the words of " + quoted + " in its name or text" +
+        "the words of " + quoted + (found.all.length === 1 ? " in its" : " in their") + " name or text" +
         (found.all.length > MAX_ALL ? "; showing the first " + MAX_ALL : "") + "." :
         "No record holds the words of " + quoted + ". Check the filters, or try fewer words.";
       broader.appendChild(link("Back to the best matches for " + quoted, form.getAttribute("action") + "?" +
