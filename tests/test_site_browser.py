@@ -371,6 +371,8 @@ def test_real_pile_search_finds_the_11th_edition_rule_first(page, real_site):
         found = _search(page, real_site, query)
         assert page.locator("#results li a").first.inner_text() == rule and "11th ed." in found[0], (query, found[:3])
         assert 0 < len(found) < 30 and page.locator("#results li").count() == len(found), (query, len(found))
+        status = page.locator("#search-status").inner_text()
+        assert status.split(" ", 1)[0] == str(len(found)), status  # the count said is the count shown
         if query == "deep strike":
             # the rest is one labelled link away: the search of all text, with its count
             link = page.locator("#search-all a").inner_text()

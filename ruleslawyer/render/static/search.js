@@ -304,7 +304,7 @@
       broader.appendChild(link("Back to the best matches for " + quoted, form.getAttribute("action") + "?" +
         new URLSearchParams({ q: q }).toString(), function () { allText = false; update(true); }));
     } else {
-      status.textContent = shown.length ? (found.cut || found.all.length > shown.length ? "The " + shown.length + " best match" +
+      status.textContent = shown.length ? (found.cut || found.all.length > shown.length ? shown.length + " best match" +
         (shown.length === 1 ? "" : "es") : shown.length + " result" + (shown.length === 1 ? "" : "s")) + " for " + quoted + "." :
         "No name or rule opening matches " + quoted + "." + (found.all.length ? "" : " Check the filters, or try fewer words.");
       if (found.all.length > shown.length) {
