@@ -314,6 +314,10 @@ def test_search_knows_player_words_and_rule_numbers_and_ranks_the_current_editio
     # a typo still finds, when exact matches are few, ranked below any exact one
     found = _search(page, codex_site, "feel no pian")
     assert found and found[0].startswith("Feel No Pain"), found
+    # and so do a name's words run together, and words still being typed
+    for query in ("deepstrike", "deep str"):
+        found = _search(page, codex_site, query)
+        assert found[0].startswith("Deep Strike") and "11th ed." in found[0], (query, found)
     shot(page, "site-search-typo.png")
 
 

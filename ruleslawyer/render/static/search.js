@@ -8,7 +8,8 @@
      the rule numbered so; records whose name holds the words as a phrase; records whose lead
      (first sentence, a datasheet's keywords, a FAQ's question) holds the phrase.
    Only when those are few: names the last word begins (type-ahead), names holding the words
-   apart, then names spelt near (typos), in that order below them. Within a tier the current
+   apart or spelt by one word run together ("deepstrike"), then names spelt near (typos), in
+   that order below them. Within a tier the current
    edition comes first, then the closer match. Records that only have the words somewhere in
    their text are not results: a link under the list runs that broader search ("all text"),
    which lists every record holding all the words anywhere, the best matches first.
@@ -214,6 +215,16 @@
     });
   }
 
+  // One word that is a name's words run together ("deepstrike", "rerolls"): the names it spells.
+  var joined = null;
+  function joinedNames(q, hits) {
+    if (!joined) joined = names.map(function (n) { return n.split(" ").join(""); });
+    for (var d = 0; d < docs.length; d++) {
+      var at = joined[d].indexOf(q);
+      if (at >= 0 && names[d].indexOf(" ") > 0) hit(hits, d, APART, (at === 0 ? 1 : 0) + q.length / joined[d].length);
+    }
+  }
+
   // {best: [doc...], all: [doc...]}: the best matches (at most BEST) and everything holding the words
   function search(query) {
     var raw = query.trim(), hits = new Map(), loose = new Map(), anywhere = new Map();
@@ -240,8 +251,13 @@
     }
     if (exactCount < FEW) {
       loose.forEach(function (v, d) { hit(hits, d, v[0], v[1]); });
+      if (phrase.length >= 5 && phrase.indexOf(" ") < 0) joinedNames(phrase, hits);
       var qs = required(phrase.split(" ").filter(Boolean));
-      if (qs.length) everyWord(qs, true, true).forEach(function (s, d) { hit(hits, d, TYPO, s); });
+      if (qs.length) {
+        everyWord(qs, true, true).forEach(function (s, d) {  // near spellings, names they fill first
+          hit(hits, d, TYPO, s + qs.length / names[d].split(" ").length);
+        });
+      }
     }
     function ranked(m) {
       var out = [];
