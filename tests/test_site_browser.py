@@ -225,11 +225,13 @@ def codex_site(tmp_path_factory):
 
 
 def _search(pg, site: Path, query: str) -> list[str]:
-    """The result lines shown for `query` (name and meta of each), after the search settles."""
+    """The result lines a reader sees for `query` (name and meta of each visible entry), typed
+    into the search page, after the search settles."""
     pg.goto((site / "search.html").as_uri())
     pg.fill("#q", query)
-    expect(pg.locator("#search-status")).not_to_have_text("")
-    return [t.split("\n")[0] for t in pg.locator("#results li").all_inner_texts()]
+    expect(pg.locator("#search-status")).to_contain_text(query)
+    entries = pg.locator("#results li")
+    return [entries.nth(i).inner_text().split("\n")[0] for i in range(entries.count()) if entries.nth(i).is_visible()]
 
 
 @pytest.mark.browser
@@ -293,14 +295,29 @@ def test_search_knows_player_words_and_rule_numbers_and_ranks_the_current_editio
     found = _search(page, codex_site, "deep strike")
     assert found[0].startswith("Deep Strike") and "11th ed." in found[0], found
     assert not any("Kayvaan Shrike" in f for f in found)  # no typo matches when exact ones are there
-    # the units that have Deep Strike wait behind a button, under the rules of that name
-    more = page.locator("#results .more-results button")
-    expect(more).to_be_visible()
-    more.click()
+    # the words apart ("deep cuts and strikes") and a datasheet's ability list are not results ...
+    assert not any(f.startswith(("Strike Hard", "Test Jumpers")) for f in found), found
+    assert page.locator("#results li").count() == len(found)  # nothing hidden in the list
+    # ... they are one explicit link away: the search of all text, which says what it is
+    broader = page.locator("#search-all a")
+    expect(broader).to_contain_text("Search all text for \u201cdeep strike\u201d")
+    broader.click()
+    expect(page.locator("#search-status")).to_contain_text("name or text")
+    expect(page.locator("#results li", has_text="Test Jumpers")).to_be_visible()
+    expect(page.locator("#results li", has_text="Strike Hard")).to_be_visible()
+    assert page.locator("#results li").first.inner_text().startswith("Deep Strike")  # the best matches first
+    page.locator("#search-all a", has_text="Back to the best matches").click()
+    expect(page.locator("#results li")).to_have_count(len(found))
+    # the link is a real address: opened on its own it runs the same search of all text
+    page.goto((codex_site / "search.html").as_uri() + "?q=deep+strike&all=1")
     expect(page.locator("#results li", has_text="Test Jumpers")).to_be_visible()
     # a typo still finds, when exact matches are few, ranked below any exact one
     found = _search(page, codex_site, "feel no pian")
     assert found and found[0].startswith("Feel No Pain"), found
+    # and so do a name's words run together, and words still being typed
+    for query in ("deepstrike", "deep str"):
+        found = _search(page, codex_site, query)
+        assert found[0].startswith("Deep Strike") and "11th ed." in found[0], (query, found)
     shot(page, "site-search-typo.png")
 
 
@@ -353,12 +370,25 @@ def real_site(real_pile, tmp_path_factory):
 @pytest.mark.realdata
 @pytest.mark.slow
 def test_real_pile_search_finds_the_11th_edition_rule_first(page, real_site):
+    # issue 29: the 11th edition rule first, and fewer than 30 entries a reader can count
     for query, rule in (("fnp", "Feel No Pain"), ("24.12", "Feel No Pain"), ("deep strike", "Deep Strike")):
         found = _search(page, real_site, query)
-        assert found[0].startswith(rule) and "11th ed." in found[0], (query, found[:3])
+        assert page.locator("#results li a").first.inner_text() == rule and "11th ed." in found[0], (query, found[:3])
+        assert 0 < len(found) < 30 and page.locator("#results li").count() == len(found), (query, len(found))
+        status = page.locator("#search-status").inner_text()
+        assert status.split(" ", 1)[0] == str(len(found)), status  # the count said is the count shown
         if query == "deep strike":
-            status = page.locator("#search-status").inner_text()
-            assert int(status.split(" ", 1)[0]) < 30, status
+            # the rest is one labelled link away: the search of all text, with its count
+            link = page.locator("#search-all a").inner_text()
+            assert link.startswith("Search all text for") and int(re.search(r"\((\d+) records\)", link).group(1)) > 30
+    # more player words: a short list; where the 11th edition has a record of that name, it is first
+    for query, current in (("invuln", None), ("oc", None), ("fall back", "Fall-back Move"),
+                           ("lone operative", "Lone Operative"), ("overwatch", "Fire Overwatch")):
+        found = _search(page, real_site, query)
+        assert 0 < len(found) < 30, (query, len(found))
+        if current:
+            first = page.locator("#results li a").first.inner_text()
+            assert first == current and "11th ed." in found[0], (query, found[:3])
     page.goto((real_site / "faction" / "orks.html").as_uri())
     current = page.locator("section.edition").first
     expect(current.locator("h2")).to_have_text("11th edition")
@@ -366,3 +396,21 @@ def test_real_pile_search_finds_the_11th_edition_rule_first(page, real_site):
     enhancement = current.locator("article.detachment .enhancements li").first
     expect(enhancement.locator(".pts")).to_contain_text("pts")
     assert len(enhancement.inner_text()) > 80  # its text, not its name alone
+
+
+@pytest.mark.browser
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_real_pile_search_results_at_desktop_and_phone_width(browser, real_site):
+    for width, height in ((1280, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        pg = context.new_page()
+        try:
+            found = _search(pg, real_site, "deep strike")
+            assert found[0].startswith("Deep Strike") and "11th ed." in found[0], found[:3]
+            overflow = pg.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"the results scroll sideways by {overflow}px at {width} px"
+            assert pg.locator("#search-all a").is_visible()
+            shot(pg, f"site-search-deep-strike-{width}.png")
+        finally:
+            context.close()

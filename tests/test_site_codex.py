@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.records import Datasheet, Source
+from ruleslawyer.records import Datasheet, Rule, Source
 from ruleslawyer.library.corpus import Corpus
 from ruleslawyer.site.build import get_context
-from ruleslawyer.site.search_index import SYNONYMS_FILE
+from ruleslawyer.site.search_index import SNIPPET_CHARS, SYNONYMS_FILE
 from ruleslawyer.site.writer import write_site
 
 from .site_helpers import build_codex, codex_corpus, stored_files
@@ -92,6 +92,18 @@ def test_search_data_carries_the_clis_player_words_and_rule_numbers(codex):
     numbered = {(d[0], d[3]): d[7] for d in data["docs"] if d[7]}
     assert numbered == {("Feel No Pain", 11): "24.12", ("Deep Strike", 11): "24.05"}
     assert "no" in data["stop"] and data["editions"][-1] == 11
+
+
+def test_search_leads_are_cut_at_a_word_and_say_so(tmp_path):
+    # the search reads a record's lead (its snippet) for the phrase: a word cut in half would
+    # match what the text does not say ("deep s" in "deep strike"), and a reader sees it cut
+    src = Source("rules.txt")
+    text = "Deep Strike: " + "This unit can be set up in Reserves instead of on the battlefield. " * 4
+    write_site(get_context(Corpus(records=[Rule("Deep Strike", src, edition=11, text=text)], originals=[])),
+               tmp_path / "site", workers=1)
+    lead = _index(tmp_path / "site")["docs"][0][5]
+    assert len(lead) <= SNIPPET_CHARS and lead.endswith("\u2026")
+    assert text.startswith(lead[:-1]) and text[len(lead) - 1] == " "
 
 
 def test_errata_page_groups_by_document_and_outcome_and_explains_each_once(codex):

@@ -15,7 +15,7 @@ from ..library.reconcile import identity
 from ..records import Datasheet, Erratum, Faq, Record, Stratagem, record_name
 from .faction import faction_sections
 from .links import Link, Linker, hover_text
-from .search_index import fold
+from .search_index import SNIPPET_CHARS, fold
 from .slugs import SlugAllocator
 
 # Folder of each kind's pages; errata entries are listed on errata.html, not given pages.
@@ -372,13 +372,17 @@ def home_page(entries: list[Entry], corpus: Corpus, files, common, faction_urls)
 
 
 def snippet(r: Record) -> str:
+    """The line under the record's search result, cut at a word: the search also reads it as the
+    record's lead (a datasheet's keywords, a stratagem's timing and effect, a rule's opening)."""
     if isinstance(r, Datasheet):
-        return " ".join(r.keywords)
-    if isinstance(r, Stratagem):
-        return " ".join(filter(None, [r.when, r.effect]))
-    if isinstance(r, Faq):
-        return r.answer
-    return hover_text(getattr(r, "text", ""), 200)
+        text = " ".join(r.keywords)
+    elif isinstance(r, Stratagem):
+        text = " ".join(filter(None, [r.when, r.effect]))
+    elif isinstance(r, Faq):
+        text = r.answer
+    else:
+        text = getattr(r, "text", "")
+    return hover_text(text, SNIPPET_CHARS - 1)  # with its "…", within the index's cap
 
 
 def search_text(r: Record) -> str:

@@ -18,11 +18,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from ..index.analysis import SYNONYMS_FILE  # the CLI's synonym table: the site reads the same file
 from ..names import fold as fold_name
 
 INDEX_PATH = "static/search-index.js"
-# The CLI's synonym table, read as data (one group a line, entries separated by "|", "#" comments).
-SYNONYMS_FILE = Path(__file__).resolve().parent.parent / "index" / "synonyms.txt"
 
 
 def fold(text: str) -> str:
