@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass
 
 from ..document import Document
-from .lines import Line, record_name
 from .errata_text import is_heading_like
+from .inference import title_date
+from .lines import Line, record_name
 
 VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
 # "v1.2", "Version 1.2" in a title or file name.
@@ -76,6 +77,9 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
         document = without_faq_words(document)
         document = record_name(document.strip(" :-([")) or None
+    dated = title_date(document) if document and version is None else None
+    if dated:  # "Balance Dataslate June 2024": the month tells one iteration from the next
+        document, version = dated.name, dated.version
     return Meta(document, version, edition if edition is not None else faq_edition(lines))
 
 

@@ -6,13 +6,21 @@ the line as used, and the next steps see the same line. The table, in order:
 
     page footer             "Page 3" among unpaged entries: no header
     faction heading         (passing) a heading over index-card entries: their faction
-    boundary                (passing) a section heading, entry header, titled update or question
-                            closes the note, entry and (for all but a question) the pair open
+    known faction           (passing) a heading naming a known faction ("ADEPTUS CUSTODES") closes
+                            the entry open; the entries below it carry that faction (a "CORE
+                            RULES" or section heading ends it)
+    boundary                (passing) a section heading, entry header, titled update, reprinted
+                            rule or question closes the note, entry and (for all but a question)
+                            the pair open
     leaving the material    (passing) a heading (or a table that is no Q&A) after an answer or a
-                            complete entry closes them
+                            complete entry (two lines, or an instruction holding its wording)
+                            closes them
     section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES"
     titled update           a title over the wording of a rule an update sheet adds
     entry header            "Page 94 – …", "18.01 Stratagems", "Unit – Section", a titled header
+    reprinted rule          under a faction heading of a document with several, a rule's title
+                            heading ("Phantasm Stratagem") over plain wording with no instruction:
+                            the wording replaces the rule
     used                    (passing) a line inside a pair, an entry or the notes is used
     question                "Q: …" opens a pair (taking an answer printed before it)
     answer before question  "A: …" printed before the question it answers
@@ -26,7 +34,9 @@ the line as used, and the next steps see the same line. The table, in order:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...records import Record
 from ..document import HEADING
@@ -37,6 +47,7 @@ from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, errata, faq, note, with_text
 from .errata_text import is_heading_like
+from .inference import known_faction
 from .lines import Line, record_name, Step
 from .parsing import ParseContext
 
@@ -54,6 +65,7 @@ class Here:
     dash: Header | None  # an unpaged or titled header
     titled: tuple[Header, int] | None  # a titled header and where it ends
     question: bool
+    reprint: bool = False  # a reprinted rule's title (see `_reprinted_title`)
 
 
 @dataclass
@@ -69,12 +81,19 @@ class Walk:
     out: list[Record] = field(default_factory=list)
     section: str = "intro"
     group: str | None = None  # the heading over the entries (index cards: the faction)
+    faction: str | None = None  # the known faction whose heading is over the entries
     note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
     question: list[Line] = field(default_factory=list)
     answer: list[Line] = field(default_factory=list)
     in_answer: bool = False
     early_answer: list[Line] = field(default_factory=list)
+
+    @cached_property
+    def many_factions(self) -> bool:
+        """True when headings name two known factions or more (a dataslate's faction parts), not
+        one (a faction pack whose stratagem cards also end in "Stratagem")."""
+        return len({known_faction(ln.text) for ln in self.lines if ln.kind == HEADING} - {None}) >= 2
 
     def here(self, n: int) -> Here:
         """What line `n` is."""
@@ -83,8 +102,10 @@ class Walk:
         header = parse_header(text)
         dash = None if header else dash_header(self.lines, n, self.index_cards)
         titled = None if header or dash or self.index_cards else titled_header(self.lines, n)
-        return Here(n, line, text, header, section_of(line), n in self.additions,
+        here = Here(n, line, text, header, section_of(line), n in self.additions,
                     dash or (titled[0] if titled else None), titled, bool(QUESTION.match(text)))
+        here.reprint = _reprinted_title(self, here)
+        return here
 
     def end_note(self) -> None:
         if self.note:
@@ -123,23 +144,70 @@ def _take_group(w: Walk, h: Here) -> None:
     w.group = record_name(h.text)  # a faction heading over the entries below it
 
 
+# Where a dataslate's faction part ends: the core rules part (section headings end it too).
+_CORE_PART = re.compile(r"^core\s+rules$", re.I)
+# The title of a rule a dataslate reprints: it ends by saying what it is ("Strands of Fate Army
+# Rule", "Phantasm Stratagem", "Eldrad Ulthran, Diviner of Futures Ability").
+_RULE_TITLE = re.compile(r"^[A-Z][^.:;!?]{2,120}\s(?:rules?|abilit(?:y|ies)|enhancement|stratagem|section|keywords|"
+                         r"weapons|profiles?)$", re.I)
+
+
+_PART_TITLE = re.compile(r"^(?:(?:army|detachment|faction|core|datasheets?|unit)\s+)*(?:rules?|abilit(?:y|ies)|"
+                         r"enhancements?|stratagems?|keywords|weapons)$", re.I)
+_SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d\")]?$")
+
+
+def _known_faction(w: Walk, h: Here) -> bool:
+    return h.line.kind == HEADING and (bool(h.section) or bool(_CORE_PART.match(h.text))
+                                       or known_faction(h.text) is not None)
+
+
+def _take_faction(w: Walk, h: Here) -> None:
+    w.end_entry()
+    w.faction = None if h.section or _CORE_PART.match(h.text) else known_faction(h.text)
+
+
+def _reprinted_title(w: Walk, h: Here) -> bool:
+    """Under a faction heading, a heading that titles a rule ("Fate's Messenger Enhancement")
+    directly over plain wording (no instruction, heading, question or table): the rule reprinted
+    as it now reads."""
+    lines, n = w.lines, h.n
+    if not w.faction or not w.many_factions or h.line.kind != HEADING or h.section or h.header or h.dash or h.question \
+            or n + 1 >= len(lines) or not _RULE_TITLE.match(h.text):
+        return False
+    if _PART_TITLE.match(h.text):
+        return False  # "ARMY RULE", "DATASHEETS": a part of the faction's entries, no rule's name
+    nxt = lines[n + 1]
+    # (the wording is running text: a sentence, not another title such as "Power From Pain Army Rule,")
+    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text) or QUESTION.match(nxt.text)
+                or section_of(nxt) or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
+
+
+def _complete(entry: Entry) -> bool:
+    """True when the entry has its wording: two lines or more, a reprinted rule's wording, or
+    one instruction that holds its wording ("Change to '2CP'.", not "Change to:")."""
+    if len(entry.lines) >= 2 or (entry.reprinted and entry.lines):
+        return True
+    return bool(entry.lines) and is_instruction(entry.lines[0].text) and not entry.lines[0].text.rstrip().endswith(":")
+
+
 def _boundary(w: Walk, h: Here) -> None:
     w.end_note()
     w.end_entry()
-    if w.question and h.question or h.section or h.header or h.dash or h.addition:
+    if w.question and h.question or h.section or h.header or h.dash or h.addition or h.reprint:
         w.end_pair()
 
 
 def _leaves(w: Walk, h: Here) -> bool:
     ends_pair = w.question and (h.line.kind == HEADING or (h.line.is_table and not h.question))
-    ends_entry = w.entry and h.line.kind == HEADING and len(w.entry.lines) >= 2
+    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry)
     return bool(ends_pair or ends_entry)
 
 
 def _leave(w: Walk, h: Here) -> None:
     # A heading (or a table that is not a Q&A) after an answer or a complete entry leaves the
     # FAQ material.
-    ends_entry = w.entry and h.line.kind == HEADING and len(w.entry.lines) >= 2
+    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry)
     if w.question:
         w.end_pair()
     if ends_entry:
@@ -163,9 +231,14 @@ def _addition(w: Walk, h: Here) -> int:
 def _header(w: Walk, h: Here) -> int:
     header, end = h.titled if h.titled else full_header(w.lines, h.n, h.header or h.dash)
     w.used.update(x.index for x in w.lines[h.n:end])
-    w.entry = Entry(header, header_line=h.line, group=w.group if w.index_cards else None)
+    w.entry = Entry(header, header_line=h.line, group=w.group if w.index_cards else None, faction=w.faction)
     w.section = "errata"
     return end - h.n
+
+
+def _reprint(w: Walk, h: Here) -> int:
+    w.entry = Entry(Header("", record_name(h.text), None), header_line=h.line, reprinted=True, faction=w.faction)
+    return _use(w, h)
 
 
 def _question(w: Walk, h: Here) -> int:
@@ -255,12 +328,14 @@ def _note_line(w: Walk, h: Here) -> int:
 STEPS: tuple[Step, ...] = (
     Step("page footer", lambda w, h: h.header and w.index_cards and not h.header.target, _use),
     Step("faction heading", _faction_heading, _take_group, passing=True),
-    Step("boundary", lambda w, h: h.section or h.header or h.dash or h.addition or h.question, _boundary,
-         passing=True),
+    Step("known faction", _known_faction, _take_faction, passing=True),
+    Step("boundary", lambda w, h: h.section or h.header or h.dash or h.addition or h.reprint or h.question,
+         _boundary, passing=True),
     Step("leaving the material", _leaves, _leave, passing=True),
     Step("section heading", lambda w, h: h.section, _section),
     Step("titled update", lambda w, h: h.addition, _addition),
     Step("entry header", lambda w, h: h.header or h.dash, _header),
+    Step("reprinted rule", lambda w, h: h.reprint, _reprint),
     Step("used", lambda w, h: w.question or w.entry or w.section == "notes" or h.question,
          lambda w, h: w.used.add(h.line.index), passing=True),
     Step("question", lambda w, h: h.question, _question),
