@@ -23,6 +23,7 @@ class Entry:
     added: bool = False  # a titled update with no instruction: it adds the rule it names
     reprinted: bool = False  # a rule's title over its new wording, no instruction: it replaces the rule
     faction: str | None = None  # the known faction whose heading the entry sits under
+    card: bool = False  # a card reprinted as amended: its own headings are part of it
 
 
 def with_text(line: Line, text: str) -> Line:
@@ -79,7 +80,8 @@ def errata(entry: Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
                       edition=meta.edition, title=None if numbered else entry.header.target, highlight=highlight)
         return
     if entry.reprinted and not any(is_instruction(x.text) for x in entry.lines):
-        # A dataslate reprints a faction's rule under its title: the wording replaces the rule.
+        # A dataslate reprints a faction's rule under its title, a companion an amended card:
+        # the wording replaces the rule or card.
         yield Erratum(document=meta.document, version=meta.version, page=None, target=entry.header.target,
                       source=ctx.source(header_page), operation="replace", text=_body_text(entry.lines),
                       edition=meta.edition, highlight=highlight, faction=entry.faction)

@@ -15,9 +15,13 @@ the line as used, and the next steps see the same line. The table, in order:
     leaving the material    (passing) a heading (or a table that is no Q&A) after an answer or a
                             complete entry (two lines, or an instruction holding its wording)
                             closes them
-    section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES"
+    subject ends            (passing) a heading as high as a subject FAQ heading ends its subject
+    section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES", a subject FAQ heading
+                            ("MISSION DECK: FAQS": its pairs' document), "CARD AMENDMENTS"
     titled update           a title over the wording of a rule an update sheet adds
     entry header            "Page 94 – …", "18.01 Stratagems", "Unit – Section", a titled header
+    amended card            in a card amendments section, a card's type line over its name: the
+                            card reprinted as amended, up to the next card or section
     reprinted rule          under a faction heading of a document with several, a rule's title
                             heading ("Phantasm Stratagem") over plain wording with no instruction:
                             the wording replaces the rule
@@ -25,6 +29,7 @@ the line as used, and the next steps see the same line. The table, in order:
     question                "Q: …" opens a pair (taking an answer printed before it)
     answer before question  "A: …" printed before the question it answers
     answer                  "A: …" answers the open question (never replacing an answer)
+    designer's note         "Designer's Note: …" after an answer closes the pair: a note
     pair goes on            more question or answer (an "Example:" stays with its answer)
     heading between entries a faction heading ends the entry above it
     lost header             an "Add the following …:" after a complete entry of another kind
@@ -35,20 +40,22 @@ the line as used, and the next steps see the same line. The table, in order:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ...records import Record
 from ..document import HEADING
-from .errata_entries import Header, is_instruction, parse_header, read_instruction
+from .errata_entries import DESIGNERS_NOTE, Header, is_instruction, parse_header, read_instruction
 from .errata_grammar import numbered_header
 from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, errata, faq, note, with_text
+from .errata_sections import card_start, faq_subject, is_card_section
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
+from ...names import fold
 from .parsing import ParseContext
 
 
@@ -82,6 +89,8 @@ class Walk:
     section: str = "intro"
     group: str | None = None  # the heading over the entries (index cards: the faction)
     faction: str | None = None  # the known faction whose heading is over the entries
+    subject: str | None = None  # what the pairs of a subject FAQ section ("<X>: FAQS") are about
+    subject_level: int = 0  # that heading's level (0: not known)
     note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
     question: list[Line] = field(default_factory=list)
@@ -102,7 +111,8 @@ class Walk:
         header = parse_header(text)
         dash = None if header else dash_header(self.lines, n, self.index_cards)
         titled = None if header or dash or self.index_cards else titled_header(self.lines, n)
-        here = Here(n, line, text, header, section_of(line), n in self.additions,
+        section = section_of(line) or ("faq" if faq_subject(line) else "cards" if is_card_section(line) else None)
+        here = Here(n, line, text, header, section, n in self.additions,
                     dash or (titled[0] if titled else None), titled, bool(QUESTION.match(text)))
         here.reprint = _reprinted_title(self, here)
         return here
@@ -119,7 +129,8 @@ class Walk:
 
     def end_pair(self) -> None:
         if self.question:
-            self.out.append(faq(self.question, self.answer, self.meta, self.ctx))
+            meta = replace(self.meta, document=self.subject) if self.subject else self.meta
+            self.out.append(faq(self.question, self.answer, meta, self.ctx))
         self.question, self.answer, self.in_answer = [], [], False
 
     def finish(self) -> list[Record]:
@@ -179,8 +190,9 @@ def _reprinted_title(w: Walk, h: Here) -> bool:
         return False  # "ARMY RULE", "DATASHEETS": a part of the faction's entries, no rule's name
     nxt = lines[n + 1]
     # (the wording is running text: a sentence, not another title such as "Power From Pain Army Rule,")
-    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text) or QUESTION.match(nxt.text)
-                or section_of(nxt) or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
+    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text)
+                or QUESTION.match(nxt.text) or section_of(nxt)
+                or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
 
 
 def _complete(entry: Entry) -> bool:
@@ -200,14 +212,14 @@ def _boundary(w: Walk, h: Here) -> None:
 
 def _leaves(w: Walk, h: Here) -> bool:
     ends_pair = w.question and (h.line.kind == HEADING or (h.line.is_table and not h.question))
-    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry)
+    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry) and not w.entry.card
     return bool(ends_pair or ends_entry)
 
 
 def _leave(w: Walk, h: Here) -> None:
     # A heading (or a table that is not a Q&A) after an answer or a complete entry leaves the
     # FAQ material.
-    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry)
+    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry) and not w.entry.card
     if w.question:
         w.end_pair()
     if ends_entry:
@@ -216,6 +228,37 @@ def _leave(w: Walk, h: Here) -> None:
 
 def _section(w: Walk, h: Here) -> int:
     w.section = h.section
+    subject = faq_subject(h.line)
+    # (a subject that is the document itself, "TYRANIDS FAQ" over a Tyranids FAQ, changes nothing)
+    w.subject = subject if subject and fold(subject) not in fold(w.meta.document or "") else None
+    w.subject_level = h.line.block.level if w.subject and h.line.block is not None else 0
+    return _use(w, h)
+
+
+def _subject_ends(w: Walk, h: Here) -> bool:
+    if not w.subject or h.line.kind != HEADING or h.section or h.question:
+        return False
+    level = h.line.block.level if h.line.block is not None else 0
+    return not (w.subject_level and level and level > w.subject_level)
+
+
+def _end_subject(w: Walk, h: Here) -> None:
+    w.end_pair()
+    w.subject, w.section = None, "other"
+
+
+def _card(w: Walk, h: Here) -> int:
+    w.end_entry()
+    w.entry = Entry(Header("", card_start(w.lines, h.n), None), [h.line, w.lines[h.n + 1]], header_line=h.line,
+                    reprinted=True, card=True)
+    w.used.update((h.line.index, w.lines[h.n + 1].index))
+    return 2
+
+
+def _designers_note(w: Walk, h: Here) -> int:
+    w.end_pair()
+    w.out.append(note((with_text(h.line, "Designer's Note"), [with_text(h.line, DESIGNERS_NOTE.sub("", h.text))]),
+                      w.meta, w.ctx))
     return _use(w, h)
 
 
@@ -332,15 +375,18 @@ STEPS: tuple[Step, ...] = (
     Step("boundary", lambda w, h: h.section or h.header or h.dash or h.addition or h.reprint or h.question,
          _boundary, passing=True),
     Step("leaving the material", _leaves, _leave, passing=True),
+    Step("subject ends", _subject_ends, _end_subject, passing=True),
     Step("section heading", lambda w, h: h.section, _section),
     Step("titled update", lambda w, h: h.addition, _addition),
     Step("entry header", lambda w, h: h.header or h.dash, _header),
+    Step("amended card", lambda w, h: w.section == "cards" and card_start(w.lines, h.n), _card),
     Step("reprinted rule", lambda w, h: h.reprint, _reprint),
     Step("used", lambda w, h: w.question or w.entry or w.section == "notes" or h.question,
          lambda w, h: w.used.add(h.line.index), passing=True),
     Step("question", lambda w, h: h.question, _question),
     Step("answer before question", _answers_later, _early_answer),
     Step("answer", lambda w, h: w.question and ANSWER.match(h.text) and not w.answer, _answer),
+    Step("designer's note", lambda w, h: w.question and w.answer and DESIGNERS_NOTE.match(h.text), _designers_note),
     Step("pair goes on", lambda w, h: w.question, _pair_more),
     Step("heading between entries", _heading_between, _end_entry),
     Step("lost header", lambda w, h: w.entry and _orphan_addition(w.entry, h.line), _lost_header),

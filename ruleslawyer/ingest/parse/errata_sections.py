@@ -1,0 +1,58 @@
+"""Sections of an FAQ/errata document that say what their entries are about.
+
+- A subject FAQ heading, "<X>: FAQS" or "<X> FAQ" ("MISSION DECK: FAQS" in a tournament
+  companion), names the product its questions are about: their records' document is X (the
+  version stays the containing document's).
+- A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
+  reprinted as amended: each card starts at its type line ("SECONDARY MISSION - ATTACKER") over
+  its name ("NO PRISONERS"), and is one erratum replacing the card named.
+"""
+from __future__ import annotations
+
+import re
+
+from ..document import HEADING
+from .lines import Line, record_name
+
+# "MISSION DECK: FAQS", "Mission Deck FAQ", "Crusade – Frequently Asked Questions"
+_SUBJECT_FAQ = re.compile(r"^(?P<subject>.{3,80}?)\s*[:\u2013\u2014-]?\s*(?:faqs?|frequently\s+asked\s+questions)$",
+                          re.I)
+# Words about the document itself, or a banner: no subject.
+_NO_SUBJECT = re.compile(r"^(?:(?:official|errata|updates?|rules|designer'?s|commentary|and|&|,)\s*)*$"
+                         r"|^warhammer\s*(?:40,?000|40k)$", re.I)
+_CARD_SECTION = re.compile(r"^(?:(?:[a-z']+\s+){0,3}card\s+(?:amendments|errata|updates)|amended\s+cards)"
+                           r"(?:\s+for\s+[a-z ]{3,40})?$", re.I)
+# A card's type line: "SECONDARY MISSION - ATTACKER", "PRIMARY MISSION", "CORE - BATTLE TACTIC STRATAGEM".
+_CARD_TYPE = re.compile(r"^[A-Z][A-Z' ]*\b(?:MISSION|STRATAGEM|TWIST|GAMBIT|ASSET|DEPLOYMENT|CHALLENGER|"
+                        r"OBJECTIVE|CARD)\b[A-Z' \-\u2013\u2014]*$")
+# A card's name: a few words in capitals.
+_CARD_NAME = re.compile(r"^[A-Z][A-Z'\u2019!\- ]{2,60}$")
+
+
+def faq_subject(line: Line) -> str | None:
+    """The X of a heading "<X>: FAQS" / "<X> FAQ", as a record name; None for any other line
+    and for a heading that names nothing but the FAQ ("ERRATA & FAQ")."""
+    if line.kind != HEADING:
+        return None
+    m = _SUBJECT_FAQ.match(" ".join(line.text.split()))
+    if not m:
+        return None
+    subject = m.group("subject").strip(" :-\u2013\u2014")
+    if _NO_SUBJECT.match(subject):
+        return None  # "Errata & FAQ", "Official FAQ", "WARHAMMER 40,000 FAQ": no subject named
+    return record_name(subject)
+
+
+def is_card_section(line: Line) -> bool:
+    """True for a heading that opens reprinted, amended cards ("CARD AMENDMENTS FOR TOURNAMENTS")."""
+    return line.kind == HEADING and bool(_CARD_SECTION.match(" ".join(line.text.split())))
+
+
+def card_start(lines: list[Line], n: int) -> str | None:
+    """The card's name when line `n` is a card's type line directly over its name line."""
+    if n + 1 >= len(lines):
+        return None
+    kind, name = (" ".join(x.text.split()) for x in lines[n:n + 2])
+    if _CARD_TYPE.match(kind) and _CARD_NAME.match(name) and not _CARD_TYPE.match(name):
+        return record_name(name)
+    return None
