@@ -80,6 +80,14 @@ def test_a_dated_title_names_the_document_and_its_version():
     assert found is not None and found.value == "2027-03-01"
 
 
+def test_a_date_on_its_own_line_under_the_title():
+    split = DATASLATE.replace("# BALANCE DATASLATE MARCH 2027", "# BALANCE DATASLATE\n\n# MARCH 2027")
+    records = _parse(split)
+    assert {(r["document"], r["version"]) for r in records} == {("Balance Dataslate", "March 2027")}
+    found = infer_date(_doc(split))
+    assert found is not None and found.value == "2027-03-01"
+
+
 def test_title_date_forms():
     assert title_date("Event Primer, 4 February 2028") is not None
     assert title_date("Event Primer, 4 February 2028").iso == "2028-02-04"
@@ -205,3 +213,17 @@ def test_an_amended_card_is_one_replace_erratum():
 def test_the_subject_ends_at_the_next_section():
     records = _parse(COMPANION)
     assert not [r for r in records if r["kind"] in ("faq", "errata") and "six rounds" in str(r)]
+
+
+def test_a_subject_errata_section_names_what_its_entries_amend():
+    errata_part = """## LEAGUE CARD DECK ERRATA
+
+# Hold the Line, When section
+
+Change to: 'WHEN: End of your opponent's turn.'
+
+"""
+    records = _parse(COMPANION.replace("## LEAGUE CARD DECK: FAQS", errata_part + "## LEAGUE CARD DECK: FAQS"))
+    erratum = next(r for r in records if r["kind"] == "errata" and r["target"] == "Hold the Line, When section")
+    assert (erratum["document"], erratum["version"]) == ("League Card Deck", "2.0")
+    assert erratum["text"] == "WHEN: End of your opponent's turn."

@@ -80,6 +80,9 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
     dated = title_date(document) if document and version is None else None
     if dated:  # "Balance Dataslate June 2024": the month tells one iteration from the next
         document, version = dated.name, dated.version
+    elif document and version is None:  # the date on a line of its own under the title
+        alone = [d for ln in head if is_heading_like(ln) and (d := title_date(ln.text, alone=True)) and not d.name]
+        version = alone[0].version if alone else None
     return Meta(document, version, edition if edition is not None else faq_edition(lines))
 
 

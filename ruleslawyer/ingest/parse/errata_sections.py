@@ -1,8 +1,8 @@
 """Sections of an FAQ/errata document that say what their entries are about.
 
-- A subject FAQ heading, "<X>: FAQS" or "<X> FAQ" ("MISSION DECK: FAQS" in a tournament
-  companion), names the product its questions are about: their records' document is X (the
-  version stays the containing document's).
+- A subject heading, "<X>: FAQS", "<X> FAQ" or "<X> ERRATA" ("MISSION DECK: FAQS" in a
+  tournament companion), names the product its entries are about: their records' document is X
+  (the version stays the containing document's).
 - A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
   reprinted as amended: each card starts at its type line ("SECONDARY MISSION - ATTACKER") over
   its name ("NO PRISONERS"), and is one erratum replacing the card named.
@@ -14,9 +14,10 @@ import re
 from ..document import HEADING
 from .lines import Line, record_name
 
-# "MISSION DECK: FAQS", "Mission Deck FAQ", "Crusade – Frequently Asked Questions"
-_SUBJECT_FAQ = re.compile(r"^(?P<subject>.{3,80}?)\s*[:\u2013\u2014-]?\s*(?:faqs?|frequently\s+asked\s+questions)$",
-                          re.I)
+# "MISSION DECK: FAQS", "Mission Deck FAQ", "Crusade – Frequently Asked Questions", "MISSION DECK
+# ERRATA & FAQ", "Mission Deck: Errata"
+_SUBJECT = re.compile(r"^(?P<subject>.{3,80}?)\s*[:\u2013\u2014-]?\s*(?:(?P<errata>errata)\s*(?:&|and)?\s*)?"
+                      r"(?P<faq>faqs?|frequently\s+asked\s+questions)?$", re.I)
 # Words about the document itself, or a banner: no subject.
 _NO_SUBJECT = re.compile(r"^(?:(?:official|errata|updates?|rules|designer'?s|commentary|and|&|,)\s*)*$"
                          r"|^warhammer\s*(?:40,?000|40k)$", re.I)
@@ -29,18 +30,19 @@ _CARD_TYPE = re.compile(r"^[A-Z][A-Z' ]*\b(?:MISSION|STRATAGEM|TWIST|GAMBIT|ASSE
 _CARD_NAME = re.compile(r"^[A-Z][A-Z'\u2019!\- ]{2,60}$")
 
 
-def faq_subject(line: Line) -> str | None:
-    """The X of a heading "<X>: FAQS" / "<X> FAQ", as a record name; None for any other line
-    and for a heading that names nothing but the FAQ ("ERRATA & FAQ")."""
+def subject_heading(line: Line) -> tuple[str, str] | None:
+    """(section, subject) for a heading "<X>: FAQS" ("faq") or "<X>: ERRATA" ("errata"), the
+    subject as a record name; None for any other line and for a heading that names nothing but
+    the document's parts ("ERRATA & FAQ", "Official FAQ")."""
     if line.kind != HEADING:
         return None
-    m = _SUBJECT_FAQ.match(" ".join(line.text.split()))
-    if not m:
+    m = _SUBJECT.match(" ".join(line.text.split()))
+    if not m or not (m.group("errata") or m.group("faq")):
         return None
     subject = m.group("subject").strip(" :-\u2013\u2014")
     if _NO_SUBJECT.match(subject):
         return None  # "Errata & FAQ", "Official FAQ", "WARHAMMER 40,000 FAQ": no subject named
-    return record_name(subject)
+    return ("faq" if m.group("faq") else "errata"), record_name(subject)
 
 
 def is_card_section(line: Line) -> bool:

@@ -15,9 +15,11 @@ the line as used, and the next steps see the same line. The table, in order:
     leaving the material    (passing) a heading (or a table that is no Q&A) after an answer or a
                             complete entry (two lines, or an instruction holding its wording)
                             closes them
-    subject ends            (passing) a heading as high as a subject FAQ heading ends its subject
-    section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES", a subject FAQ heading
-                            ("MISSION DECK: FAQS": its pairs' document), "CARD AMENDMENTS"
+    subject ends            (passing) a heading as high as a subject heading (no entry header)
+                            ends its subject
+    section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES", a subject heading
+                            ("MISSION DECK: FAQS", "<X> ERRATA": its records' document is X),
+                            "CARD AMENDMENTS"
     titled update           a title over the wording of a rule an update sheet adds
     entry header            "Page 94 – …", "18.01 Stratagems", "Unit – Section", a titled header
     amended card            in a card amendments section, a card's type line over its name: the
@@ -51,7 +53,7 @@ from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, errata, faq, note, with_text
-from .errata_sections import card_start, faq_subject, is_card_section
+from .errata_sections import card_start, is_card_section, subject_heading
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
@@ -89,7 +91,7 @@ class Walk:
     section: str = "intro"
     group: str | None = None  # the heading over the entries (index cards: the faction)
     faction: str | None = None  # the known faction whose heading is over the entries
-    subject: str | None = None  # what the pairs of a subject FAQ section ("<X>: FAQS") are about
+    subject: str | None = None  # what a subject section ("<X>: FAQS", "<X> ERRATA") is about
     subject_level: int = 0  # that heading's level (0: not known)
     note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
@@ -111,7 +113,8 @@ class Walk:
         header = parse_header(text)
         dash = None if header else dash_header(self.lines, n, self.index_cards)
         titled = None if header or dash or self.index_cards else titled_header(self.lines, n)
-        section = section_of(line) or ("faq" if faq_subject(line) else "cards" if is_card_section(line) else None)
+        subject = None if section_of(line) else subject_heading(line)
+        section = section_of(line) or (subject[0] if subject else "cards" if is_card_section(line) else None)
         here = Here(n, line, text, header, section, n in self.additions,
                     dash or (titled[0] if titled else None), titled, bool(QUESTION.match(text)))
         here.reprint = _reprinted_title(self, here)
@@ -124,13 +127,17 @@ class Walk:
 
     def end_entry(self) -> None:
         if self.entry:
-            self.out.extend(errata(self.entry, self.meta, self.ctx))
+            self.out.extend(errata(self.entry, self.about(), self.ctx))
             self.entry = None
+
+    def about(self) -> Meta:
+        """The document the records made now are about: a subject section's ("MISSION DECK:
+        FAQS"), else the document's own."""
+        return replace(self.meta, document=self.subject) if self.subject else self.meta
 
     def end_pair(self) -> None:
         if self.question:
-            meta = replace(self.meta, document=self.subject) if self.subject else self.meta
-            self.out.append(faq(self.question, self.answer, meta, self.ctx))
+            self.out.append(faq(self.question, self.answer, self.about(), self.ctx))
         self.question, self.answer, self.in_answer = [], [], False
 
     def finish(self) -> list[Record]:
@@ -228,7 +235,7 @@ def _leave(w: Walk, h: Here) -> None:
 
 def _section(w: Walk, h: Here) -> int:
     w.section = h.section
-    subject = faq_subject(h.line)
+    subject = (subject_heading(h.line) or ("", ""))[1]
     # (a subject that is the document itself, "TYRANIDS FAQ" over a Tyranids FAQ, changes nothing)
     w.subject = subject if subject and fold(subject) not in fold(w.meta.document or "") else None
     w.subject_level = h.line.block.level if w.subject and h.line.block is not None else 0
@@ -236,13 +243,15 @@ def _section(w: Walk, h: Here) -> int:
 
 
 def _subject_ends(w: Walk, h: Here) -> bool:
-    if not w.subject or h.line.kind != HEADING or h.section or h.question:
-        return False
+    if not w.subject or h.line.kind != HEADING or h.section or h.question or h.header or h.dash or h.reprint \
+            or (w.entry and not _complete(w.entry)):
+        return False  # (an entry's header, or wording under "Change to:", is inside the section)
     level = h.line.block.level if h.line.block is not None else 0
     return not (w.subject_level and level and level > w.subject_level)
 
 
 def _end_subject(w: Walk, h: Here) -> None:
+    w.end_entry()
     w.end_pair()
     w.subject, w.section = None, "other"
 

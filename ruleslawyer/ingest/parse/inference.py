@@ -72,15 +72,20 @@ class TitleDate:
     iso: str
 
 
-def title_date(title: str) -> TitleDate | None:
+# Words between a title and its date that are no part of the name ("… – Updated June 2024").
+_DATE_WORDS = re.compile(r"[\s,:|\-\u2013\u2014(]*\b(?:updated|published|effective|issued|from)$", re.I)
+
+
+def title_date(title: str, *, alone: bool = False) -> TitleDate | None:
     """The date a title ends in, and the name before it; None when it ends in no date or
-    nothing names the document before it."""
+    nothing names the document before it. With `alone`, a line that is only a date ("JUNE
+    2024" under the title) is one too, with no name."""
     text = " ".join(title.split())
     m = _TITLE_DATE.search(text)
     if not m:
         return None
-    name = text[:m.start()].strip(" ,:|-\u2013\u2014(")
-    if not re.search(r"[A-Za-z]{2,}", name):
+    name = _DATE_WORDS.sub("", text[:m.start()].strip(" ,:|-\u2013\u2014(")).strip(" ,:|-\u2013\u2014(")
+    if not re.search(r"[A-Za-z]{2,}", name) and not (alone and not re.search(r"\w", name)):
         return None
     if m.group("iso"):
         return TitleDate(name, m.group("iso"), m.group("iso"))
@@ -101,7 +106,7 @@ def infer_date(doc: Document) -> Inferred | None:
         if 1 <= day <= 31:
             return Inferred(f"{year:04d}-{month:02d}-{day:02d}", f"the document says '{' '.join(m.group(0).split())}'")
     for block in doc.blocks[:12]:
-        dated = title_date(block.text) if block.kind == HEADING and len(block.text) < 100 else None
+        dated = title_date(block.text, alone=True) if block.kind == HEADING and len(block.text) < 100 else None
         if dated:
             return Inferred(dated.iso, f"the title '{' '.join(block.text.split())}'")
     for key in ("CreationDate", "ModDate"):
