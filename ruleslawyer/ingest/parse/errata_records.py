@@ -26,6 +26,14 @@ class Entry:
     card: bool = False  # a card reprinted as amended: its own headings are part of it
 
 
+def complete(entry: Entry) -> bool:
+    """True when the entry has its wording: two lines or more, a reprinted rule's wording, or
+    one instruction that holds its wording ("Change to '2CP'.", not "Change to:")."""
+    if len(entry.lines) >= 2 or (entry.reprinted and entry.lines):
+        return True
+    return bool(entry.lines) and is_instruction(entry.lines[0].text) and not entry.lines[0].text.rstrip().endswith(":")
+
+
 def with_text(line: Line, text: str) -> Line:
     """`line` with another text (a question or answer without its label)."""
     # a Q/A printed as a two-column table, or as a list item ("- Q: …"): the text is the question

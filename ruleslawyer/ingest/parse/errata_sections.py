@@ -3,6 +3,9 @@
 - A subject heading, "<X>: FAQS", "<X> FAQ" or "<X> ERRATA" ("MISSION DECK: FAQS" in a
   tournament companion), names the product its entries are about: their records' document is X
   (the version stays the containing document's).
+- A dataslate's faction part: under a faction heading (in a document with several), a rule's
+  title ("Phantasm Stratagem") over its wording with no instruction reprints the rule as it now
+  reads; the "CORE RULES" part has no faction.
 - A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
   reprinted as amended: each card starts at its type line ("SECONDARY MISSION - ATTACKER") over
   its name ("NO PRISONERS"), and is one erratum replacing the card named.
@@ -12,6 +15,9 @@ from __future__ import annotations
 import re
 
 from ..document import HEADING
+from .errata_grammar import is_instruction
+from .errata_headers import section_of
+from .errata_qa import QUESTION
 from .lines import Line, record_name
 
 # "MISSION DECK: FAQS", "Mission Deck FAQ", "Crusade – Frequently Asked Questions", "MISSION DECK
@@ -58,3 +64,34 @@ def card_start(lines: list[Line], n: int) -> str | None:
     if _CARD_TYPE.match(kind) and _CARD_NAME.match(name) and not _CARD_TYPE.match(name):
         return record_name(name)
     return None
+
+
+# Where a dataslate's faction part ends: the core rules part (section headings end it too).
+_CORE_PART = re.compile(r"^core\s+rules$", re.I)
+# The title of a rule a dataslate reprints: it ends by saying what it is ("Strands of Fate Army
+# Rule", "Phantasm Stratagem", "Eldrad Ulthran, Diviner of Futures Ability").
+_RULE_TITLE = re.compile(r"^[A-Z][^.:;!?]{2,120}\s(?:rules?|abilit(?:y|ies)|enhancement|stratagem|section|keywords|"
+                         r"weapons|profiles?)$", re.I)
+# A part of a faction's entries, no rule's name: "ARMY RULE", "DATASHEETS".
+_PART_TITLE = re.compile(r"^(?:(?:army|detachment|faction|core|datasheets?|unit)\s+)*(?:rules?|abilit(?:y|ies)|"
+                         r"enhancements?|stratagems?|keywords|weapons)$", re.I)
+_SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d\")]?$")
+
+
+def ends_factions(text: str) -> bool:
+    """True for the heading of a dataslate's core rules part ("CORE RULES")."""
+    return bool(_CORE_PART.match(text.strip()))
+
+
+def reprinted_title(lines: list[Line], n: int) -> bool:
+    """True when heading `n` titles a rule ("Fate's Messenger Enhancement") directly over plain
+    wording: running text, not an instruction, heading, question, table or flavour line."""
+    line = lines[n]
+    if line.kind != HEADING or n + 1 >= len(lines) or not _RULE_TITLE.match(line.text) \
+            or _PART_TITLE.match(line.text):
+        return False
+    nxt = lines[n + 1]
+    # (a sentence or a long line, not another title such as "Power From Pain Army Rule,")
+    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text)
+                or QUESTION.match(nxt.text) or section_of(nxt)
+                or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))

@@ -41,7 +41,6 @@ the line as used, and the next steps see the same line. The table, in order:
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -52,8 +51,8 @@ from .errata_grammar import numbered_header
 from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
-from .errata_records import Entry, errata, faq, note, with_text
-from .errata_sections import card_start, is_card_section, subject_heading
+from .errata_records import Entry, complete, errata, faq, note, with_text
+from .errata_sections import card_start, ends_factions, is_card_section, reprinted_title, subject_heading
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
@@ -162,52 +161,20 @@ def _take_group(w: Walk, h: Here) -> None:
     w.group = record_name(h.text)  # a faction heading over the entries below it
 
 
-# Where a dataslate's faction part ends: the core rules part (section headings end it too).
-_CORE_PART = re.compile(r"^core\s+rules$", re.I)
-# The title of a rule a dataslate reprints: it ends by saying what it is ("Strands of Fate Army
-# Rule", "Phantasm Stratagem", "Eldrad Ulthran, Diviner of Futures Ability").
-_RULE_TITLE = re.compile(r"^[A-Z][^.:;!?]{2,120}\s(?:rules?|abilit(?:y|ies)|enhancement|stratagem|section|keywords|"
-                         r"weapons|profiles?)$", re.I)
-
-
-_PART_TITLE = re.compile(r"^(?:(?:army|detachment|faction|core|datasheets?|unit)\s+)*(?:rules?|abilit(?:y|ies)|"
-                         r"enhancements?|stratagems?|keywords|weapons)$", re.I)
-_SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d\")]?$")
-
-
 def _known_faction(w: Walk, h: Here) -> bool:
-    return h.line.kind == HEADING and (bool(h.section) or bool(_CORE_PART.match(h.text))
-                                       or known_faction(h.text) is not None)
+    return h.line.kind == HEADING and (bool(h.section) or ends_factions(h.text) or known_faction(h.text) is not None)
 
 
 def _take_faction(w: Walk, h: Here) -> None:
     w.end_entry()
-    w.faction = None if h.section or _CORE_PART.match(h.text) else known_faction(h.text)
+    w.faction = None if h.section or ends_factions(h.text) else known_faction(h.text)
 
 
 def _reprinted_title(w: Walk, h: Here) -> bool:
-    """Under a faction heading, a heading that titles a rule ("Fate's Messenger Enhancement")
-    directly over plain wording (no instruction, heading, question or table): the rule reprinted
-    as it now reads."""
-    lines, n = w.lines, h.n
-    if not w.faction or not w.many_factions or h.line.kind != HEADING or h.section or h.header or h.dash or h.question \
-            or n + 1 >= len(lines) or not _RULE_TITLE.match(h.text):
-        return False
-    if _PART_TITLE.match(h.text):
-        return False  # "ARMY RULE", "DATASHEETS": a part of the faction's entries, no rule's name
-    nxt = lines[n + 1]
-    # (the wording is running text: a sentence, not another title such as "Power From Pain Army Rule,")
-    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text)
-                or QUESTION.match(nxt.text) or section_of(nxt)
-                or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
-
-
-def _complete(entry: Entry) -> bool:
-    """True when the entry has its wording: two lines or more, a reprinted rule's wording, or
-    one instruction that holds its wording ("Change to '2CP'.", not "Change to:")."""
-    if len(entry.lines) >= 2 or (entry.reprinted and entry.lines):
-        return True
-    return bool(entry.lines) and is_instruction(entry.lines[0].text) and not entry.lines[0].text.rstrip().endswith(":")
+    """Under a faction heading of a many-faction document, a rule's title over its wording
+    (`errata_sections.reprinted_title`)."""
+    return bool(w.faction) and not (h.section or h.header or h.dash or h.question) and w.many_factions \
+        and reprinted_title(w.lines, h.n)
 
 
 def _boundary(w: Walk, h: Here) -> None:
@@ -219,14 +186,14 @@ def _boundary(w: Walk, h: Here) -> None:
 
 def _leaves(w: Walk, h: Here) -> bool:
     ends_pair = w.question and (h.line.kind == HEADING or (h.line.is_table and not h.question))
-    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry) and not w.entry.card
+    ends_entry = w.entry and h.line.kind == HEADING and complete(w.entry) and not w.entry.card
     return bool(ends_pair or ends_entry)
 
 
 def _leave(w: Walk, h: Here) -> None:
     # A heading (or a table that is not a Q&A) after an answer or a complete entry leaves the
     # FAQ material.
-    ends_entry = w.entry and h.line.kind == HEADING and _complete(w.entry) and not w.entry.card
+    ends_entry = w.entry and h.line.kind == HEADING and complete(w.entry) and not w.entry.card
     if w.question:
         w.end_pair()
     if ends_entry:
@@ -244,7 +211,7 @@ def _section(w: Walk, h: Here) -> int:
 
 def _subject_ends(w: Walk, h: Here) -> bool:
     if not w.subject or h.line.kind != HEADING or h.section or h.question or h.header or h.dash or h.reprint \
-            or (w.entry and not _complete(w.entry)):
+            or (w.entry and not complete(w.entry)):
         return False  # (an entry's header, or wording under "Change to:", is inside the section)
     level = h.line.block.level if h.line.block is not None else 0
     return not (w.subject_level and level and level > w.subject_level)
