@@ -227,3 +227,11 @@ Change to: 'WHEN: End of your opponent's turn.'
     erratum = next(r for r in records if r["kind"] == "errata" and r["target"] == "Hold the Line, When section")
     assert (erratum["document"], erratum["version"]) == ("League Card Deck", "2.0")
     assert erratum["text"] == "WHEN: End of your opponent's turn."
+
+
+def test_a_heading_run_onto_the_wording_above_it_is_split_off():
+    glued = DATASLATE.replace("re-roll a Hit roll of 1.'\n\n# ORKS", "re-roll a Hit roll of 1.'# ORKS")
+    assert glued != DATASLATE
+    errata = {r["target"]: r for r in _parse(glued) if r["kind"] == "errata"}
+    assert errata["Eternal Grip Detachment Rule"]["text"].endswith("re-roll a Hit roll of 1.")
+    assert errata["Big Noise Stratagem"]["faction"] == "Orks"
