@@ -8,7 +8,9 @@ from pathlib import Path
 
 from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.load.text import load_text
+from ruleslawyer.ingest.parse.errata_sections import subject_heading
 from ruleslawyer.ingest.parse.inference import infer_date, title_date
+from ruleslawyer.ingest.parse.lines import Line
 from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
 from ruleslawyer.ingest.pipeline import ingest_paths
 from ruleslawyer.library.corpus import load_corpus
@@ -207,7 +209,8 @@ def test_an_amended_card_is_one_replace_erratum():
     lines = errata[0]["text"].splitlines()
     assert lines[:3] == ["PRIMARY MISSION", "HOLD THE LINE", "Stand fast where others fall."]
     assert lines[-1] == "This Primary Mission cannot be used in the first round of a league event."
-    assert errata[0]["document"] == "League Event Companion" and errata[0]["version"] == "2.0"
+    # the cards of the one product the document's FAQ section is about
+    assert errata[0]["document"] == "League Card Deck" and errata[0]["version"] == "2.0"
 
 
 def test_the_subject_ends_at_the_next_section():
@@ -229,9 +232,28 @@ Change to: 'WHEN: End of your opponent's turn.'
     assert erratum["text"] == "WHEN: End of your opponent's turn."
 
 
+def test_cards_of_a_document_with_no_subject_keep_its_name():
+    plain = COMPANION.replace("## LEAGUE CARD DECK: FAQS", "## FAQS")
+    errata = [r for r in _parse(plain) if r["kind"] == "errata"]
+    assert [r["document"] for r in errata] == ["League Event Companion"]
+
+
 def test_a_heading_run_onto_the_wording_above_it_is_split_off():
     glued = DATASLATE.replace("re-roll a Hit roll of 1.'\n\n# ORKS", "re-roll a Hit roll of 1.'# ORKS")
     assert glued != DATASLATE
     errata = {r["target"]: r for r in _parse(glued) if r["kind"] == "errata"}
     assert errata["Eternal Grip Detachment Rule"]["text"].endswith("re-roll a Hit roll of 1.")
     assert errata["Big Noise Stratagem"]["faction"] == "Orks"
+
+
+def test_subject_headings_name_a_product_not_the_document_parts():
+    def subject(text: str):
+        return subject_heading(Line(0, text, "heading"))
+
+    assert subject("KILL ZONE TERRAIN: FAQS") == ("faq", "Kill Zone Terrain")
+    assert subject("Kill Zone Terrain Errata & FAQ") == ("faq", "Kill Zone Terrain")
+    assert subject("Kill Zone Terrain: Errata") == ("errata", "Kill Zone Terrain")
+    for parts in ("FAQS", "Errata & FAQ", "Official FAQ", "The Designer's Commentary, Errata and FAQ",
+                  "WARHAMMER 40,000 FAQ"):
+        assert subject(parts) is None, parts
+    assert subject_heading(Line(0, "Kill Zone Terrain: FAQS", "paragraph")) is None  # headings only

@@ -25,7 +25,7 @@ from .lines import Line, record_name
 _SUBJECT = re.compile(r"^(?P<subject>.{3,80}?)\s*[:\u2013\u2014-]?\s*(?:(?P<errata>errata)\s*(?:&|and)?\s*)?"
                       r"(?P<faq>faqs?|frequently\s+asked\s+questions)?$", re.I)
 # Words about the document itself, or a banner: no subject.
-_NO_SUBJECT = re.compile(r"^(?:(?:official|errata|updates?|rules|designer'?s|commentary|and|&|,)\s*)*$"
+_NO_SUBJECT = re.compile(r"^(?:(?:the|official|errata|updates?|rules|designer'?s|commentary|and|&|,)\s*)*$"
                          r"|^warhammer\s*(?:40,?000|40k)$", re.I)
 _CARD_SECTION = re.compile(r"^(?:(?:[a-z']+\s+){0,3}card\s+(?:amendments|errata|updates)|amended\s+cards)"
                            r"(?:\s+for\s+[a-z ]{3,40})?$", re.I)
@@ -45,7 +45,7 @@ def subject_heading(line: Line) -> tuple[str, str] | None:
     m = _SUBJECT.match(" ".join(line.text.split()))
     if not m or not (m.group("errata") or m.group("faq")):
         return None
-    subject = m.group("subject").strip(" :-\u2013\u2014")
+    subject = m.group("subject").strip(" :,-\u2013\u2014")
     if _NO_SUBJECT.match(subject):
         return None  # "Errata & FAQ", "Official FAQ", "WARHAMMER 40,000 FAQ": no subject named
     return ("faq" if m.group("faq") else "errata"), record_name(subject)

@@ -92,6 +92,8 @@ class Walk:
     faction: str | None = None  # the known faction whose heading is over the entries
     subject: str | None = None  # what a subject section ("<X>: FAQS", "<X> ERRATA") is about
     subject_level: int = 0  # that heading's level (0: not known)
+    subjects: set[str] = field(default_factory=set)  # every subject named so far
+    cards: set[int] = field(default_factory=set)  # the ids of the amended cards' errata
     note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
     question: list[Line] = field(default_factory=list)
@@ -126,7 +128,10 @@ class Walk:
 
     def end_entry(self) -> None:
         if self.entry:
-            self.out.extend(errata(self.entry, self.about(), self.ctx))
+            made = list(errata(self.entry, self.about(), self.ctx))
+            if self.entry.card:
+                self.cards.update(id(r) for r in made)
+            self.out.extend(made)
             self.entry = None
 
     def about(self) -> Meta:
@@ -140,10 +145,15 @@ class Walk:
         self.question, self.answer, self.in_answer = [], [], False
 
     def finish(self) -> list[Record]:
-        """Close what is open at the end of the document; the records, in order."""
+        """Close what is open at the end of the document; the records, in order. Amended cards
+        are cards of the one product the document's subject sections are about, when there is
+        one ("MISSION DECK: FAQS" beside "CARD AMENDMENTS")."""
         self.end_note()
         self.end_entry()
         self.end_pair()
+        if len(self.subjects) == 1:
+            deck = next(iter(self.subjects))
+            self.out = [replace(r, document=deck) if id(r) in self.cards else r for r in self.out]
         return self.out
 
 
@@ -205,6 +215,7 @@ def _section(w: Walk, h: Here) -> int:
     subject = (subject_heading(h.line) or ("", ""))[1]
     # (a subject that is the document itself, "TYRANIDS FAQ" over a Tyranids FAQ, changes nothing)
     w.subject = subject if subject and fold(subject) not in fold(w.meta.document or "") else None
+    w.subjects.update([w.subject] if w.subject else [])
     w.subject_level = h.line.block.level if w.subject and h.line.block is not None else 0
     return _use(w, h)
 
