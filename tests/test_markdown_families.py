@@ -126,6 +126,13 @@ def test_a_rule_reprinted_under_its_title_replaces_it():
     assert "Datasheets" not in errata  # a part heading names no rule
 
 
+def test_a_bold_title_over_plain_wording_is_a_reprinted_rule_too():
+    bold = DATASLATE.replace("# Big Noise Stratagem", "**Big Noise Stratagem**")
+    errata = {r["target"]: r for r in _parse(bold) if r["kind"] == "errata"}
+    assert errata["Big Noise Stratagem"]["operation"] == "replace"
+    assert errata["Big Noise Stratagem"]["text"].startswith("TARGET: One Orks Infantry unit")
+
+
 def test_one_faction_documents_reprint_nothing():
     # A faction pack's stratagem cards also end in "Stratagem": with one faction heading only,
     # a title over plain wording is no reprinted rule.

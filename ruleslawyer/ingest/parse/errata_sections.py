@@ -84,14 +84,15 @@ def ends_factions(text: str) -> bool:
 
 
 def reprinted_title(lines: list[Line], n: int) -> bool:
-    """True when heading `n` titles a rule ("Fate's Messenger Enhancement") directly over plain
-    wording: running text, not an instruction, heading, question, table or flavour line."""
+    """True when heading (or bold line) `n` titles a rule ("Fate's Messenger Enhancement")
+    directly over plain wording: running text, not an instruction, heading, bold title,
+    question, table or flavour line."""
     line = lines[n]
-    if line.kind != HEADING or n + 1 >= len(lines) or not _RULE_TITLE.match(line.text) \
+    if not (line.kind == HEADING or line.bold) or n + 1 >= len(lines) or not _RULE_TITLE.match(line.text) \
             or _PART_TITLE.match(line.text):
         return False
     nxt = lines[n + 1]
     # (a sentence or a long line, not another title such as "Power From Pain Army Rule,")
-    return not (nxt.kind == HEADING or nxt.is_table or nxt.italic or is_instruction(nxt.text)
+    return not (nxt.kind == HEADING or nxt.bold or nxt.is_table or nxt.italic or is_instruction(nxt.text)
                 or QUESTION.match(nxt.text) or section_of(nxt)
                 or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
