@@ -2,7 +2,9 @@
 
 The name comes from the title that names the document ("CODEX: SPACE MARINES VERSION 1.1" is
 document "Codex: Space Marines", version 1.1), never from a banner every document prints
-("WARHAMMER 40,000") or a converter's own heading ("# Game Rules"). The edition is the parse's
+("WARHAMMER 40,000") or a converter's own heading ("# Game Rules"). A title ending in its date
+("BALANCE DATASLATE MARCH 2027", or the date on a title line of its own) is a dated document:
+the name without the date, the version the date as printed ("March 2027"). The edition is the parse's
 guess when it has one; otherwise the document's own evidence decides (`faq_edition`).
 """
 from __future__ import annotations
@@ -78,7 +80,7 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
         document = without_faq_words(document)
         document = record_name(document.strip(" :-([")) or None
     dated = title_date(document) if document and version is None else None
-    if dated:  # "Balance Dataslate June 2024": the month tells one iteration from the next
+    if dated:  # "Balance Dataslate March 2027": the month tells one iteration from the next
         document, version = dated.name, dated.version
     elif document and version is None:  # the date on a line of its own under the title
         alone = [d for ln in head if is_heading_like(ln) and (d := title_date(ln.text, alone=True)) and not d.name]

@@ -1,14 +1,14 @@
 """Sections of an FAQ/errata document that say what their entries are about.
 
-- A subject heading, "<X>: FAQS", "<X> FAQ" or "<X> ERRATA" ("MISSION DECK: FAQS" in a
+- A subject heading, "<X>: FAQS", "<X> FAQ" or "<X> ERRATA" ("CARD DECK: FAQS" in a
   tournament companion), names the product its entries are about: their records' document is X
   (the version stays the containing document's).
 - A dataslate's faction part: under a faction heading (in a document with several), a rule's
-  title ("Phantasm Stratagem") over its wording with no instruction reprints the rule as it now
+  title ("Big Noise Stratagem") over its wording with no instruction reprints the rule as it now
   reads; the "CORE RULES" part has no faction.
 - A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
-  reprinted as amended: each card starts at its type line ("SECONDARY MISSION - ATTACKER") over
-  its name ("NO PRISONERS"), and is one erratum replacing the card named.
+  reprinted as amended: each card starts at its type line ("PRIMARY MISSION - DEFENDER") over
+  its name ("HOLD THE LINE"), and is one erratum replacing the card named.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from .errata_headers import section_of
 from .errata_qa import QUESTION
 from .lines import Line, record_name
 
-# "MISSION DECK: FAQS", "Mission Deck FAQ", "Crusade – Frequently Asked Questions", "MISSION DECK
-# ERRATA & FAQ", "Mission Deck: Errata"
+# "CARD DECK: FAQS", "Card Deck FAQ", "Crusade – Frequently Asked Questions", "CARD DECK
+# ERRATA & FAQ", "Card Deck: Errata"
 _SUBJECT = re.compile(r"^(?P<subject>.{3,80}?)\s*[:\u2013\u2014-]?\s*(?:(?P<errata>errata)\s*(?:&|and)?\s*)?"
                       r"(?P<faq>faqs?|frequently\s+asked\s+questions)?$", re.I)
 # Words about the document itself, or a banner: no subject.
@@ -29,7 +29,7 @@ _NO_SUBJECT = re.compile(r"^(?:(?:the|official|errata|updates?|rules|designer'?s
                          r"|^warhammer\s*(?:40,?000|40k)$", re.I)
 _CARD_SECTION = re.compile(r"^(?:(?:[a-z']+\s+){0,3}card\s+(?:amendments|errata|updates)|amended\s+cards)"
                            r"(?:\s+for\s+[a-z ]{3,40})?$", re.I)
-# A card's type line: "SECONDARY MISSION - ATTACKER", "PRIMARY MISSION", "CORE - BATTLE TACTIC STRATAGEM".
+# A card's type line: "PRIMARY MISSION - DEFENDER", "TWIST", "CORE - BATTLE TACTIC STRATAGEM".
 _CARD_TYPE = re.compile(r"^[A-Z][A-Z' ]*\b(?:MISSION|STRATAGEM|TWIST|GAMBIT|ASSET|DEPLOYMENT|CHALLENGER|"
                         r"OBJECTIVE|CARD)\b[A-Z' \-\u2013\u2014]*$")
 # A card's name: a few words in capitals.
@@ -68,8 +68,8 @@ def card_start(lines: list[Line], n: int) -> str | None:
 
 # Where a dataslate's faction part ends: the core rules part (section headings end it too).
 _CORE_PART = re.compile(r"^core\s+rules$", re.I)
-# The title of a rule a dataslate reprints: it ends by saying what it is ("Strands of Fate Army
-# Rule", "Phantasm Stratagem", "Eldrad Ulthran, Diviner of Futures Ability").
+# The title of a rule a dataslate reprints: it ends by saying what it is ("Silver Wake Army
+# Rule", "Big Noise Stratagem", "Rokkit Buggy, Bumpy Ride Ability").
 _RULE_TITLE = re.compile(r"^[A-Z][^.:;!?]{2,120}\s(?:rules?|abilit(?:y|ies)|enhancement|stratagem|section|keywords|"
                          r"weapons|profiles?)$", re.I)
 # A part of a faction's entries, no rule's name: "ARMY RULE", "DATASHEETS".
@@ -84,7 +84,7 @@ def ends_factions(text: str) -> bool:
 
 
 def reprinted_title(lines: list[Line], n: int) -> bool:
-    """True when heading (or bold line) `n` titles a rule ("Fate's Messenger Enhancement")
+    """True when heading (or bold line) `n` titles a rule ("Glowing Crown Enhancement")
     directly over plain wording: running text, not an instruction, heading, bold title,
     question, table or flavour line."""
     line = lines[n]
@@ -92,7 +92,7 @@ def reprinted_title(lines: list[Line], n: int) -> bool:
             or _PART_TITLE.match(line.text):
         return False
     nxt = lines[n + 1]
-    # (a sentence or a long line, not another title such as "Power From Pain Army Rule,")
+    # (a sentence or a long line, not another title such as "Big Noise Army Rule,")
     return not (nxt.kind == HEADING or nxt.bold or nxt.is_table or nxt.italic or is_instruction(nxt.text)
                 or QUESTION.match(nxt.text) or section_of(nxt)
                 or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))

@@ -156,8 +156,8 @@ def drop_stray_endings(bullets: list[str]) -> list[str]:
     return out
 
 
-# A Markdown heading a conversion ran onto the end of the wording above it ("… into Strategic
-# Reserves.# Warhammer 40K - Chaos Daemons"): its line break was lost, not its "#".
+# A Markdown heading a conversion ran onto the end of the wording above it ("… re-roll a Hit
+# roll of 1.'# ORKS"): its line break was lost, not its "#".
 _GLUED_HEADING = re.compile(r"^(?P<text>.*?[.!?'\"\u2019\u201d])#{1,6}\s+(?P<heading>\S.{0,100})$")
 
 

@@ -6,7 +6,7 @@ the line as used, and the next steps see the same line. The table, in order:
 
     page footer             "Page 3" among unpaged entries: no header
     faction heading         (passing) a heading over index-card entries: their faction
-    known faction           (passing) a heading naming a known faction ("ADEPTUS CUSTODES") closes
+    known faction           (passing) a heading naming a known faction ("NECRONS") closes
                             the entry open; the entries below it carry that faction (a "CORE
                             RULES" or section heading ends it)
     boundary                (passing) a section heading, entry header, titled update, reprinted
@@ -18,14 +18,14 @@ the line as used, and the next steps see the same line. The table, in order:
     subject ends            (passing) a heading as high as a subject heading (no entry header)
                             ends its subject
     section heading         "UPDATES & ERRATA", "FAQS", "DESIGNER'S NOTES", a subject heading
-                            ("MISSION DECK: FAQS", "<X> ERRATA": its records' document is X),
+                            ("CARD DECK: FAQS", "<X> ERRATA": its records' document is X),
                             "CARD AMENDMENTS"
     titled update           a title over the wording of a rule an update sheet adds
     entry header            "Page 94 – …", "18.01 Stratagems", "Unit – Section", a titled header
     amended card            in a card amendments section, a card's type line over its name: the
                             card reprinted as amended, up to the next card or section
     reprinted rule          under a faction heading of a document with several, a rule's title
-                            heading ("Phantasm Stratagem") over plain wording with no instruction:
+                            heading ("Big Noise Stratagem") over plain wording with no instruction:
                             the wording replaces the rule
     used                    (passing) a line inside a pair, an entry or the notes is used
     question                "Q: …" opens a pair (taking an answer printed before it)
@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from ...names import fold
 from ...records import Record
 from ..document import HEADING
 from .errata_entries import DESIGNERS_NOTE, Header, is_instruction, parse_header, read_instruction
@@ -56,7 +57,6 @@ from .errata_sections import card_start, ends_factions, is_card_section, reprint
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
-from ...names import fold
 from .parsing import ParseContext
 
 
@@ -135,7 +135,7 @@ class Walk:
             self.entry = None
 
     def about(self) -> Meta:
-        """The document the records made now are about: a subject section's ("MISSION DECK:
+        """The document the records made now are about: a subject section's ("CARD DECK:
         FAQS"), else the document's own."""
         return replace(self.meta, document=self.subject) if self.subject else self.meta
 
@@ -147,7 +147,7 @@ class Walk:
     def finish(self) -> list[Record]:
         """Close what is open at the end of the document; the records, in order. Amended cards
         are cards of the one product the document's subject sections are about, when there is
-        one ("MISSION DECK: FAQS" beside "CARD AMENDMENTS")."""
+        one ("CARD DECK: FAQS" beside "CARD AMENDMENTS")."""
         self.end_note()
         self.end_entry()
         self.end_pair()

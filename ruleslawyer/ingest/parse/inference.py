@@ -54,7 +54,7 @@ _LEGAL = re.compile(r"legal for matched play from\s+(?:the\s+)?(\d{1,2})(?:st|nd
 _PDF_DATE = re.compile(r"(?:D:)?(\d{4})(\d{2})(\d{2})")
 
 
-# A title that ends in its date: "BALANCE DATASLATE JUNE 2024", "Rules Update – 22 October 2025",
+# A title that ends in its date: "BALANCE DATASLATE MARCH 2027", "Rules Update – 22 October 2025",
 # "Event FAQ, October 22, 2025", "Core Rules Updates 2025-10-22".
 _MONTH_NAME = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _TITLE_DATE = re.compile(rf"(?:^|[\s,(\-\u2013\u2014:|]+)(?P<date>(?P<d1>\d{{1,2}})?(?:st|nd|rd|th)?\s*"
@@ -65,14 +65,14 @@ _TITLE_DATE = re.compile(rf"(?:^|[\s,(\-\u2013\u2014:|]+)(?P<date>(?P<d1>\d{{1,2
 @dataclass(frozen=True)
 class TitleDate:
     """A dated title split: the document's name, its version (the date as printed, month
-    capitalised: "June 2024") and the ISO date (the first of the month when no day is printed)."""
+    capitalised: "March 2027") and the ISO date (the first of the month when no day is printed)."""
 
     name: str
     version: str
     iso: str
 
 
-# Words between a title and its date that are no part of the name ("… – Updated June 2024").
+# Words between a title and its date that are no part of the name ("… – Updated March 2027").
 _DATE_WORDS = re.compile(r"[\s,:|\-\u2013\u2014(]*\b(?:updated|published|effective|issued|from)$", re.I)
 
 
@@ -99,7 +99,7 @@ def title_date(title: str, *, alone: bool = False) -> TitleDate | None:
 
 def infer_date(doc: Document) -> Inferred | None:
     """The publication date a document shows: its "Legal for matched play from" date, else the
-    date its title ends in ("BALANCE DATASLATE JUNE 2024"), else the PDF's creation date."""
+    date its title ends in ("BALANCE DATASLATE MARCH 2027"), else the PDF's creation date."""
     m = _LEGAL.search(doc.text[:20000])
     if m and m.group(2).lower() in _MONTHS:
         day, month, year = int(m.group(1)), _MONTHS[m.group(2).lower()], int(m.group(3))
@@ -191,8 +191,8 @@ def infer_faction(doc: Document) -> Inferred | None:
 
 
 def known_faction(name: str) -> str | None:
-    """The faction `name` names, as the game spells it ("ADEPTUS CUSTODES" -> "Adeptus
-    Custodes"), or None when it is no faction of `FACTIONS`."""
+    """The faction `name` names, as the game spells it ("LEAGUES OF VOTANN" -> "Leagues
+    of Votann"), or None when it is no faction of `FACTIONS`."""
     want = re.sub(r"[^a-z]", "", name.lower())
     for faction in FACTIONS:
         if re.sub(r"[^a-z]", "", faction.lower()) == want:
