@@ -264,3 +264,30 @@ def test_subject_headings_name_a_product_not_the_document_parts():
                   "WARHAMMER 40,000 FAQ"):
         assert subject(parts) is None, parts
     assert subject_heading(Line(0, "Kill Zone Terrain: FAQS", "paragraph")) is None  # headings only
+
+
+def test_amended_cards_that_print_their_name_first():
+    cards = """## CARD AMENDMENTS
+
+HOLD FAST
+CORE - BATTLE TACTIC STRATAGEM
+
+WHEN: Your Command phase.
+
+TARGET: One unit from your army.
+
+EFFECT: Until the start of your next turn, your unit has the Benefit of Cover.
+
+RUN FOR IT
+CORE - STRATEGIC PLOY STRATAGEM
+
+WHEN: Your Movement phase.
+
+EFFECT: Your unit can Advance and still declare a charge this turn.
+
+"""
+    records = _parse(COMPANION.replace("## CARD AMENDMENTS FOR EVENTS", cards + "## CARD AMENDMENTS FOR EVENTS"))
+    errata = {r["target"]: r for r in records if r["kind"] == "errata"}
+    assert set(errata) == {"Hold Fast", "Run for It", "Hold the Line"}
+    assert errata["Hold Fast"]["text"].splitlines()[-1].startswith("EFFECT: Until the start of your next turn")
+    assert errata["Run for It"]["text"].splitlines()[:2] == ["RUN FOR IT", "CORE - STRATEGIC PLOY STRATAGEM"]

@@ -8,7 +8,8 @@
   reads; the "CORE RULES" part has no faction.
 - A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
   reprinted as amended: each card starts at its type line ("PRIMARY MISSION - DEFENDER") over
-  its name ("HOLD THE LINE"), and is one erratum replacing the card named.
+  its name ("HOLD THE LINE"), or its name over its type line, as the section's first card does,
+  and is one erratum replacing the card named.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ _NO_SUBJECT = re.compile(r"^(?:(?:the|official|errata|updates?|rules|designer'?s
 _CARD_SECTION = re.compile(r"^(?:(?:[a-z']+\s+){0,3}card\s+(?:amendments|errata|updates)|amended\s+cards)"
                            r"(?:\s+for\s+[a-z ]{3,40})?$", re.I)
 # A card's type line: "PRIMARY MISSION - DEFENDER", "TWIST", "CORE - BATTLE TACTIC STRATAGEM".
-_CARD_TYPE = re.compile(r"^[A-Z][A-Z' ]*\b(?:MISSION|STRATAGEM|TWIST|GAMBIT|ASSET|DEPLOYMENT|CHALLENGER|"
+_CARD_TYPE = re.compile(r"^[A-Z][A-Z' \-\u2013\u2014]*\b(?:MISSION|STRATAGEM|TWIST|GAMBIT|ASSET|DEPLOYMENT|CHALLENGER|"
                         r"OBJECTIVE|CARD)\b[A-Z' \-\u2013\u2014]*$")
 # A card's name: a few words in capitals.
 _CARD_NAME = re.compile(r"^[A-Z][A-Z'\u2019!\- ]{2,60}$")
@@ -56,14 +57,28 @@ def is_card_section(line: Line) -> bool:
     return line.kind == HEADING and bool(_CARD_SECTION.match(" ".join(line.text.split())))
 
 
-def card_start(lines: list[Line], n: int) -> str | None:
-    """The card's name when line `n` is a card's type line directly over its name line."""
+def card_start(lines: list[Line], n: int, name_first: bool = False) -> str | None:
+    """The card's name when line `n` starts a card: its type line directly over its name line,
+    or (`name_first`, a section whose cards print their name first) its name over its type."""
     if n + 1 >= len(lines):
         return None
-    kind, name = (" ".join(x.text.split()) for x in lines[n:n + 2])
-    if _CARD_TYPE.match(kind) and _CARD_NAME.match(name) and not _CARD_TYPE.match(name):
+    one, two = (" ".join(x.text.split()) for x in lines[n:n + 2])
+    kind, name = (two, one) if name_first else (one, two)
+    if _CARD_TYPE.match(kind) and _CARD_NAME.match(name) and not _CARD_TYPE.match(name) \
+            and not any(_CARD_SECTION.match(x) for x in (one, two)):
         return record_name(name)
     return None
+
+
+def cards_name_first(lines: list[Line], n: int) -> bool:
+    """Whether the cards of the section starting at line `n` print their name over their type
+    line ("NEW ORDERS" / "CORE - STRATEGIC PLOY STRATAGEM"): the first card found says."""
+    for k in range(n, min(n + 12, len(lines))):
+        if card_start(lines, k):
+            return False
+        if card_start(lines, k, name_first=True):
+            return True
+    return False
 
 
 # Where a dataslate's faction part ends: the core rules part (section headings end it too).

@@ -6,9 +6,8 @@ the line as used, and the next steps see the same line. The table, in order:
 
     page footer             "Page 3" among unpaged entries: no header
     faction heading         (passing) a heading over index-card entries: their faction
-    known faction           (passing) a heading naming a known faction ("NECRONS") closes
-                            the entry open; the entries below it carry that faction (a "CORE
-                            RULES" or section heading ends it)
+    known faction           (passing) a heading naming a known faction ("NECRONS") closes the entry
+                            open; the entries below carry that faction (until "CORE RULES")
     boundary                (passing) a section heading, entry header, titled update, reprinted
                             rule or question closes the note, entry and (for all but a question)
                             the pair open
@@ -53,7 +52,8 @@ from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, complete, errata, faq, note, with_text
-from .errata_sections import card_start, ends_factions, is_card_section, reprinted_title, subject_heading
+from .errata_sections import (card_start, cards_name_first, ends_factions, is_card_section, reprinted_title,
+                              subject_heading)
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
@@ -94,6 +94,7 @@ class Walk:
     subject_level: int = 0  # that heading's level (0: not known)
     subjects: set[str] = field(default_factory=set)  # every subject named so far
     cards: set[int] = field(default_factory=set)  # the ids of the amended cards' errata
+    name_first: bool = False  # the amended cards print their name over their type line
     note: tuple[Line, list[Line]] | None = None
     entry: Entry | None = None
     question: list[Line] = field(default_factory=list)
@@ -129,8 +130,7 @@ class Walk:
     def end_entry(self) -> None:
         if self.entry:
             made = list(errata(self.entry, self.about(), self.ctx))
-            if self.entry.card:
-                self.cards.update(id(r) for r in made)
+            self.cards.update(id(r) for r in made if self.entry.card)
             self.out.extend(made)
             self.entry = None
 
@@ -152,8 +152,7 @@ class Walk:
         self.end_entry()
         self.end_pair()
         if len(self.subjects) == 1:
-            deck = next(iter(self.subjects))
-            self.out = [replace(r, document=deck) if id(r) in self.cards else r for r in self.out]
+            self.out = [replace(r, document=min(self.subjects)) if id(r) in self.cards else r for r in self.out]
         return self.out
 
 
@@ -212,6 +211,7 @@ def _leave(w: Walk, h: Here) -> None:
 
 def _section(w: Walk, h: Here) -> int:
     w.section = h.section
+    w.name_first = h.section == "cards" and cards_name_first(w.lines, h.n + 1)
     subject = (subject_heading(h.line) or ("", ""))[1]
     # (a subject that is the document itself, "TYRANIDS FAQ" over a Tyranids FAQ, changes nothing)
     w.subject = subject if subject and fold(subject) not in fold(w.meta.document or "") else None
@@ -236,7 +236,7 @@ def _end_subject(w: Walk, h: Here) -> None:
 
 def _card(w: Walk, h: Here) -> int:
     w.end_entry()
-    w.entry = Entry(Header("", card_start(w.lines, h.n), None), [h.line, w.lines[h.n + 1]], header_line=h.line,
+    w.entry = Entry(Header("", card_start(w.lines, h.n, w.name_first), None), [h.line, w.lines[h.n + 1]], header_line=h.line,
                     reprinted=True, card=True)
     w.used.update((h.line.index, w.lines[h.n + 1].index))
     return 2
@@ -366,7 +366,7 @@ STEPS: tuple[Step, ...] = (
     Step("section heading", lambda w, h: h.section, _section),
     Step("titled update", lambda w, h: h.addition, _addition),
     Step("entry header", lambda w, h: h.header or h.dash, _header),
-    Step("amended card", lambda w, h: w.section == "cards" and card_start(w.lines, h.n), _card),
+    Step("amended card", lambda w, h: w.section == "cards" and card_start(w.lines, h.n, w.name_first), _card),
     Step("reprinted rule", lambda w, h: h.reprint, _reprint),
     Step("used", lambda w, h: w.question or w.entry or w.section == "notes" or h.question,
          lambda w, h: w.used.add(h.line.index), passing=True),
