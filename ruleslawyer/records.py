@@ -239,6 +239,7 @@ class Erratum:
     highlight: str | None = None  # "new" (magenta) / "revised" (blue) colour flag of the FAQ
     old_text: str | None = None  # the quoted wording a "Change '…' to '…'" entry replaces
     faction_heading: str | None = None  # the faction heading an unpaged (index-card) entry sits under
+    faction: str | None = None  # the faction the entry amends, when a known faction's heading is over it
     kind: typing.ClassVar[str] = "errata"
 
 

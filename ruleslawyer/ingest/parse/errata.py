@@ -22,7 +22,7 @@ from .errata_headers import (DASH_HEADER, expand_entry_tables, expand_labelled_e
 from .errata_meta import title_block
 from .errata_qa import ANSWER as _ANSWER, QUESTION as _QUESTION, split_qa, with_labels
 from .lines import Line
-from .errata_text import drop_stray_endings, entry_line, is_heading_like
+from .errata_text import drop_stray_endings, entry_line, is_heading_like, split_glued_headings
 from .errata_walk import Walk, walk
 from .parsing import ParseContext
 
@@ -31,7 +31,7 @@ from .parsing import ParseContext
 def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     """The errata, note and faq records of `doc` when it is an FAQ/errata document."""
     lines = [entry_line(i, b) for i, b in enumerate(doc.blocks) if not ctx.is_claimed(i)]
-    lines = without_furniture(expand_entry_tables([ln for ln in lines if ln.text or ln.is_table]))
+    lines = without_furniture(expand_entry_tables(split_glued_headings([ln for ln in lines if ln.text or ln.is_table])))
     lines = expand_labelled_edits(lines)
     lines = with_labels(_unstyled_headers(split_run_in_headers(lines)))
     if not is_faq_document(lines):

@@ -21,7 +21,7 @@ from .errata_text import ends_quoted, join_broken, starts_quoted, strip_closing,
 __all__ = ["EntryFields", "Header", "is_instruction", "parse_entries", "parse_entry", "parse_header",
            "read_instruction"]
 
-_DESIGNERS_NOTE = re.compile(r"^designer'?s note\s*:\s*", re.I)
+DESIGNERS_NOTE = re.compile(r"^designer'?s note\s*:\s*", re.I)
 
 
 @dataclass
@@ -112,7 +112,7 @@ def parse_entry(header: Header, lines: list[Line]) -> EntryFields:
     i = 0
     while i < len(body):
         line = body[i]
-        m = _DESIGNERS_NOTE.match(line.text)
+        m = DESIGNERS_NOTE.match(line.text)
         if m:
             designers_note = line.text[m.end():].strip()
             i += 1
@@ -125,7 +125,7 @@ def parse_entry(header: Header, lines: list[Line]) -> EntryFields:
             group = ([Line(line.index, tail, "paragraph")] if tail else [])
             i += 1
             while i < len(body) and not is_instruction(body[i].text) \
-                    and not _DESIGNERS_NOTE.match(body[i].text):
+                    and not DESIGNERS_NOTE.match(body[i].text):
                 group.append(body[i])
                 i += 1
             if "bullet" in sub.unit or "summary" in line.text.lower():

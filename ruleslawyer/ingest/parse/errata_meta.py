@@ -2,7 +2,9 @@
 
 The name comes from the title that names the document ("CODEX: SPACE MARINES VERSION 1.1" is
 document "Codex: Space Marines", version 1.1), never from a banner every document prints
-("WARHAMMER 40,000") or a converter's own heading ("# Game Rules"). The edition is the parse's
+("WARHAMMER 40,000") or a converter's own heading ("# Game Rules"). A title ending in its date
+("BALANCE DATASLATE MARCH 2027", or the date on a title line of its own) is a dated document:
+the name without the date, the version the date as printed ("March 2027"). The edition is the parse's
 guess when it has one; otherwise the document's own evidence decides (`faq_edition`).
 """
 from __future__ import annotations
@@ -11,8 +13,9 @@ import re
 from dataclasses import dataclass
 
 from ..document import Document
-from .lines import Line, record_name
 from .errata_text import is_heading_like
+from .inference import title_date
+from .lines import Line, record_name
 
 VERSION = re.compile(r"\bversion\s*:?\s*(?P<v>\d+(?:\.\d+)*[a-z]?)\b", re.I)
 # "v1.2", "Version 1.2" in a title or file name.
@@ -76,6 +79,12 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
         document = without_faq_words(document)
         document = record_name(document.strip(" :-([")) or None
+    dated = title_date(document) if document and version is None else None
+    if dated:  # "Balance Dataslate March 2027": the month tells one iteration from the next
+        document, version = dated.name, dated.version
+    elif document and version is None:  # the date on a line of its own under the title
+        alone = [d for ln in head if is_heading_like(ln) and (d := title_date(ln.text, alone=True)) and not d.name]
+        version = alone[0].version if alone else None
     return Meta(document, version, edition if edition is not None else faq_edition(lines))
 
 

@@ -21,6 +21,17 @@ class Entry:
     header_line: Line | None = None
     group: str | None = None  # the heading the entry sits under (a faction, in index-card errata)
     added: bool = False  # a titled update with no instruction: it adds the rule it names
+    reprinted: bool = False  # a rule's title over its new wording, no instruction: it replaces the rule
+    faction: str | None = None  # the known faction whose heading the entry sits under
+    card: bool = False  # a card reprinted as amended: its own headings are part of it
+
+
+def complete(entry: Entry) -> bool:
+    """True when the entry has its wording: two lines or more, a reprinted rule's wording, or
+    one instruction that holds its wording ("Change to '2CP'.", not "Change to:")."""
+    if len(entry.lines) >= 2 or (entry.reprinted and entry.lines):
+        return True
+    return bool(entry.lines) and is_instruction(entry.lines[0].text) and not entry.lines[0].text.rstrip().endswith(":")
 
 
 def with_text(line: Line, text: str) -> Line:
@@ -76,13 +87,20 @@ def errata(entry: Entry, meta: Meta, ctx: ParseContext) -> Iterator[Erratum]:
                       operation="replace" if numbered else "add", text=_body_text(entry.lines),
                       edition=meta.edition, title=None if numbered else entry.header.target, highlight=highlight)
         return
+    if entry.reprinted and not any(is_instruction(x.text) for x in entry.lines):
+        # A dataslate reprints a faction's rule under its title, a companion an amended card:
+        # the wording replaces the rule or card.
+        yield Erratum(document=meta.document, version=meta.version, page=None, target=entry.header.target,
+                      source=ctx.source(header_page), operation="replace", text=_body_text(entry.lines),
+                      edition=meta.edition, highlight=highlight, faction=entry.faction)
+        return
     for fields in parse_entries(entry.header, entry.lines):
         yield Erratum(document=meta.document, version=meta.version, page=entry.header.page or None,
                       target=entry.header.target, source=ctx.source(header_page or fields.page),
                       location=fields.location, operation=fields.operation, text=fields.text,
                       edition=meta.edition, title=fields.title, bullets=tuple(fields.bullets),
                       designers_note=fields.designers_note, highlight=highlight, old_text=fields.old_text,
-                      faction_heading=entry.group)
+                      faction_heading=entry.group, faction=entry.faction)
 
 
 def faq(question: list[Line], answer: list[Line], meta: Meta, ctx: ParseContext) -> Faq:

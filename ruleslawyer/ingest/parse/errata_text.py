@@ -154,3 +154,21 @@ def drop_stray_endings(bullets: list[str]) -> list[str]:
                 bullet = bullet[:m.start()]
         out.append(bullet)
     return out
+
+
+# A Markdown heading a conversion ran onto the end of the wording above it ("… re-roll a Hit
+# roll of 1.'# ORKS"): its line break was lost, not its "#".
+_GLUED_HEADING = re.compile(r"^(?P<text>.*?[.!?'\"\u2019\u201d])#{1,6}\s+(?P<heading>\S.{0,100})$")
+
+
+def split_glued_headings(lines: list[Line]) -> list[Line]:
+    """The lines with a heading run onto the end of a paragraph split off as a heading line."""
+    out: list[Line] = []
+    for line in lines:
+        m = None if line.is_table or line.kind == HEADING else _GLUED_HEADING.match(line.text)
+        if m is None:
+            out.append(line)
+            continue
+        out.append(line.replace(text=m.group("text").strip()))
+        out.append(line.replace(text=m.group("heading").strip(), kind=HEADING, bold=True, lead=""))
+    return out

@@ -54,14 +54,61 @@ _LEGAL = re.compile(r"legal for matched play from\s+(?:the\s+)?(\d{1,2})(?:st|nd
 _PDF_DATE = re.compile(r"(?:D:)?(\d{4})(\d{2})(\d{2})")
 
 
+# A title that ends in its date: "BALANCE DATASLATE MARCH 2027", "Rules Update – 22 October 2025",
+# "Event FAQ, October 22, 2025", "Core Rules Updates 2025-10-22".
+_MONTH_NAME = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_TITLE_DATE = re.compile(rf"(?:^|[\s,(\-\u2013\u2014:|]+)(?P<date>(?P<d1>\d{{1,2}})?(?:st|nd|rd|th)?\s*"
+                         rf"(?P<mon>{_MONTH_NAME})\s+(?:(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?(?P<y>(?:19|20)\d\d)"
+                         r"|(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d))\)?$", re.I)
+
+
+@dataclass(frozen=True)
+class TitleDate:
+    """A dated title split: the document's name, its version (the date as printed, month
+    capitalised: "March 2027") and the ISO date (the first of the month when no day is printed)."""
+
+    name: str
+    version: str
+    iso: str
+
+
+# Words between a title and its date that are no part of the name ("… – Updated March 2027").
+_DATE_WORDS = re.compile(r"[\s,:|\-\u2013\u2014(]*\b(?:updated|published|effective|issued|from)$", re.I)
+
+
+def title_date(title: str, *, alone: bool = False) -> TitleDate | None:
+    """The date a title ends in, and the name before it; None when it ends in no date or
+    nothing names the document before it. With `alone`, a line that is only a date ("JUNE
+    2024" under the title) is one too, with no name."""
+    text = " ".join(title.split())
+    m = _TITLE_DATE.search(text)
+    if not m:
+        return None
+    name = _DATE_WORDS.sub("", text[:m.start()].strip(" ,:|-\u2013\u2014(")).strip(" ,:|-\u2013\u2014(")
+    if not re.search(r"[A-Za-z]{2,}", name) and not (alone and not re.search(r"\w", name)):
+        return None
+    if m.group("iso"):
+        return TitleDate(name, m.group("iso"), m.group("iso"))
+    day = int(m.group("d1") or m.group("d2") or 1)
+    if not 1 <= day <= 31:
+        return None
+    month = _MONTHS[m.group("mon").lower()]
+    printed = re.sub(_MONTH_NAME, lambda x: x.group(0).capitalize(), m.group("date"), flags=re.I)
+    return TitleDate(name, printed, f"{int(m.group('y')):04d}-{month:02d}-{day:02d}")
+
+
 def infer_date(doc: Document) -> Inferred | None:
     """The publication date a document shows: its "Legal for matched play from" date, else the
-    PDF's creation date."""
+    date its title ends in ("BALANCE DATASLATE MARCH 2027"), else the PDF's creation date."""
     m = _LEGAL.search(doc.text[:20000])
     if m and m.group(2).lower() in _MONTHS:
         day, month, year = int(m.group(1)), _MONTHS[m.group(2).lower()], int(m.group(3))
         if 1 <= day <= 31:
             return Inferred(f"{year:04d}-{month:02d}-{day:02d}", f"the document says '{' '.join(m.group(0).split())}'")
+    for block in doc.blocks[:12]:
+        dated = title_date(block.text, alone=True) if block.kind == HEADING and len(block.text) < 100 else None
+        if dated:
+            return Inferred(dated.iso, f"the title '{' '.join(block.text.split())}'")
     for key in ("CreationDate", "ModDate"):
         m = _PDF_DATE.match(str(doc.meta.get(key) or ""))
         if m and 1980 <= int(m.group(1)) <= 2100:
@@ -121,13 +168,13 @@ def infer_faction(doc: Document) -> Inferred | None:
     """The faction a document is about: its title, else the faction keyword it names most."""
     text = doc.text[:400_000]
     m = _TITLE_PACK.search(text[:3000])
-    if m and _known(m.group("name")):
-        return Inferred(_known(m.group("name")), f"the title '{' '.join(m.group(0).split())}'", True)
+    if m and known_faction(m.group("name")):
+        return Inferred(known_faction(m.group("name")), f"the title '{' '.join(m.group(0).split())}'", True)
     # "WORLD EATERS" above "FACTION PACK: VERSION 1.0": the heading before the pack line
     lines = [" ".join(b.text.split()) for b in doc.blocks[:12] if b.text.strip()]
     for before, line in zip(lines, lines[1:]):
-        if _FACTION_PACK.match(line) and _known(before):
-            return Inferred(_known(before), f"the title '{before} / {line}'", True)
+        if _FACTION_PACK.match(line) and known_faction(before):
+            return Inferred(known_faction(before), f"the title '{before} / {line}'", True)
     counts = Counter()
     for keyword, faction in [(f.upper(), f) for f in FACTIONS] + list(_KEYWORD_ALIASES.items()):
         pattern = re.escape(keyword).replace("'", "['’]")
@@ -143,8 +190,9 @@ def infer_faction(doc: Document) -> Inferred | None:
     return None
 
 
-def _known(name: str) -> str | None:
-    """The faction `name` names, as the game spells it, or None."""
+def known_faction(name: str) -> str | None:
+    """The faction `name` names, as the game spells it ("LEAGUES OF VOTANN" -> "Leagues
+    of Votann"), or None when it is no faction of `FACTIONS`."""
     want = re.sub(r"[^a-z]", "", name.lower())
     for faction in FACTIONS:
         if re.sub(r"[^a-z]", "", faction.lower()) == want:

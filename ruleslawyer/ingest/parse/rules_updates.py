@@ -24,6 +24,7 @@ from ...names import title_case
 from ...records import Erratum, Record
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 from .errata_grammar import Header, is_instruction, numbered_header, read_instruction, value_change
+from .inference import known_faction
 from .parsing import ParseContext
 
 _START = re.compile(r"^(?:RULES UPDATES?|UPDATES)$", re.I)
@@ -135,7 +136,7 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
             name = title_case(text) if text.isupper() else text
             yield Erratum(document=document, version=version, page=None, target=name, source=ctx.source(b.page),
                           operation="add", text="\n".join(body), edition=ctx.edition, title=name,
-                          faction_heading=section)
+                          faction_heading=section, faction=known_faction(section or ""))
             i = j - 1
             continue
         if b.kind == HEADING:
@@ -189,7 +190,7 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
                 out.append(Erratum(document=document, version=version, page=None, target=target,
                                    source=ctx.source(page), location=where, operation="replace",
                                    text=new.strip("'‘’"), edition=ctx.edition, old_text=old,
-                                   faction_heading=section))
+                                   faction_heading=section, faction=known_faction(section or "")))
             continue
         if ins.needs_body and not inline and value is None and not ins.rest:
             # the wording follows, in quotes, until the paragraph that closes them
@@ -218,7 +219,8 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
         title = ins.title
         out.append(Erratum(document=document, version=version, page=None, target=target,
                            source=ctx.source(page), location=location, operation=operation, text=wording,
-                           edition=ctx.edition, title=title, old_text=old, faction_heading=section))
+                           edition=ctx.edition, title=title, old_text=old, faction_heading=section,
+                           faction=known_faction(section or "")))
     return i, out
 
 

@@ -14,6 +14,8 @@ from ...records import Points, Record, RefTable, Rule, Stratagem
 # Words a name never ends on: a heading cut in the middle of a sentence ("Each time a model in").
 _DANGLING = frozenset({"a", "an", "the", "of", "in", "on", "to", "and", "or", "if", "with", "by", "for", "from",
                        "that", "this", "is", "are", "at", "its", "their", "when", "each", "as", "be", "can"})
+_DATE_ALONE = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d$",
+                         re.I)
 _PRICE = re.compile(r"\b\d+\s*(?:pts|points)\b", re.I)
 
 
@@ -24,6 +26,8 @@ def _rule_fragment(r: Rule) -> str | None:
         return "a rule with no name"
     if name[:1].islower() and not name[:1].isdigit():
         return f"its name starts in the middle of a sentence ({name[:40]!r})"
+    if _DATE_ALONE.match(name):
+        return f"its name is a date ({name!r}), a title block's line, not a rule's title"
     if len(words) > 14:
         return f"its name is a sentence ({len(words)} words)"
     if len(words) >= 4 and words[-1].lower().strip(",;") in _DANGLING or name.endswith((",", ";")):
