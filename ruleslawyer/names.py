@@ -134,3 +134,11 @@ def name_key(name: str) -> str:
     folded = fold(name)
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
                     for w in folded.split())
+
+
+def version_label(version: str | None) -> str | None:
+    """How a document's version is printed: "v1.1" for a number, a dated version as it stands
+    ("June 2024", a dataslate's), None when there is none."""
+    if not version:
+        return None
+    return f"v{version}" if version[:1].isdigit() else version

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..names import version_label
 from ..printable import printable
 from .context import echo
 from .main import pass_app
@@ -37,7 +38,7 @@ def files(app, show_warnings, as_json):
     for r in rows:
         when = r.date if r.dated else f"{r.date} (ingested)"
         parts = [f"{printable(r.shown or r.name):<40}", f"{r.format:<14}", f"{when:<23}",
-                 f"v{r.version}" if r.version else "-", f"prefer {r.preference:+d}" if r.preference else "",
+                 version_label(r.version) or "-", f"prefer {r.preference:+d}" if r.preference else "",
                  f"{r.records} records", reading_summary(r), f"{len(r.warnings)} warnings" if r.warnings else ""]
         echo("  ".join(p for p in parts if p).rstrip())
         if show_warnings:

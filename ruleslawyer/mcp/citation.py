@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from ..names import version_label
 from ..records import Record
 
 
@@ -105,11 +106,11 @@ def words(data: dict) -> str:
     if data["document"] != Path(data["file"]).stem:
         parts.append(data["file"])
     text = ", ".join(parts)
-    dating = ", ".join(p for p in (f"v{data['version']}" if data.get("version") else None, data.get("date")) if p)
+    dating = ", ".join(p for p in (version_label(data.get("version")), data.get("date")) if p)
     if dating:
         text += f" ({dating})"
     if data["errata"]:
         text += "; errata: " + ", ".join(
-            " ".join(p for p in (e["document"] or "FAQ", f"v{e['version']}" if e["version"] else None,
+            " ".join(p for p in (e["document"] or "FAQ", version_label(e["version"]),
                                  f"p. {e['page']}" if e["page"] else None) if p) for e in data["errata"])
     return text
