@@ -6,8 +6,10 @@ battle" one), core and faction abilities by name, keywords, and wound boxes. The
 operative text of every rule the card names, never cut (library.operative: what the rule does,
 not the sentence naming its form), then the unit's composition and wargear options where there
 is room. What does not fit the front goes to the back before them (`fit.py`); what does not fit
-the back uses the front's free space, then a second card; only as a last resort are the rules
-named with their numbers, for the rules sheet. A stratagem has a front stream only.
+the back uses the front's free space, then a second card; only as a last resort (two cards do
+not hold them, or `one_card`) does a long rule give the sentence that says what it does with a
+reference to the rules sheet by name and number, and then the longest rules only their names
+and numbers. A stratagem has a front stream only.
 
 Blocks carry plain data, rendered by `templates/cards/blocks.html` and estimated by
 `estimate.py`; the two must describe the same markup.
