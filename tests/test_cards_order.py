@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from dataclasses import replace
+
 from ruleslawyer.cards import CardOptions
 from ruleslawyer.records import Ability, Datasheet, Profile, Rule, Source
 
@@ -26,10 +28,10 @@ def unit(*rules: Rule) -> Datasheet:
                      keywords=("INFANTRY",), faction_keywords=("ORKS",))
 
 
-def cards_of(rule: Rule, **opts):
+def cards_of(*rules: Rule, **opts):
     from ruleslawyer.cards import make_cards
 
-    return make_cards([unit(rule)], [rule], CardOptions(**opts), verify=False)
+    return make_cards([unit(*rules)], list(rules), CardOptions(**opts), verify=False)
 
 
 def texts(cards) -> list[tuple[str | None, str, bool]]:
@@ -95,3 +97,23 @@ def test_a_reference_only_when_two_cards_cannot_hold_the_rule():
 def test_one_card_option_takes_the_reference_instead_of_a_second_card():
     cards = cards_of(long_rule(45), one_card=True)
     assert len(cards.pairs) == 1 and referenced(cards)
+
+
+def test_rules_first_use_the_fronts_free_space():
+    a, b = (replace(long_rule(8), name=name, number=number) for name, number in (("Rule A", "1.01"), ("Rule B", "1.02")))
+    cards = cards_of(a, b)
+    assert len(cards.pairs) == 1 and not referenced(cards)
+    front, back = cards.pairs[0]
+    # the back's rules begin on the front, whole: Rule A there, Rule B on the back
+    assert [x.data.get("title") for x in front.blocks if x.kind == "text"] == ["Rule A"]
+    assert [x.data.get("title") for x in back.blocks if x.kind == "text"] == ["Rule B"]
+
+
+@pytest.mark.slow
+def test_on_two_cards_no_rule_is_divided_when_a_face_can_hold_it():
+    a, b = (replace(long_rule(14), name=name, number=number) for name, number in (("Rule A", "1.01"), ("Rule B", "1.02")))
+    cards = cards_of(a, b)
+    faces = [face for pair in cards.pairs for face in pair]
+    assert len(cards.pairs) == 2 and not referenced(cards) and len({f.font_pt for f in faces}) == 1
+    titled = [title for title, _, continued in texts(cards) if not continued]
+    assert titled == ["Rule A", "Rule B"] and not [t for t in texts(cards) if t[2]]

@@ -225,16 +225,26 @@ def _spread(c: CardContent) -> CardContent:
     return plain[-1] if plain else c
 
 
-def _faces_estimated(c: CardContent, size: float, opts: CardOptions, slack: float) -> int:
-    """How many faces `c` takes at `size`, from font metrics (no layout)."""
+def _estimated(c: CardContent, size: float, opts: CardOptions) -> tuple[int, int]:
+    """(faces, texts divided between two faces) of `c` at `size`, from font metrics (no layout)."""
     stream = replace(_stream(c, size), total=9)
     m = measure_estimate(stream, opts)
-    return len(pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack)))
+    faces = pack(stream.blocks, m.parts, face_room(opts, m.body_top))
+    return len(faces), sum(1 for f in faces for b in f if b.continued and b.split == "text")
 
 
-def _largest(c: CardContent, faces: int, opts: CardOptions) -> float | None:
-    """The largest type size (of those `c` may take) at which `c` takes at most `faces` faces."""
-    return next((x for x in _steps_of(c, opts.font_steps()) if _faces_estimated(c, x, opts, 0.0) <= faces), None)
+def _faces_estimated(c: CardContent, size: float, opts: CardOptions) -> int:
+    """How many faces `c` takes at `size`, from font metrics (no layout)."""
+    return _estimated(c, size, opts)[0]
+
+
+def _largest(c: CardContent, opts: CardOptions) -> float | None:
+    """The largest type size (of those `c` may take) at which `c` takes no more faces than at
+    the floor and divides no more texts between faces (an ability is divided only when it is
+    taller than a face even at the floor)."""
+    at_floor = _estimated(replace(c, min_pt=0.0), opts.floor_pt, opts)
+    return next((x for x in _steps_of(c, opts.font_steps())
+                 if all(n <= m for n, m in zip(_estimated(c, x, opts), at_floor))), None)
 
 
 def _over_cards(c: CardContent, opts: CardOptions, last_resort: bool = False) -> tuple[CardContent, float] | None:
@@ -251,14 +261,15 @@ def _over_cards(c: CardContent, opts: CardOptions, last_resort: bool = False) ->
     floor = opts.floor_pt
     plain = _spread(c)
     if not last_resort:
-        least = _faces_estimated(plain, floor, opts, 0.0)
-        if least > MAX_FACES:
+        if _faces_estimated(plain, floor, opts) > MAX_FACES:
             return None
-        extra = _largest(c, least, opts) if c is not plain else None
-        return (c, extra) if extra is not None else (plain, _largest(plain, least, opts) or floor)
+        # the composition and wargear options too, when they take no more faces
+        same = c is not plain and _faces_estimated(c, floor, opts) <= _faces_estimated(plain, floor, opts)
+        extra = _largest(c, opts) if same else None
+        return (c, extra) if extra is not None else (plain, _largest(plain, opts) or floor)
     kept = [v for v in (c, *c.fallbacks) if v.last_resort] or [plain]
-    chosen = next((v for v in kept if _faces_estimated(v, floor, opts, 0.0) <= MAX_FACES), kept[-1])
-    return chosen, _largest(chosen, _faces_estimated(chosen, floor, opts, 0.0), opts) or floor
+    chosen = next((v for v in kept if _faces_estimated(v, floor, opts) <= MAX_FACES), kept[-1])
+    return chosen, _largest(chosen, opts) or floor
 
 
 def face_fill(blocks: Sequence[Block], c: CardContent, size: float, opts: CardOptions) -> float:
