@@ -284,14 +284,14 @@ def _fills(one, opts: CardOptions) -> list[float]:
 
 
 def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
-              slack: dict[int, float]) -> dict:
+              slack: dict[int, float], common: float | None = None) -> dict:
     """One type size for the set where the content allows: every card printed on one card takes
-    the smallest size any of them needs, unless that leaves one of its faces under MIN_FILL full
-    when its own size did not (a card that is short anyway follows the set)."""
+    the smallest size any of them needs (or `common`), unless that leaves one of its faces under
+    MIN_FILL full when its own size did not (a card that is short anyway follows the set)."""
     sizes = {one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"}
-    if len(sizes) < 2:
+    if common is None and len(sizes) < 2:
         return fitted
-    common = min(sizes)
+    common = min(sizes) if common is None else common
     out = dict(fitted)
     for i, one in fitted.items():
         if one is None or one[1] == common or i in slack:
@@ -306,6 +306,24 @@ def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
         own_ok = min(_fills(one, opts)) >= MIN_FILL
         if not own_ok or min(_fills(candidate, opts)) >= MIN_FILL:
             out[i] = candidate
+    return out
+
+
+def _harmonise_spread(printed: dict, spread: dict, common: float, opts: CardOptions,
+                      slack: dict[int, float]) -> dict:
+    """The set's type size for the records over several cards too, where at that size they take
+    no more faces and divide no more rules (`printed` gets the new sizes; the new faces returned)."""
+    moved = {i: c for i, (c, size) in printed.items()
+             if c.kind != "rules" and size > common >= c.min_pt and i not in slack
+             and all(n <= m for n, m in zip(_estimated(c, common, opts), _estimated(c, size, opts)))}
+    if not moved:
+        return {}
+    measure_exact([replace(_stream(c, common), total=9) for c in moved.values()], opts)
+    out = {}
+    for i, c in moved.items():
+        faces = _many_faces(c, common, opts, 0.0)
+        if len(faces) <= len(spread[i]):
+            printed[i], out[i] = (c, common), faces
     return out
 
 
@@ -346,7 +364,11 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
             if last_resort or c.kind == "rules" or len(faces) <= MAX_FACES:
                 printed[i], spread[i] = (c, size), faces
         todo = [i for i in todo if i not in printed]
-    fitted = harmonise(fitted, contents, opts, slack)
+    sizes = [one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"]
+    sizes += [size for c, size in printed.values() if c.kind != "rules"]
+    if sizes:
+        fitted = harmonise(fitted, contents, opts, slack, min(sizes))
+        spread.update(_harmonise_spread(printed, spread, min(sizes), opts, slack))
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
