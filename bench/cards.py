@@ -119,7 +119,8 @@ def _card_stats(cards) -> dict:
 
     firsts = {f.key[0]: f for f, _ in cards.pairs if f.kind != "rules" and f.number == 1}
     pointing = {f.key[0] for pair in cards.pairs for f in pair if f.kind != "rules" for b in f.blocks
-                if "rules sheet" in str(b.data.get("text", "")) or any("rules sheet" in lab for lab, _ in b.data.get("lines", ()))}
+                if "rules sheet" in str(b.data.get("text", ""))
+                or any("rules sheet" in label for label, _ in b.data.get("lines", ()))}
     fills = [(fill, face.title) for face, fill in face_fills(cards.document, cards.sheets, cards.options)
              if face.kind != "rules"]
     return {"records": len(firsts), "second": sorted(f.title for f in firsts.values() if f.total > 1),
@@ -171,7 +172,8 @@ def main() -> None:
     parser.add_argument("--size", default="poker")
     parser.add_argument("--sheet", default="none")
     parser.add_argument("--fit", action="store_true", help="fit distribution instead of speed")
-    parser.add_argument("--issue29", action="store_true", help="the issue 29 numbers: one card, second cards, rules sheet")
+    parser.add_argument("--issue29", action="store_true",
+                        help="the issue 29 numbers: one card, second cards, rules sheet")
     parser.add_argument("--lists", help="with --issue29: a folder of army lists (*.txt) to make cards of")
     args = parser.parse_args()
     with Clock() as c:

@@ -17,7 +17,8 @@ KEY = "Each time this unit makes an attack, you can re-roll the Hit roll."
 
 def long_rule(sentences: int) -> Rule:
     """A core rule whose first sentence says what it does and the others explain, at length."""
-    filler = " ".join(f"Clause {k} explains where the rule applies and to which models it applies." for k in range(sentences))
+    filler = " ".join(f"Clause {k} explains where the rule applies and to which models it applies."
+                      for k in range(sentences))
     return Rule(name="Big Rule", source=SRC, edition=10, text=f"{KEY} {filler}", number="24.12")
 
 
@@ -100,7 +101,7 @@ def test_one_card_option_takes_the_reference_instead_of_a_second_card():
 
 
 def test_rules_first_use_the_fronts_free_space():
-    a, b = (replace(long_rule(8), name=name, number=number) for name, number in (("Rule A", "1.01"), ("Rule B", "1.02")))
+    a, b = (replace(long_rule(8), name=n, number=k) for n, k in (("Rule A", "1.01"), ("Rule B", "1.02")))
     cards = cards_of(a, b)
     assert len(cards.pairs) == 1 and not referenced(cards)
     front, back = cards.pairs[0]
@@ -111,7 +112,7 @@ def test_rules_first_use_the_fronts_free_space():
 
 @pytest.mark.slow
 def test_on_two_cards_no_rule_is_divided_when_a_face_can_hold_it():
-    a, b = (replace(long_rule(14), name=name, number=number) for name, number in (("Rule A", "1.01"), ("Rule B", "1.02")))
+    a, b = (replace(long_rule(14), name=n, number=k) for n, k in (("Rule A", "1.01"), ("Rule B", "1.02")))
     cards = cards_of(a, b)
     faces = [face for pair in cards.pairs for face in pair]
     assert len(cards.pairs) == 2 and not referenced(cards) and len({f.font_pt for f in faces}) == 1

@@ -283,12 +283,17 @@ def _fills(one, opts: CardOptions) -> list[float]:
     return [face_fill(f, c, size, opts) for f in (front, back) if f]
 
 
+def _sizes(fitted: dict, contents: Sequence[CardContent]) -> list[float]:
+    """The type sizes of the records printed on one card (not the rules sheet)."""
+    return [one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"]
+
+
 def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
               slack: dict[int, float], common: float | None = None) -> dict:
     """One type size for the set where the content allows: every card printed on one card takes
     the smallest size any of them needs (or `common`), unless that leaves one of its faces under
     MIN_FILL full when its own size did not (a card that is short anyway follows the set)."""
-    sizes = {one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"}
+    sizes = set(_sizes(fitted, contents))
     if common is None and len(sizes) < 2:
         return fitted
     common = min(sizes) if common is None else common
@@ -309,22 +314,14 @@ def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
     return out
 
 
-def _harmonise_spread(printed: dict, spread: dict, common: float, opts: CardOptions,
-                      slack: dict[int, float]) -> dict:
-    """The set's type size for the records over several cards too, where at that size they take
-    no more faces and divide no more rules (`printed` gets the new sizes; the new faces returned)."""
-    moved = {i: c for i, (c, size) in printed.items()
-             if c.kind != "rules" and size > common >= c.min_pt and i not in slack
-             and all(n <= m for n, m in zip(_estimated(c, common, opts), _estimated(c, size, opts)))}
-    if not moved:
-        return {}
-    measure_exact([replace(_stream(c, common), total=9) for c in moved.values()], opts)
-    out = {}
-    for i, c in moved.items():
-        faces = _many_faces(c, common, opts, 0.0)
-        if len(faces) <= len(spread[i]):
-            printed[i], out[i] = (c, common), faces
-    return out
+def _at_size(plans: dict, common: float | None, opts: CardOptions, slack: dict[int, float]) -> dict:
+    """`plans` ((content, size) of records over several cards) at the set's type size `common`
+    where, by the estimates, that takes no more faces and divides no more rules."""
+    if common is None:
+        return plans
+    return {i: (c, common) if (c.kind != "rules" and size > common >= c.min_pt and i not in slack and
+                               all(n <= m for n, m in zip(_estimated(c, common, opts), _estimated(c, size, opts))))
+            else (c, size) for i, (c, size) in plans.items()}
 
 
 # ---------------------------------------------------------------- all cards
@@ -356,6 +353,10 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
         last_resort = last_resort or opts.one_card
         plans = {i: _over_cards(contents[i], opts, last_resort) for i in todo}
         plans = {i: plan for i, plan in plans.items() if plan is not None}
+        # the set's one type size (`harmonise`) chosen before the layout, so it is laid out once
+        sizes = _sizes(fitted, contents) + [size for c, size in (*printed.values(), *plans.values())
+                                            if c.kind != "rules"]
+        plans = _at_size(plans, min(sizes, default=None), opts, slack)
         if plans:  # one layout for every record that takes several cards (cached for _many_faces)
             measure_exact([replace(_stream(c, size), total=9) for c, size in plans.values()], opts)
         for i, (c, size) in plans.items():
@@ -364,11 +365,8 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
             if last_resort or c.kind == "rules" or len(faces) <= MAX_FACES:
                 printed[i], spread[i] = (c, size), faces
         todo = [i for i in todo if i not in printed]
-    sizes = [one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"]
-    sizes += [size for c, size in printed.values() if c.kind != "rules"]
-    if sizes:
-        fitted = harmonise(fitted, contents, opts, slack, min(sizes))
-        spread.update(_harmonise_spread(printed, spread, min(sizes), opts, slack))
+    sizes = _sizes(fitted, contents) + [size for c, size in printed.values() if c.kind != "rules"]
+    fitted = harmonise(fitted, contents, opts, slack, min(sizes, default=None))
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)
