@@ -41,6 +41,7 @@ BAND_SHARE = 0.0
 RULES_SHEET_PT = 7.0
 MIN_FILL = 0.6  # a face is not left emptier than this by the set's common type size
 MAX_FACES = 4  # two cards: more, and the rules are named with their numbers instead
+MARGIN_LINES = 1.0  # a face of a record over several cards planned on estimates keeps this free
 
 __all__ = ["Face", "assemble", "face_room", "pack", "split_text"]
 
@@ -211,12 +212,27 @@ def _steps_of(c: CardContent, all_steps: list[float]) -> list[float]:
 
 
 # ---------------------------------------------------------------- several cards
-def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) -> list[list[Block]]:
-    """A record over as many faces as it needs at `size`, measured exactly (the face count
-    reserves room in the header for "k/n"; `assemble` measures all such records together first)."""
+def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float, exact: bool) -> list[list[Block]]:
+    """A record over as many faces as it needs at `size` (the face count reserves room in the
+    header for "k/n"). Measured exactly when `exact` (`assemble` measures all such records
+    together first), else estimated from font metrics with MARGIN_LINES of each face kept free
+    for a line the estimate breaks differently; the final layout's check refits the rare face
+    that still overflows, exactly (`make_cards`)."""
     stream = replace(_stream(c, size), total=9)
-    m = measure_exact([stream], opts)[0]
-    return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
+    if exact:
+        m = measure_exact([stream], opts)[0]
+        return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
+    m = measure_estimate(stream, opts)
+    margin = MARGIN_LINES * size * 96 / 72 * LH
+    return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack + margin))
+
+
+def _spread_faces(plans: dict, exactly: set[int], opts: CardOptions, slack: dict[int, float]) -> dict:
+    """The faces of each record of `plans` ((content, size) by record), those in `exactly`
+    measured exactly, all in one layout."""
+    if exactly:
+        measure_exact([replace(_stream(*plans[i]), total=9) for i in exactly], opts)
+    return {i: _many_faces(c, size, opts, slack.get(i, 0.0), i in exactly) for i, (c, size) in plans.items()}
 
 
 def _spread(c: CardContent) -> CardContent:
@@ -231,11 +247,6 @@ def _estimated(c: CardContent, size: float, opts: CardOptions) -> tuple[int, int
     m = measure_estimate(stream, opts)
     faces = pack(stream.blocks, m.parts, face_room(opts, m.body_top))
     return len(faces), sum(1 for f in faces for b in f if b.continued and b.split == "text")
-
-
-def _faces_estimated(c: CardContent, size: float, opts: CardOptions) -> int:
-    """How many faces `c` takes at `size`, from font metrics (no layout)."""
-    return _estimated(c, size, opts)[0]
 
 
 def _largest(c: CardContent, opts: CardOptions) -> float | None:
@@ -261,14 +272,14 @@ def _over_cards(c: CardContent, opts: CardOptions, last_resort: bool = False) ->
     floor = opts.floor_pt
     plain = _spread(c)
     if not last_resort:
-        if _faces_estimated(plain, floor, opts) > MAX_FACES:
+        if _estimated(plain, floor, opts)[0] > MAX_FACES:
             return None
         # the composition and wargear options too, when they take no more faces
-        same = c is not plain and _faces_estimated(c, floor, opts) <= _faces_estimated(plain, floor, opts)
+        same = c is not plain and _estimated(c, floor, opts)[0] <= _estimated(plain, floor, opts)[0]
         extra = _largest(c, opts) if same else None
         return (c, extra) if extra is not None else (plain, _largest(plain, opts) or floor)
     kept = [v for v in (c, *c.fallbacks) if v.last_resort] or [plain]
-    chosen = next((v for v in kept if _faces_estimated(v, floor, opts) <= MAX_FACES), kept[-1])
+    chosen = next((v for v in kept if _estimated(v, floor, opts)[0] <= MAX_FACES), kept[-1])
     return chosen, _largest(chosen, opts) or floor
 
 
@@ -357,13 +368,14 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
         sizes = _sizes(fitted, contents) + [size for c, size in (*printed.values(), *plans.values())
                                             if c.kind != "rules"]
         plans = _at_size(plans, min(sizes, default=None), opts, slack)
-        if plans:  # one layout for every record that takes several cards (cached for _many_faces)
-            measure_exact([replace(_stream(c, size), total=9) for c, size in plans.values()], opts)
+        exactly = {i for i in plans if opts.exact or i in exact or i in slack or plans[i][0].kind == "rules"}
+        faces = _spread_faces(plans, exactly, opts, slack)
+        # two cards hold every rule in full only by the estimate's margin: the exact layout decides
+        close = {i for i, f in faces.items() if not last_resort and i not in exactly and len(f) > MAX_FACES}
+        faces.update(_spread_faces({i: plans[i] for i in close}, close, opts, slack))
         for i, (c, size) in plans.items():
-            faces = _many_faces(c, size, opts, slack.get(i, 0.0))
-            # the exact layout has the last word on "two cards hold every rule in full"
-            if last_resort or c.kind == "rules" or len(faces) <= MAX_FACES:
-                printed[i], spread[i] = (c, size), faces
+            if last_resort or c.kind == "rules" or len(faces[i]) <= MAX_FACES:
+                printed[i], spread[i] = (c, size), faces[i]
         todo = [i for i in todo if i not in printed]
     sizes = _sizes(fitted, contents) + [size for c, size in printed.values() if c.kind != "rules"]
     fitted = harmonise(fitted, contents, opts, slack, min(sizes, default=None))
