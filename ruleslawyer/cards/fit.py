@@ -16,7 +16,9 @@ metrics only). An estimate is trusted only when each decision it leads to (does 
 the room left?) clears the room by a margin larger than the estimate's error; otherwise that
 size is laid out with WeasyPrint (`measure.measure_exact`), all such streams of a round in one
 layout. So the result is the one an exact fit at every size gives (`CardOptions(exact=True)`,
-the reference, and `tests/test_cards_fit.py` compares them) for a fraction of its cost.
+the reference, and `tests/test_cards_real.py` compares them) for a fraction of its cost. A
+record over several cards is packed on estimates with a line of each face kept free; the final
+layout's check (`make_cards`) refits exactly the rare face that still overflows.
 """
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ from .content import Block, CardContent
 from .estimate import LH, names_fit
 from .measure import Face, Parts, StreamMeasure, measure_estimate, measure_exact
 from .options import CardOptions
-from .paginate import EPS_PX, cut_block, pack, split_text
+from .paginate import EPS_PX, cut_block, face_room, pack, split_text, steps_of, stream_of
+from .spread import MAX_FACES, at_size, over_cards, rank_of, spread_faces, variants_of
 
 # An estimated decision is trusted unless it is within this many lines (plus this share of
 # the height involved) of its limit. Kerned font metrics and the same greedy breaking make the
@@ -38,20 +41,9 @@ from .paginate import EPS_PX, cut_block, pack, split_text
 # (an overflow): that record is then fitted again exactly (`make_cards`).
 BAND_LINES = 0.02
 BAND_SHARE = 0.0
-RULES_SHEET_PT = 7.0
 MIN_FILL = 0.6  # a face is not left emptier than this by the set's common type size
-MAX_FACES = 4  # two cards: more, and the rules are named with their numbers instead
-MARGIN_LINES = 1.0  # a face of a record over several cards planned on estimates keeps this free
 
 __all__ = ["Face", "assemble", "face_room", "pack", "split_text"]
-
-
-def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> float:
-    """Body height available on a face: card height less header and bottom padding."""
-    from .boxes import PX_PER_MM
-
-    _, ch = opts.card_mm
-    return ch * PX_PER_MM - body_top_px - opts.padding_mm * PX_PER_MM - slack_px
 
 
 # ---------------------------------------------------------------- one card: front and back
@@ -124,10 +116,6 @@ def _pack_either(blocks, parts, n_front, room, judge):
     return pack_card(blocks, parts, n_front, room, judge) or pack_card(blocks, parts, n_front, room, judge, spill=True)
 
 
-def _stream(c: CardContent, size: float) -> Face:
-    return Face(c.title, c.meta, c.kind, "front", tuple(c.front) + tuple(c.back), size)
-
-
 def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozenset[int] | set[int] = frozenset(),
               slack: dict[int, float] | None = None, *, last_resort: bool = False,
               only: set[int] | None = None) -> dict[int, tuple[CardContent, float, list[Block], list[Block]] | None]:
@@ -147,7 +135,7 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
     slack = slack or {}
     exact = set(exact) | set(slack)
     # with `one_card`, the last resorts follow at once: one card a unit, never a second
-    variants = {i: _variants(c, last_resort) + (_variants(c, True) if opts.one_card and not last_resort else ())
+    variants = {i: variants_of(c, last_resort) + (variants_of(c, True) if opts.one_card and not last_resort else ())
                 for i, c in enumerate(contents) if c.kind != "rules" and (only is None or i in only)}
     # position per record: (variant, step)
     pos = {i: (0, 0) for i in variants}
@@ -158,11 +146,11 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
         for i, (v, k) in list(pos.items()):
             while v < len(variants[i]):
                 c = variants[i][v]
-                steps = _steps_of(c, all_steps)
+                steps = steps_of(c, all_steps)
                 if k >= len(steps):
                     v, k = v + 1, 0
                     continue
-                stream = _stream(c, steps[k])
+                stream = stream_of(c, steps[k])
                 if k < len(steps) - 1 and not names_fit(c.front, steps[k], opts.card_mm[0] - 2 * opts.padding_mm):
                     k += 1
                     continue
@@ -196,91 +184,10 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
             else:
                 pos[i] = (v, k)
         if wanted:
-            streams = [_stream(variants[i][v], _steps_of(variants[i][v], all_steps)[k]) for i, v, k in wanted]
+            streams = [stream_of(variants[i][v], steps_of(variants[i][v], all_steps)[k]) for i, v, k in wanted]
             for key, m in zip(wanted, measure_exact(streams, opts)):
                 measured[key] = m
     return done
-
-
-def _variants(c: CardContent, last_resort: bool) -> tuple[CardContent, ...]:
-    """The contents of a record to try, in order: every rule in full, or the last resorts."""
-    return tuple(v for v in (c, *c.fallbacks) if v.last_resort == last_resort)
-
-
-def _steps_of(c: CardContent, all_steps: list[float]) -> list[float]:
-    return [x for x in all_steps if x >= c.min_pt] or all_steps[-1:]
-
-
-# ---------------------------------------------------------------- several cards
-def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float, exact: bool) -> list[list[Block]]:
-    """A record over as many faces as it needs at `size` (the face count reserves room in the
-    header for "k/n"). Measured exactly when `exact` (`assemble` measures all such records
-    together first), else estimated from font metrics with MARGIN_LINES of each face kept free
-    for a line the estimate breaks differently; the final layout's check refits the rare face
-    that still overflows, exactly (`make_cards`)."""
-    stream = replace(_stream(c, size), total=9)
-    if exact:
-        m = measure_exact([stream], opts)[0]
-        return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
-    m = measure_estimate(stream, opts)
-    margin = MARGIN_LINES * size * 96 / 72 * LH
-    return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack + margin))
-
-
-def _spread_faces(plans: dict, exactly: set[int], opts: CardOptions, slack: dict[int, float]) -> dict:
-    """The faces of each record of `plans` ((content, size) by record), those in `exactly`
-    measured exactly, all in one layout."""
-    if exactly:
-        measure_exact([replace(_stream(*plans[i]), total=9) for i in exactly], opts)
-    return {i: _many_faces(c, size, opts, slack.get(i, 0.0), i in exactly) for i, (c, size) in plans.items()}
-
-
-def _spread(c: CardContent) -> CardContent:
-    """What a record prints over several cards: every rule in full, without the optional extras."""
-    plain = [v for v in (c, *c.fallbacks) if not v.last_resort and not v.referenced]
-    return plain[-1] if plain else c
-
-
-def _estimated(c: CardContent, size: float, opts: CardOptions) -> tuple[int, int]:
-    """(faces, texts divided between two faces) of `c` at `size`, from font metrics (no layout)."""
-    stream = replace(_stream(c, size), total=9)
-    m = measure_estimate(stream, opts)
-    faces = pack(stream.blocks, m.parts, face_room(opts, m.body_top))
-    return len(faces), sum(1 for f in faces for b in f if b.continued and b.split == "text")
-
-
-def _largest(c: CardContent, opts: CardOptions) -> float | None:
-    """The largest type size (of those `c` may take) at which `c` takes no more faces than at
-    the floor and divides no more texts between faces (an ability is divided only when it is
-    taller than a face even at the floor)."""
-    at_floor = _estimated(replace(c, min_pt=0.0), opts.floor_pt, opts)
-    return next((x for x in _steps_of(c, opts.font_steps())
-                 if all(n <= m for n, m in zip(_estimated(c, x, opts), at_floor))), None)
-
-
-def _over_cards(c: CardContent, opts: CardOptions, last_resort: bool = False) -> tuple[CardContent, float] | None:
-    """For a record that fits no single card: the content and type size to print it over cards
-    with, or None. First every rule in full over two cards (MAX_FACES faces), with the
-    composition and wargear options when they take no more faces; None when two cards do not
-    hold them. With `last_resort` (then), the first of the last resorts that two cards hold:
-    long rules by their key sentence, then the longest by name and number; past two cards
-    only when even the front is that long. The type is the largest at which it takes no more
-    faces than at the floor. Chosen on estimates; `assemble` lays the choices out exactly, all
-    in one layout. The rules sheet goes over as many faces as it needs, at its own size."""
-    if c.kind == "rules":
-        return c, RULES_SHEET_PT
-    floor = opts.floor_pt
-    plain = _spread(c)
-    if not last_resort:
-        if _estimated(plain, floor, opts)[0] > MAX_FACES:
-            return None
-        # the composition and wargear options too, when they take no more faces
-        same = c is not plain and _estimated(c, floor, opts)[0] <= _estimated(plain, floor, opts)[0]
-        extra = _largest(c, opts) if same else None
-        return (c, extra) if extra is not None else (plain, _largest(plain, opts) or floor)
-    kept = [v for v in (c, *c.fallbacks) if v.last_resort] or [plain]
-    chosen = next((v for v in kept if _estimated(v, floor, opts)[0] <= MAX_FACES), kept[-1])
-    return chosen, _largest(chosen, opts) or floor
 
 
 def face_fill(blocks: Sequence[Block], c: CardContent, size: float, opts: CardOptions) -> float:
@@ -313,7 +220,7 @@ def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
         if one is None or one[1] == common or i in slack:
             continue
         c = one[0]
-        stream = _stream(c, common)
+        stream = stream_of(c, common)
         m = measure_estimate(stream, opts)
         packed = _pack_either(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), _Judge(1.0))
         if packed is None:
@@ -323,16 +230,6 @@ def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
         if not own_ok or min(_fills(candidate, opts)) >= MIN_FILL:
             out[i] = candidate
     return out
-
-
-def _at_size(plans: dict, common: float | None, opts: CardOptions, slack: dict[int, float]) -> dict:
-    """`plans` ((content, size) of records over several cards) at the set's type size `common`
-    where, by the estimates, that takes no more faces and divides no more rules."""
-    if common is None:
-        return plans
-    return {i: (c, common) if (c.kind != "rules" and size > common >= c.min_pt and i not in slack and
-                               all(n <= m for n, m in zip(_estimated(c, common, opts), _estimated(c, size, opts))))
-            else (c, size) for i, (c, size) in plans.items()}
 
 
 # ---------------------------------------------------------------- all cards
@@ -358,21 +255,26 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
     for last_resort in (False, True):
         if last_resort and todo and not opts.one_card:  # (one_card: fit_cards tried them already)
             again = fit_cards(contents, opts, exact, slack, last_resort=True, only=set(todo))
-            fitted.update({i: one for i, one in again.items() if one is not None})
-            todo = [i for i in todo if again.get(i) is None]
+            for i, one in again.items():
+                # one card, unless two hold more of the rules' text (key sentences before names)
+                plan = over_cards(contents[i], opts, True)
+                order = variants_of(contents[i], True)
+                if one is not None and (plan is None or rank_of(order, one[0]) <= rank_of(order, plan[0])):
+                    fitted[i] = one
+            todo = [i for i in todo if fitted.get(i) is None]
         # one_card: a unit goes over cards only when its front alone is too long, in its last resort
         last_resort = last_resort or opts.one_card
-        plans = {i: _over_cards(contents[i], opts, last_resort) for i in todo}
+        plans = {i: over_cards(contents[i], opts, last_resort) for i in todo}
         plans = {i: plan for i, plan in plans.items() if plan is not None}
         # the set's one type size (`harmonise`) chosen before the layout, so it is laid out once
         sizes = _sizes(fitted, contents) + [size for c, size in (*printed.values(), *plans.values())
                                             if c.kind != "rules"]
-        plans = _at_size(plans, min(sizes, default=None), opts, slack)
+        plans = at_size(plans, min(sizes, default=None), opts, slack)
         exactly = {i for i in plans if opts.exact or i in exact or i in slack or plans[i][0].kind == "rules"}
-        faces = _spread_faces(plans, exactly, opts, slack)
+        faces = spread_faces(plans, exactly, opts, slack)
         # two cards hold every rule in full only by the estimate's margin: the exact layout decides
         close = {i for i, f in faces.items() if not last_resort and i not in exactly and len(f) > MAX_FACES}
-        faces.update(_spread_faces({i: plans[i] for i in close}, close, opts, slack))
+        faces.update(spread_faces({i: plans[i] for i in close}, close, opts, slack))
         for i, (c, size) in plans.items():
             if last_resort or c.kind == "rules" or len(faces[i]) <= MAX_FACES:
                 printed[i], spread[i] = (c, size), faces[i]

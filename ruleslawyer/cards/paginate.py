@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .content import Block
-from .measure import Parts
+from .content import Block, CardContent
+from .measure import Face, Parts
+from .options import CardOptions
 
 EPS_PX = 2.0
 MIN_LINES = 2  # lines kept together at either side of a text split
 
-__all__ = ["EPS_PX", "MIN_LINES", "cut_block", "pack", "split_text"]
+__all__ = ["EPS_PX", "MIN_LINES", "cut_block", "face_room", "pack", "split_text", "steps_of", "stream_of"]
 
 
 def cut_block(block: Block, parts: Parts, j: int) -> tuple[Block, Block, Parts] | None:
@@ -85,3 +86,21 @@ def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[l
         faces.append([])
         used = 0.0
     return [f for f in faces if f]
+
+
+def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> float:
+    """Body height available on a face: card height less header and bottom padding."""
+    from .boxes import PX_PER_MM
+
+    _, ch = opts.card_mm
+    return ch * PX_PER_MM - body_top_px - opts.padding_mm * PX_PER_MM - slack_px
+
+
+def stream_of(c: CardContent, size: float) -> Face:
+    """All of a record's blocks as one stream (front, then back) at `size`, to measure or pack."""
+    return Face(c.title, c.meta, c.kind, "front", tuple(c.front) + tuple(c.back), size)
+
+
+def steps_of(c: CardContent, all_steps: list[float]) -> list[float]:
+    """The type sizes `c` may take (its own minimum and up; else the smallest)."""
+    return [x for x in all_steps if x >= c.min_pt] or all_steps[-1:]
