@@ -10,6 +10,13 @@ the type sizes chosen, with how many exact layouts.
 
     .venv/bin/python bench/cards.py --db /tmp/cards_store/real.sqlite           # speed
     .venv/bin/python bench/cards.py --db /tmp/cards_store/real.sqlite --fit     # distribution
+    .venv/bin/python bench/cards.py --db /tmp/e11.sqlite --issue29 [--lists DIR]  # the issue's checks
+
+`--issue29`: 40 datasheets of the newest edition in the store picked evenly by name (as
+tests/test_cards_real.py and test_cards_lists.py do), and the cards of each army list in
+`--lists`: how many print every rule in full on one card, how many take a second card, how many
+need the rules sheet (key sentence or names), the smallest type printed and the emptiest face;
+then the same 40 with one card a unit (`one_card`).
 
 The store must hold the export (`ruleslawyer --db X ingest ../shared/realdata/wahadumper__wahadumper`).
 """
@@ -106,6 +113,58 @@ def fit(records, sizes: list[str]) -> None:
             print("  second card: " + ", ".join(misses[:40]) + (" ..." if len(misses) > 40 else ""))
 
 
+def _card_stats(cards) -> dict:
+    """One card set's numbers: records, second cards, records pointing to the rules sheet, type, fill."""
+    from ruleslawyer.cards.render import face_fills
+
+    firsts = {f.key[0]: f for f, _ in cards.pairs if f.kind != "rules" and f.number == 1}
+    pointing = {f.key[0] for pair in cards.pairs for f in pair if f.kind != "rules" for b in f.blocks
+                if "rules sheet" in str(b.data.get("text", ""))
+                or any("rules sheet" in label for label, _ in b.data.get("lines", ()))}
+    fills = [(fill, face.title) for face, fill in face_fills(cards.document, cards.sheets, cards.options)
+             if face.kind != "rules"]
+    return {"records": len(firsts), "second": sorted(f.title for f in firsts.values() if f.total > 1),
+            "sheet": sorted(firsts[k].title for k in pointing if k in firsts),
+            "min_pt": min(f.font_pt for f, _ in cards.pairs), "min_fill": min(fills) if fills else (1.0, "")}
+
+
+def _print_stats(label: str, st: dict) -> None:
+    one = st["records"] - len(st["second"]) - len([t for t in st["sheet"] if t not in st["second"]])
+    print(f"{label}: {st['records']} records; {one} every rule in full on one card, {len(st['second'])} on a "
+          f"second card, {len(st['sheet'])} pointing to the rules sheet; smallest type {st['min_pt']:g} pt; "
+          f"emptiest face {st['min_fill'][0]:.0%} ({st['min_fill'][1]})")
+    for key in ("second", "sheet"):
+        if st[key]:
+            print(f"  {key}: " + ", ".join(st[key]))
+
+
+def issue29(records, db: str, lists: str | None) -> None:
+    from ruleslawyer.cards import CardError, make_cards
+    from ruleslawyer.cards.options import CardOptions
+
+    newest = max(r.edition or 0 for r in records if r.kind == "datasheet")
+    units = sorted((r for r in records if r.kind == "datasheet" and (r.edition or 0) >= min(newest, 10)),
+                   key=lambda r: (r.name, r.faction or ""))
+    units = units[:: max(1, len(units) // 40)][:40]
+    for one_card in (False, True):
+        cards = make_cards(units, records, CardOptions(one_card=one_card), title="bench")
+        _print_stats(f"40 datasheets{' (one_card)' if one_card else ''}", _card_stats(cards))
+    if not lists:
+        return
+    from ruleslawyer.library.armylist_cards import list_card_records
+    from ruleslawyer.store import Store
+
+    for path in sorted(Path(lists).glob("*.txt")):
+        with Store(db) as store:
+            chosen = list_card_records(store, path)
+        try:
+            cards = make_cards(chosen.records, chosen.corpus_records, CardOptions(), title="bench")
+        except CardError as e:
+            print(f"{path.name}: {e}")
+            continue
+        _print_stats(path.name, _card_stats(cards))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", required=True)
@@ -113,12 +172,17 @@ def main() -> None:
     parser.add_argument("--size", default="poker")
     parser.add_argument("--sheet", default="none")
     parser.add_argument("--fit", action="store_true", help="fit distribution instead of speed")
+    parser.add_argument("--issue29", action="store_true",
+                        help="the issue 29 numbers: one card, second cards, rules sheet")
+    parser.add_argument("--lists", help="with --issue29: a folder of army lists (*.txt) to make cards of")
     args = parser.parse_args()
     with Clock() as c:
         import weasyprint  # noqa: F401  (paid once per `cards` run)
     print(f"import weasyprint: {c.wall:.2f} s")
     records = load(args.db)
-    if args.fit:
+    if args.issue29:
+        issue29(records, args.db, args.lists)
+    elif args.fit:
         fit(records, ["poker", "tarot"])
     else:
         speed(records, args.count, args.size, args.sheet)

@@ -246,7 +246,7 @@ def test_duplex_backs_sit_mirrored_behind_their_fronts(sheet_pdf):
         for f_slot, b_slot in zip(cards.sheets[i].slots, cards.sheets[i + 1].slots):
             if b_slot.face.side == "blank" or f_slot.face.side == "blank":
                 continue
-            label = squash(b_slot.face.title + (f"{b_slot.face.number}/{b_slot.face.total}" if b_slot.face.total > 1 else ""))
+            label = squash(b_slot.face.title + (f"({b_slot.face.number}/{b_slot.face.total})" if b_slot.face.total > 1 else ""))
             fbox = next(b for b in fronts if abs(b[0] - f_slot.left * MM) < 1 and abs(b[1] - f_slot.top * MM) < 1)
             matches = [b for key, b in backs.items() if label in key]
             assert matches, f"back of {label} not found"

@@ -120,8 +120,8 @@ def test_front_has_own_abilities_in_full_and_core_abilities_by_name():
     assert back["Leader"].data["text"] == leader_text
     assert back["Deep Strike"].data["text"] == "Each time this unit arrives, set it up 9\" away."
     assert not c.long_rules
-    # the last resort names the rules with their numbers, for the rules sheet
-    last = next(f for f in c.fallbacks if f.last_resort)
+    # the very last resort names the rules with their numbers, for the rules sheet
+    last = [f for f in c.fallbacks if f.last_resort][-1]
     refs = dict(next(b for b in last.back if b.kind == "lines").data["lines"])
     assert "Leader (24.05)" in refs["Rules (see the rules sheet)"]
     assert {n for n, _ in last.long_rules} == {"Leader", "Deep Strike", "Lethal Hits"}

@@ -5,7 +5,8 @@
 
 Pipeline: `content` (what each card says, rules resolved with `library.rule_refs`) -> `fit`
 (type size per card, estimated from font metrics and laid out with WeasyPrint only near a
-limit: `measure`, `estimate`, `metrics`) -> `impose` (faces on pages, crop marks, duplex
+limit: `measure`, `estimate`, `metrics`; blocks over faces: `paginate`; records over two
+cards and their last resorts: `spread`) -> `impose` (faces on pages, crop marks, duplex
 mirroring) -> `render` (Jinja templates; WeasyPrint for the PDF).
 """
 from __future__ import annotations

@@ -6,8 +6,10 @@ battle" one), core and faction abilities by name, keywords, and wound boxes. The
 operative text of every rule the card names, never cut (library.operative: what the rule does,
 not the sentence naming its form), then the unit's composition and wargear options where there
 is room. What does not fit the front goes to the back before them (`fit.py`); what does not fit
-the back uses the front's free space, then a second card; only as a last resort are the rules
-named with their numbers, for the rules sheet. A stratagem has a front stream only.
+the back uses the front's free space, then a second card; only as a last resort (two cards do
+not hold them, or `one_card`) does a long rule give the sentence that says what it does with a
+reference to the rules sheet by name and number, and then the longest rules only their names
+and numbers. A stratagem has a front stream only.
 
 Blocks carry plain data, rendered by `templates/cards/blocks.html` and estimated by
 `estimate.py`; the two must describe the same markup.
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..library.armylist_report import nth
-from ..library.operative import key_text
+from ..library.operative import key_text, operative_text
 from ..library.points import wargear_text
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
@@ -78,10 +80,12 @@ class CardContent:
     kind: str = "datasheet"
     long_rules: tuple[tuple[str, str], ...] = ()  # (name, full text) for the rules sheet
     # Other contents to fall back on, in order (`fit.py`): without the composition and wargear
-    # options; then, when even two cards do not hold the rules, the rules by name and number.
+    # options (every rule still in full); then, when even two cards do not hold the rules in
+    # full, the last resorts: long rules by their key sentence with a rules sheet reference,
+    # then the longest rules by name and number.
     fallbacks: tuple["CardContent", ...] = ()
     min_pt: float = 0.0  # this content is tried only at this type size or larger
-    last_resort: bool = False  # rules by name only: used when the full text needs over two cards
+    last_resort: bool = False  # rules not all in full: used only when the full text needs over two cards
     named_rules: tuple[tuple[str, str, str | None], ...] = ()  # (name, full text, rule number) of the back
     referenced: int = 0  # how many of them the back only names (with their numbers)
 
@@ -296,14 +300,26 @@ def datasheet_content(d: Datasheet, refs: RuleRefs[Rule], points=None) -> CardCo
             rules.append((name, text, refs.find_all(name, d.edition, d.faction)))
     named_rules = tuple((name, text, next((r.number for r in found if r.number), None)) for name, text, found in rules)
     base = CardContent(d, d.name, tuple(meta), tuple(front), (), kind="datasheet", named_rules=named_rules)
-    base = referencing(base, len(rules))
-    # on one card, the longest rules named with their numbers before a second card is taken
-    fallbacks = [referencing(base, k) for k in range(len(rules) - 1, -1, -1)]
-    fallbacks += [replace(referencing(base, 0), last_resort=True)] if rules else []
+    full = in_full(base)
+    # The last resort, taken only when two cards do not hold every rule in full (`fit.py`): each
+    # long rule by the sentence saying what it does, pointing to the rules sheet; then the
+    # longest named with their numbers, one by one; at the end every rule by name and number.
+    keyed = [replace(referencing(base, k), last_resort=True) for k in range(len(rules), -1, -1)] if rules else []
+    keyed = [v for v in keyed if v.back != full.back]  # short rules only: the same card as in full
     extras = _extras(d)
     if extras:
-        return replace(base, back=base.back + tuple(extras), min_pt=EXTRAS_MIN_PT, fallbacks=(base, *fallbacks))
-    return replace(base, fallbacks=tuple(fallbacks))
+        return replace(full, back=full.back + tuple(extras), min_pt=EXTRAS_MIN_PT, fallbacks=(full, *keyed))
+    return replace(full, fallbacks=tuple(keyed))
+
+
+def in_full(c: CardContent) -> CardContent:
+    """`c` with every named rule on the back by its whole operative text (library.operative:
+    without the sentences that only name or exemplify it), never cut, with no rules sheet."""
+    back: list[Block] = []
+    if c.named_rules:
+        back.append(Block("heading", {"text": "Rules named on this card"}, keep_with_next=True))
+    back.extend(text_block(name, operative_text(text), cls="rule") for name, text, _ in c.named_rules)
+    return replace(c, back=tuple(back), long_rules=(), fallbacks=(), referenced=0)
 
 
 def referencing(c: CardContent, keep: int) -> CardContent:

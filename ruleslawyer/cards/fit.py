@@ -4,31 +4,34 @@ A datasheet's front blocks go on the front in order while they fit (a weapons ta
 between rows, its header repeated; an ability never splits); the rest, then the back blocks, go
 on the back. When the back cannot hold them, the back blocks first use the front's free space.
 The card's type size is the largest step, from the card size's maximum down to 7 pt, at which
-that works. When no size does, the longest rules are named with their numbers (for the rules
-sheet) one by one, the shortest kept, while the card still fits; a record that fits no card
-even so (its front alone is too long) goes over two cards (k/n) with every rule, the largest
-type that needs no more faces; past two cards its rules are named with their numbers. The cards of one set are then given one type size where that leaves every face
-at least 60% full (`harmonise`).
+that works, every rule in full (its operative text). When no size does, the record goes over two
+cards (k/n), every rule still in full, at the largest type that needs no more faces. Only when
+two cards do not hold them is the last resort taken: each long rule by the sentence that says
+what it does, with a reference to the rules sheet by name and number (then the longest rules
+by name and number only, one by one), on one card when that fits. The cards of one set are
+then given one type size where that leaves every face at least 60% full (`harmonise`).
 
 Speed: every size is first judged on estimated geometry (`measure.measure_estimate`, font
 metrics only). An estimate is trusted only when each decision it leads to (does this block fit
 the room left?) clears the room by a margin larger than the estimate's error; otherwise that
 size is laid out with WeasyPrint (`measure.measure_exact`), all such streams of a round in one
 layout. So the result is the one an exact fit at every size gives (`CardOptions(exact=True)`,
-the reference, and `tests/test_cards_fit.py` compares them) for a fraction of its cost.
+the reference, and `tests/test_cards_real.py` compares them) for a fraction of its cost. A
+record over several cards is packed on estimates with a line of each face kept free; the final
+layout's check (`make_cards`) refits exactly the rare face that still overflows.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Sequence
 
-from .content import Block, CardContent, referencing
+from .content import Block, CardContent
 from .estimate import LH, names_fit
 from .measure import Face, Parts, StreamMeasure, measure_estimate, measure_exact
 from .options import CardOptions
+from .paginate import EPS_PX, cut_block, face_room, pack, split_text, steps_of, stream_of
+from .spread import MAX_FACES, at_size, over_cards, rank_of, spread_faces, variants_of
 
-EPS_PX = 2.0
-MIN_LINES = 2  # lines kept together at either side of a text split
 # An estimated decision is trusted unless it is within this many lines (plus this share of
 # the height involved) of its limit. Kerned font metrics and the same greedy breaking make the
 # estimate agree with WeasyPrint's layout to a fraction of a pixel on almost every block; where
@@ -38,19 +41,9 @@ MIN_LINES = 2  # lines kept together at either side of a text split
 # (an overflow): that record is then fitted again exactly (`make_cards`).
 BAND_LINES = 0.02
 BAND_SHARE = 0.0
-RULES_SHEET_PT = 7.0
 MIN_FILL = 0.6  # a face is not left emptier than this by the set's common type size
-MAX_FACES = 4  # two cards: more, and the rules are named with their numbers instead
 
 __all__ = ["Face", "assemble", "face_room", "pack", "split_text"]
-
-
-def face_room(opts: CardOptions, body_top_px: float, slack_px: float = 0.0) -> float:
-    """Body height available on a face: card height less header and bottom padding."""
-    from .boxes import PX_PER_MM
-
-    _, ch = opts.card_mm
-    return ch * PX_PER_MM - body_top_px - opts.padding_mm * PX_PER_MM - slack_px
 
 
 # ---------------------------------------------------------------- one card: front and back
@@ -95,7 +88,7 @@ def pack_card(blocks: Sequence[Block], parts: Sequence[Parts], n_front: int, roo
                     best = j
                 else:
                     break
-        cut = _cut(b, p, best) if best is not None else None
+        cut = cut_block(b, p, best) if best is not None else None
         if cut is not None:
             front.append(cut[0])
             rest.append(cut[1:])
@@ -123,39 +116,27 @@ def _pack_either(blocks, parts, n_front, room, judge):
     return pack_card(blocks, parts, n_front, room, judge) or pack_card(blocks, parts, n_front, room, judge, spill=True)
 
 
-def _cut(block: Block, parts: Parts, j: int) -> tuple[Block, Block, Parts] | None:
-    """`block` split after its piece j (a row or a line): first part, rest, rest's geometry."""
-    if block.split == "rows":
-        rows = block.data["rows"]
-        return (block.with_rows(rows[:j + 1], block.continued),
-                block.with_rows(rows[j + 1:], True), parts.rest(j))
-    chars = sum(c for _, _, c in parts.pieces[:j + 1])
-    first, rest = split_text(block.text_of(), chars)
-    if not rest.strip() or not first.strip():
-        return None
-    return block.with_text(first, block.continued, last=False), block.with_text(rest, True), parts.rest(j)
-
-
-def _stream(c: CardContent, size: float) -> Face:
-    return Face(c.title, c.meta, c.kind, "front", tuple(c.front) + tuple(c.back), size)
-
-
 def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozenset[int] | set[int] = frozenset(),
-              slack: dict[int, float] | None = None) -> dict[int, tuple[CardContent, float, list[Block], list[Block]] | None]:
-    """For each record: (content, size, front blocks, back blocks) on one card, or None.
+              slack: dict[int, float] | None = None, *, last_resort: bool = False,
+              only: set[int] | None = None) -> dict[int, tuple[CardContent, float, list[Block], list[Block]] | None]:
+    """For each record (of `only`, when given): (content, size, front blocks, back blocks) on
+    one card, or None.
 
-    The content is the record's own or, when that fits at no size, its first fallback that
-    does (shorter rules on the back). Sizes are tried largest first; a size is judged on
-    estimates when they are clear, else measured with WeasyPrint, the streams of a round
-    measured together. Records in `exact` or `slack` (and all with `opts.exact`) are measured
-    at every size tried.
+    The content is the record's own (every rule in full, with the composition and wargear
+    options) or, when that fits at no size, its first fallback that does (every rule in full,
+    without them). With `last_resort`, only the last resorts are tried instead (long rules by
+    their key sentence, then the longest by name and number): `assemble` asks for them only
+    when two cards do not hold the rules in full. Sizes are tried largest first; a size is
+    judged on estimates when they are clear, else measured with WeasyPrint, the streams of a
+    round measured together. Records in `exact` or `slack` (and all with `opts.exact`) are
+    measured at every size tried.
     """
     all_steps = opts.font_steps()
     slack = slack or {}
     exact = set(exact) | set(slack)
-    # the last resort (rules by name) is not tried here: `assemble` takes it only past two cards
-    variants = {i: (c, *(v for v in c.fallbacks if not v.last_resort))
-                for i, c in enumerate(contents) if c.kind != "rules"}
+    # with `one_card`, the last resorts follow at once: one card a unit, never a second
+    variants = {i: variants_of(c, last_resort) + (variants_of(c, True) if opts.one_card and not last_resort else ())
+                for i, c in enumerate(contents) if c.kind != "rules" and (only is None or i in only)}
     # position per record: (variant, step)
     pos = {i: (0, 0) for i in variants}
     done: dict[int, tuple[CardContent, float, list[Block], list[Block]] | None] = {}
@@ -165,11 +146,11 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
         for i, (v, k) in list(pos.items()):
             while v < len(variants[i]):
                 c = variants[i][v]
-                steps = _steps_of(c, all_steps)
+                steps = steps_of(c, all_steps)
                 if k >= len(steps):
                     v, k = v + 1, 0
                     continue
-                stream = _stream(c, steps[k])
+                stream = stream_of(c, steps[k])
                 if k < len(steps) - 1 and not names_fit(c.front, steps[k], opts.card_mm[0] - 2 * opts.padding_mm):
                     k += 1
                     continue
@@ -203,112 +184,10 @@ def fit_cards(contents: Sequence[CardContent], opts: CardOptions, exact: frozens
             else:
                 pos[i] = (v, k)
         if wanted:
-            streams = [_stream(variants[i][v], _steps_of(variants[i][v], all_steps)[k]) for i, v, k in wanted]
+            streams = [stream_of(variants[i][v], steps_of(variants[i][v], all_steps)[k]) for i, v, k in wanted]
             for key, m in zip(wanted, measure_exact(streams, opts)):
                 measured[key] = m
     return done
-
-
-def _steps_of(c: CardContent, all_steps: list[float]) -> list[float]:
-    return [x for x in all_steps if x >= c.min_pt] or all_steps[-1:]
-
-
-# ---------------------------------------------------------------- several cards
-def split_text(text: str, chars: int) -> tuple[str, str]:
-    """Cut `text` after its first `chars` non-space characters (as rendered, bullets included)."""
-    count = 0
-    for k, ch in enumerate(text):
-        if ch.isspace():
-            continue
-        if count == chars:
-            return text[:k].rstrip(), text[k:]
-        count += 1
-    return text, ""
-
-
-def _split(block: Block, parts: Parts, room: float) -> tuple[Block, Block, Parts] | None:
-    """The largest first part of `block` that fits `room`, its continuation and its geometry."""
-    n = len(parts.pieces)
-    keep = MIN_LINES if block.split == "text" else 1
-    best = None
-    for j in range(keep - 1, n - keep):
-        if parts.split_height(j) <= room - EPS_PX:
-            best = j
-    return _cut(block, parts, best) if best is not None else None
-
-
-def pack(blocks: Sequence[Block], parts: Sequence[Parts], room: float) -> list[list[Block]]:
-    """Blocks over faces of `room` px: whole when they fit, else split, else on the next face."""
-    faces: list[list[Block]] = [[]]
-    used = 0.0
-    queue = list(zip(blocks, parts))
-    while queue:
-        block, geo = queue.pop(0)
-        need = geo.height
-        if block.keep_with_next and queue:
-            nxt_block, nxt = queue[0]
-            # the heading goes with the next block: whole, or its first lines when it must split
-            splits = nxt.pieces and (nxt_block.split == "rows" or nxt.height > room - EPS_PX)
-            need += nxt.split_height(min(MIN_LINES, len(nxt.pieces)) - 1) if splits else nxt.height
-        if used + need <= room - EPS_PX:
-            faces[-1].append(block)
-            used += geo.height
-            continue
-        # a table splits between rows; a text only when it is taller than a whole face
-        divisible = block.split == "rows" or (block.split == "text" and geo.height > room - EPS_PX)
-        cut = _split(block, geo, room - used) if divisible and not block.keep_with_next else None
-        if cut is not None:
-            first, rest, rest_geo = cut
-            faces[-1].append(first)
-            queue.insert(0, (rest, rest_geo))
-        elif not faces[-1]:
-            faces[-1].append(block)  # taller than a face and indivisible: printed alone
-            used = geo.height
-            continue
-        else:
-            queue.insert(0, (block, geo))
-        faces.append([])
-        used = 0.0
-    return [f for f in faces if f]
-
-
-def _many_faces(c: CardContent, size: float, opts: CardOptions, slack: float) -> list[list[Block]]:
-    """A record over as many faces as it needs at `size`, measured exactly (the face count
-    reserves room in the header for "k/n"; `assemble` measures all such records together first)."""
-    stream = replace(_stream(c, size), total=9)
-    m = measure_exact([stream], opts)[0]
-    return pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack))
-
-
-def _spread(c: CardContent) -> CardContent:
-    """What a record prints over several cards: every rule on the back, without the optional extras."""
-    plain = [v for v in (c, *c.fallbacks) if not v.last_resort and not v.referenced]
-    return plain[-1] if plain else c
-
-
-def _faces_estimated(c: CardContent, size: float, opts: CardOptions, slack: float) -> int:
-    """How many faces `c` takes at `size`, from font metrics (no layout)."""
-    stream = replace(_stream(c, size), total=9)
-    m = measure_estimate(stream, opts)
-    return len(pack(stream.blocks, m.parts, face_room(opts, m.body_top, slack)))
-
-
-def _over_cards(c: CardContent, opts: CardOptions) -> tuple[CardContent, float]:
-    """For a record that fits no single card: the content and type size to print it over cards
-    with. Its rules in full, over as few faces as they take; when that is more than two cards,
-    as many of its rules in full as two cards hold (the shortest first), the others named with
-    their numbers. The type is the largest at which it takes no more faces. Chosen on estimates;
-    `assemble` lays the choices out exactly, all in one layout. The rules sheet goes over as
-    many faces as it needs, at its own size."""
-    if c.kind == "rules":
-        return c, RULES_SHEET_PT
-    floor = opts.floor_pt
-    c = _spread(c)
-    kept = [c] + [referencing(c, k) for k in range(len(c.named_rules) - 1, -1, -1)]
-    chosen = next((v for v in kept if _faces_estimated(v, floor, opts, 0.0) <= MAX_FACES), kept[-1])
-    least = _faces_estimated(chosen, floor, opts, 0.0)
-    size = next((x for x in opts.font_steps() if _faces_estimated(chosen, x, opts, 0.0) <= least), floor)
-    return chosen, size
 
 
 def face_fill(blocks: Sequence[Block], c: CardContent, size: float, opts: CardOptions) -> float:
@@ -322,21 +201,26 @@ def _fills(one, opts: CardOptions) -> list[float]:
     return [face_fill(f, c, size, opts) for f in (front, back) if f]
 
 
+def _sizes(fitted: dict, contents: Sequence[CardContent]) -> list[float]:
+    """The type sizes of the records printed on one card (not the rules sheet)."""
+    return [one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"]
+
+
 def harmonise(fitted: dict, contents: Sequence[CardContent], opts: CardOptions,
-              slack: dict[int, float]) -> dict:
+              slack: dict[int, float], common: float | None = None) -> dict:
     """One type size for the set where the content allows: every card printed on one card takes
-    the smallest size any of them needs, unless that leaves one of its faces under MIN_FILL full
-    when its own size did not (a card that is short anyway follows the set)."""
-    sizes = {one[1] for i, one in fitted.items() if one is not None and contents[i].kind != "rules"}
-    if len(sizes) < 2:
+    the smallest size any of them needs (or `common`), unless that leaves one of its faces under
+    MIN_FILL full when its own size did not (a card that is short anyway follows the set)."""
+    sizes = set(_sizes(fitted, contents))
+    if common is None and len(sizes) < 2:
         return fitted
-    common = min(sizes)
+    common = min(sizes) if common is None else common
     out = dict(fitted)
     for i, one in fitted.items():
         if one is None or one[1] == common or i in slack:
             continue
         c = one[0]
-        stream = _stream(c, common)
+        stream = stream_of(c, common)
         m = measure_estimate(stream, opts)
         packed = _pack_either(stream.blocks, m.parts, len(c.front), face_room(opts, m.body_top), _Judge(1.0))
         if packed is None:
@@ -354,21 +238,49 @@ def assemble(contents: Sequence[CardContent], opts: CardOptions, slack: dict[int
              ) -> list[tuple[Face, Face]]:
     """Every record's cards as (front, back) face pairs, numbered k/n per record.
 
-    A record that fits one card gets its front and back; one that does not is packed over
-    faces at the floor size, card k taking faces 2k-1 and 2k; past two cards, its last resort
-    (the rules by name and number) is fitted instead. The rules sheet (kind "rules") is always
-    packed over faces. `slack` (px per record index) shrinks a record's room after the final
-    layout found it overflowing; such records are also fitted exactly. `chosen`, when given,
-    receives the content each record was printed with (its own or a fallback).
+    The order for a record's rules: (1) every rule in full on one card, its back first, (2) then
+    also in the front's free space (`fit_cards`); (3) else over two cards, every rule in full,
+    card k taking faces 2k-1 and 2k; (4) only when two cards do not hold them, the last resort:
+    long rules by their key sentence with a rules sheet reference (then the longest by name and
+    number), on one card when that fits, else over cards. The rules sheet (kind "rules") is
+    always packed over faces. `slack` (px per record index) shrinks a record's room after the
+    final layout found it overflowing; such records are also fitted exactly. `chosen`, when
+    given, receives the content each record was printed with (its own or a fallback).
     """
     slack = slack or {}
     fitted = fit_cards(contents, opts, exact, slack)
-    printed: dict[int, tuple[CardContent, float]] = {i: _over_cards(c, opts) for i, c in enumerate(contents)
-                                                       if fitted.get(i) is None}
-    if printed:  # one layout for every record that takes several cards (cached for _many_faces)
-        measure_exact([replace(_stream(c, size), total=9) for c, size in printed.values()], opts)
-    spread = {i: _many_faces(c, size, opts, slack.get(i, 0.0)) for i, (c, size) in printed.items()}
-    fitted = harmonise(fitted, contents, opts, slack)
+    printed: dict[int, tuple[CardContent, float]] = {}
+    spread: dict[int, list[list[Block]]] = {}
+    todo = [i for i in range(len(contents)) if fitted.get(i) is None]
+    for last_resort in (False, True):
+        if last_resort and todo and not opts.one_card:  # (one_card: fit_cards tried them already)
+            again = fit_cards(contents, opts, exact, slack, last_resort=True, only=set(todo))
+            for i, one in again.items():
+                # one card, unless two hold more of the rules' text (key sentences before names)
+                plan = over_cards(contents[i], opts, True)
+                order = variants_of(contents[i], True)
+                if one is not None and (plan is None or rank_of(order, one[0]) <= rank_of(order, plan[0])):
+                    fitted[i] = one
+            todo = [i for i in todo if fitted.get(i) is None]
+        # one_card: a unit goes over cards only when its front alone is too long, in its last resort
+        last_resort = last_resort or opts.one_card
+        plans = {i: over_cards(contents[i], opts, last_resort) for i in todo}
+        plans = {i: plan for i, plan in plans.items() if plan is not None}
+        # the set's one type size (`harmonise`) chosen before the layout, so it is laid out once
+        sizes = _sizes(fitted, contents) + [size for c, size in (*printed.values(), *plans.values())
+                                            if c.kind != "rules"]
+        plans = at_size(plans, min(sizes, default=None), opts, slack)
+        exactly = {i for i in plans if opts.exact or i in exact or i in slack or plans[i][0].kind == "rules"}
+        faces = spread_faces(plans, exactly, opts, slack)
+        # two cards hold every rule in full only by the estimate's margin: the exact layout decides
+        close = {i for i, f in faces.items() if not last_resort and i not in exactly and len(f) > MAX_FACES}
+        faces.update(spread_faces({i: plans[i] for i in close}, close, opts, slack))
+        for i, (c, size) in plans.items():
+            if last_resort or c.kind == "rules" or len(faces[i]) <= MAX_FACES:
+                printed[i], spread[i] = (c, size), faces[i]
+        todo = [i for i in todo if i not in printed]
+    sizes = _sizes(fitted, contents) + [size for c, size in printed.values() if c.kind != "rules"]
+    fitted = harmonise(fitted, contents, opts, slack, min(sizes, default=None))
     pairs: list[tuple[Face, Face]] = []
     for i, c in enumerate(contents):
         one = fitted.get(i)

@@ -198,5 +198,6 @@ def measure_estimate(stream: Face, opts: CardOptions) -> StreamMeasure:
     for b in stream.blocks:
         h, rows, head, tail = block_geometry(b, width_em)
         parts.append(Parts(h * f, [(t * f, bt * f, n) for t, bt, n in rows], head * f, tail * f))
-    return StreamMeasure(header_px(stream.title, stream.meta, stream.font_pt, width_mm, opts.padding_mm)
+    title = stream.title + (" (9/9)" if stream.total > 1 else "")  # the card's number: face.html
+    return StreamMeasure(header_px(title, stream.meta, stream.font_pt, width_mm, opts.padding_mm)
                          + BODY_TOP * f, parts)

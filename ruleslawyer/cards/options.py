@@ -45,6 +45,10 @@ class CardOptions:
     stratagems: bool = False
     rules_sheet: bool = False
     exact: bool = False  # measure every size tried with WeasyPrint (slow; the reference fit)
+    # One card a unit: when its rules in full do not fit one card, long rules by their key
+    # sentence with a rules sheet reference (the longest by name and number) rather than a
+    # second card. A unit whose front alone is too long still continues on a second card.
+    one_card: bool = False
 
     def __post_init__(self):
         problems = []
