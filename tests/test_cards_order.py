@@ -30,9 +30,10 @@ def unit(*rules: Rule) -> Datasheet:
 
 
 def cards_of(*rules: Rule, **opts):
+    """The unit's cards in the full-rules order (`--full-rules`) unless `opts` says otherwise."""
     from ruleslawyer.cards import make_cards
 
-    return make_cards([unit(*rules)], list(rules), CardOptions(**opts), verify=False)
+    return make_cards([unit(*rules)], list(rules), CardOptions(**{"one_card": False, **opts}), verify=False)
 
 
 def texts(cards) -> list[tuple[str | None, str, bool]]:
@@ -67,7 +68,7 @@ def test_a_rule_too_long_for_one_card_gets_a_second_card_not_a_reference():
 
     rule = long_rule(45)
     contents = build_content([unit(rule)], [rule])
-    assert fit_cards(contents, CardOptions()) == {0: None}, "the rule in full should not fit one card"
+    assert fit_cards(contents, CardOptions(one_card=False)) == {0: None}, "the rule in full should not fit one card"
     cards = cards_of(rule)
     faces = [face for pair in cards.pairs for face in pair if face.side != "blank"]
     assert len(cards.pairs) == 2 and {f.total for f in faces} == {2} and [f.number for f in faces][-1] == 2

@@ -45,10 +45,12 @@ class CardOptions:
     stratagems: bool = False
     rules_sheet: bool = False
     exact: bool = False  # measure every size tried with WeasyPrint (slow; the reference fit)
-    # One card a unit: when its rules in full do not fit one card, long rules by their key
-    # sentence with a rules sheet reference (the longest by name and number) rather than a
-    # second card. A unit whose front alone is too long still continues on a second card.
-    one_card: bool = False
+    # One card a unit (the default, as a player sleeves them): when its rules in full do not
+    # fit one card, long rules by their operative sentence with a rules sheet reference (the
+    # longest by name and number) rather than a second card. A unit whose front alone is too
+    # long still continues on a second card. False (`--full-rules`): every rule in full, on the
+    # front's free space, then a second card, a reference only when two cards cannot hold it.
+    one_card: bool = True
 
     def __post_init__(self):
         problems = []
