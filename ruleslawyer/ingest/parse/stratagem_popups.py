@@ -15,6 +15,7 @@ from ...records import DetachmentRule, Enhancement, Record
 from ..document import HEADING, LIST_ITEM, TABLE
 from .parsing import ParseContext
 from .rule_text import ends_sentence, is_title_like, is_titlecase, region_changed
+from .datasheet_lines import weapon_header
 from .stratagem_lines import DET_RE, NAME_PTS_RE, PTS_RE, Line, faction_for
 
 _CAPS_WORDS = r"[A-Z][A-Z'’\-]*(?: [A-Z][A-Z'’\-]*)*"
@@ -245,7 +246,10 @@ class PopupParser:
             self._claim_group_heading(first)
             body, k = self._body(last + 1, is_start)
             self.ctx.claim(lines[p].index for p in range(first, last + 1))
-            self.ctx.claim(lines[p].index for p in body if lines[p].kind != TABLE and not _table_like(lines[p]))
+            # (a table in an entry stays free for the tables parser, but for a weapon's profile:
+            # the weapon an enhancement gives is part of its text, no table of its own)
+            self.ctx.claim(lines[p].index for p in body
+                           if (lines[p].kind != TABLE and not _table_like(lines[p])) or _weapon_profile(lines[p]))
             yield self._record(name, pts, group, body, lines[first].block.page, kind)
 
     def _claim_group_heading(self, k: int) -> None:
@@ -286,8 +290,8 @@ class PopupParser:
         if not is_title_like(line.text) or not is_titlecase(line.text):
             return False
         nxt = self.lines[j + 1] if j + 1 < len(self.lines) else None
-        if nxt is None or not nxt.usable:
-            return False
+        if nxt is None or not nxt.usable or nxt.kind == TABLE:
+            return False  # (a name over a table is a weapon the entry gives: "Orksbane [CLEAVE 2]" / profile)
         if nxt.kind == HEADING and nxt.text.casefold() == line.text.casefold():
             return True
         return _is_prose(nxt.text) and (line.kind == HEADING or line.block.is_bold or not self._gap_before(j))
@@ -356,6 +360,14 @@ def _is_prose(text: str) -> bool:
     """A sentence or more of running text (not a title, number or table cell)."""
     t = text.strip()
     return len(t.split()) >= 5 and (ends_sentence(t) or len(t.split()) >= 12)
+
+
+def _weapon_profile(line: Line) -> bool:
+    """A table whose header row is a weapon profile's (RANGE A WS S AP D)."""
+    if line.kind != TABLE:
+        return False
+    first = line.text.split("\n", 1)[0]
+    return weapon_header(Line(line.index, first, "paragraph", line.block, cells=tuple(first.split("\t")))) is not None
 
 
 def _table_like(line: Line) -> bool:
