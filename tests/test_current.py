@@ -196,6 +196,35 @@ def test_changes_between_the_world_eaters_pack_versions(pile):
     assert dates and min(dates) >= "2026-07-01"
 
 
+def _pdf_text(path) -> str:
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return " ".join((page.extract_text() or "") for page in pdf.pages)
+
+
+def test_changes_of_the_world_eaters_pack_name_its_rules_updates_and_faq(pile, shared):
+    """v1.1 adds two enhancement rules updates and drops the FAQ on Summoned by Slaughter in the
+    first battle round: what the two PDFs print, read here."""
+    nov26 = shared / "realdata" / "nov26"
+    v10 = _pdf_text(nov26 / "fp11_world_eaters_v1.0_2026-06-10.pdf")
+    v11 = _pdf_text(nov26 / "fp11_world_eaters_v1.1_2026-07-22.pdf")
+    def heading(name, text):  # an entry's heading starts a line; a question mentions it mid-sentence
+        return re.search(rf"(^|\n){name}", text) is not None
+
+    added = [n for n in ("Butcher Lord Enhancement", "Disciple of Khorne Enhancement")
+             if heading(n, v11) and not heading(n, v10)]
+    dropped = "Summoned by Slaughter Stratagem to deploy"
+    assert len(added) == 2 and dropped in " ".join(v10.split()) and dropped not in " ".join(v11.split())
+    result = run(pile, "changes", "-d", "world eaters", "--json")
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in result.output.splitlines()]
+    assert {n for n in added} <= {c["name"] for c in found if (c["status"], c["kind"]) == ("added", "errata")}
+    assert any(dropped in c["name"] for c in found if (c["status"], c["kind"]) == ("removed", "faq"))
+    assert all(c["from"].startswith("fp11_world_eaters_v1.0") and c["to"].startswith("fp11_world_eaters_v1.1")
+               for c in found)
+
+
 def test_heroic_intervention_keeps_its_mode_cost(pile):
     result = run(pile, "show", "heroic intervention", "--edition", "11", "--kind", "stratagem")
     assert "+1CP" in result.output

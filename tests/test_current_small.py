@@ -121,3 +121,33 @@ def test_initials_name_a_rule_when_one_rule_has_them():
     assert pick_record(corpus, "fnp").record.name == "Feel No Pain"
     with pytest.raises(NotFoundError):  # two rules are "ff": no guess
         pick_record(corpus, "ff")
+
+
+def _pack_versions():
+    """Two versions of a made-up faction pack: an erratum kept, one changed, one added, an FAQ dropped."""
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.reconcile import FileInfo
+    from ruleslawyer.records import Faq
+    from tests.factories import erratum, source
+
+    old, new = source("pack_v1.0.pdf"), source("pack_v1.1.pdf")
+
+    def version(src, v, entries, faqs):
+        return ([erratum(t, x, document="Pack", version=v, page="7", edition=11, src=src) for t, x in entries]
+                + [Faq(question=q, answer="No.", source=src, document="Pack", version=v, edition=11) for q in faqs])
+
+    records = (version(old, "1.0", [("Kept Rule", "Roll a D6."), ("Moved Rule", "Move 6\".")], ["Can I charge twice?"])
+               + version(new, "1.1", [("Kept Rule", "Roll a D6."), ("Moved Rule", "Move 8\"."),
+                                      ("Lord Enhancement", "INFANTRY model only.")], []))
+    infos = {"pack_v1.0.pdf": FileInfo("pack_v1.0.pdf", "pack_v1.0.pdf", "2026-06-10", "pdf", 0, "1.0", "2026-06-10"),
+             "pack_v1.1.pdf": FileInfo("pack_v1.1.pdf", "pack_v1.1.pdf", "2026-07-22", "pdf", 0, "1.1", "2026-07-22")}
+    return Corpus(records=records, originals=records, files=infos)
+
+
+def test_changes_compare_errata_and_faq_entries_of_two_document_versions():
+    from ruleslawyer.library.changes import changes_since
+
+    found = {(c.status, c.kind, c.name, c.fields) for c in changes_since(_pack_versions(), "2026-07-01")}
+    assert found == {("changed", "errata", "Moved Rule", ("text",)), ("added", "errata", "Lord Enhancement", ()),
+                     ("removed", "faq", "Can I charge twice?", ())}
+    assert not changes_since(_pack_versions(), "2026-08-01")
