@@ -272,3 +272,21 @@ def test_a_faction_word_before_the_name(pile, corpus, query, name, faction):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["name"], data["faction"]) == (name, faction)
+
+
+def test_a_faq_answer_dropped_by_the_newer_pack_is_not_current(pile, corpus, shared):
+    """The World Eaters pack v1.1 no longer prints the v1.0 answer on Summoned by Slaughter in the
+    first battle round: the current reference has no such answer; the reference of a date before
+    v1.1 still has it."""
+    nov26 = shared / "realdata" / "nov26"
+    v11 = " ".join(_pdf_text(nov26 / "fp11_world_eaters_v1.1_2026-07-22.pdf").split())
+    dropped = [r for r in corpus.originals if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.0")
+               and " ".join(r.question.split())[:60] not in v11]
+    assert len(dropped) == 1 and "Summoned by Slaughter" in dropped[0].question
+    assert not [r for r in corpus.records if r.kind == "faq" and r.question == dropped[0].question]
+    assert [r for r in corpus.records if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.1")]
+    assert not [r for r in corpus.records if r.kind in ("faq", "errata")
+                and r.source.file.startswith("fp11_world_eaters_v1.0")]
+    assert run(pile, "show", dropped[0].question).exit_code != 0
+    then = run(pile, "show", dropped[0].question, "--as-of", "2026-07-01")
+    assert then.exit_code == 0 and "version 1.0" in then.output, then.output

@@ -74,7 +74,7 @@ def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None]
         if not outcome.applied and index.skipped_newer:
             outcome = _newer_printing(e, outcome, index.skipped_newer[0], dated)
         outcomes.append(outcome)
-    _drop_repeated_notes(current)
+    _drop_superseded_and_repeated(current, _newest_versions(records))
     return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
 
 
@@ -85,20 +85,47 @@ def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Ou
                    f"{e.document or e.source.file} ({dated(e)})", i_record.kind, "newer printing")
 
 
-def _drop_repeated_notes(current: list[Record | None]) -> None:
-    """Keep one copy of a designer's note or FAQ answer that several files carry.
+def _drop_superseded_and_repeated(current: list[Record | None], newest: dict[tuple, tuple]) -> None:
+    """Keep the errata, designer's notes and FAQ answers of the newest version of each document,
+    and one copy of a note or answer that several files carry.
 
+    A newer version of an FAQ document supersedes the older one as a whole (`_select` applies
+    only its errata): an entry the newer version no longer prints is withdrawn, not current, and
+    the older version's entries are not current either (the originals keep them).
     The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
     new name); its errata are deduplicated when applied, and its notes and answers are here.
     """
     seen: set[tuple] = set()
     for i, r in enumerate(current):
-        if isinstance(r, (Note, Faq)):
+        if isinstance(r, (Erratum, Note, Faq)) and _superseded(r, newest):
+            current[i] = None
+        elif isinstance(r, (Note, Faq)):
             key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
                    fold(r.text if isinstance(r, Note) else r.answer))
             if key in seen:
                 current[i] = None
             seen.add(key)
+
+
+def _document(entry: Erratum | Faq | Note) -> tuple:
+    """The document an FAQ entry belongs to, across its versions: its title and edition (an
+    untitled entry is its own file's)."""
+    return fold(entry.document or entry.source.file), entry.edition
+
+
+def _newest_versions(records: list[Record]) -> dict[tuple, tuple]:
+    """The newest stored version of each FAQ/errata document (`_document` -> `version_key`)."""
+    newest: dict[tuple, tuple] = {}
+    for r in records:
+        if isinstance(r, (Erratum, Faq, Note)):
+            doc = _document(r)
+            newest[doc] = max(newest.get(doc, ()), version_key(r.version))
+    return newest
+
+
+def _superseded(entry: Erratum | Faq | Note, newest: dict[tuple, tuple]) -> bool:
+    """Whether a newer version of `entry`'s document is stored."""
+    return version_key(entry.version) != newest[_document(entry)]
 
 
 def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
@@ -108,18 +135,13 @@ def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
 
 def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
     """The entries to apply: the newest version of each document, each entry once."""
-    newest: dict[tuple, tuple] = {}
-    for e in errata:
-        doc = (fold(e.document or ""), e.edition)
-        newest[doc] = max(newest.get(doc, ()), version_key(e.version))
+    newest = _newest_versions(errata)
     live: list[Erratum] = []
     skipped: list[Outcome] = []
     seen: dict[str, Erratum] = {}
     for e in errata:
-        doc = (fold(e.document or ""), e.edition)
-        if version_key(e.version) != newest[doc]:
-            newer = next(x.version for x in errata if (fold(x.document or ""), x.edition) == doc
-                         and version_key(x.version) == newest[doc])
+        if _superseded(e, newest):
+            newer = next(x.version for x in errata if _document(x) == _document(e) and not _superseded(x, newest))
             skipped.append(Outcome(e, False, e.target, f"superseded by version {newer} of {e.document}"))
             continue
         key = erratum_id(e)
