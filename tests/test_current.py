@@ -290,3 +290,23 @@ def test_a_faq_answer_dropped_by_the_newer_pack_is_not_current(pile, corpus, sha
     assert run(pile, "show", dropped[0].question).exit_code != 0
     then = run(pile, "show", dropped[0].question, "--as-of", "2026-07-01")
     assert then.exit_code == 0 and "version 1.0" in then.output, then.output
+
+
+@pytest.mark.parametrize("name, words", [
+    ("butcher lord", ("WORLD EATERS INFANTRY model only", "has the Infiltrators ability")),
+    ("disciple of khorne", ("LORD ON JUGGERNAUT model only", "has the Deep Strike ability"))])
+def test_a_faction_pack_rules_update_is_the_current_enhancement(pile, shared, name, words):
+    """The World Eaters pack v1.1 (11th edition) changes two enhancements the store holds only as
+    10th edition printings: `show` gives the update's wording as an 11th edition printing from
+    the pack and names the 10th edition one under "also"."""
+    pack = shared / "realdata" / "nov26" / "fp11_world_eaters_v1.1_2026-07-22.pdf"
+    printed = " ".join(_pdf_text(pack).split())
+    assert all(w in printed for w in words)
+    result = run(pile, "show", name, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    wording = " ".join(f"{data.get('restriction') or ''} {data['text']}".split())
+    assert all(w in wording for w in words)
+    assert (data["edition"], data["answer"]["file"]) == (11, pack.name)
+    assert data["changes"] and data["changes"][0]["version"] == "1.1"
+    assert [(a["kind"], a["edition"]) for a in data["also"]] == [("enhancement", 10)]
