@@ -22,7 +22,6 @@ newest applies (the others are "superseded"), and an entry seen twice applies on
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Callable
 
 from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
@@ -30,10 +29,11 @@ from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_
 from .lists import list_target
 from .weapons import weapon_target
 from .targets import TargetIndex
+from .versions import drop_superseded_and_repeated, newest_versions, superseded, version_key
 from .carried import carried_printing, enhancement_parts, kind_named, whole_stratagem
 from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, swap, tokens
 from ..names import fold, name_key
-from ..records import Ability, Erratum, Faq, Note, Record, Rule, Stratagem, record_name
+from ..records import Ability, Erratum, Record, Rule, Stratagem, record_name
 
 # Comma parts of a target that name a part of a card or book, not a rule ("rules text").
 _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
@@ -41,19 +41,6 @@ _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "key
                   "effect section", "target section", "when section", "restrictions section", "rules"}
 _STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
                      "restrictions section": "restrictions"}
-
-
-def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
-    """Sortable form of "1.7", "1.10", "1.1a", "1.7.1" (numbers compared as numbers).
-
-    Every part is an (int, str) pair, digits as (n, "") and letters as (-1, text), so any two
-    keys compare without mixing ints and strings: "1.7a" sorts before "1.7.1" and after "1.7".
-    """
-    if not version:
-        return ()
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
-
-
 
 
 def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None] | None = None) -> ApplyResult:
@@ -75,7 +62,7 @@ def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None]
         if not outcome.applied and index.skipped_newer:
             outcome = _newer_printing(e, outcome, index.skipped_newer[0], dated)
         outcomes.append(outcome)
-    _drop_superseded_and_repeated(current, _newest_versions(records))
+    drop_superseded_and_repeated(current, newest_versions(records))
     return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
 
 
@@ -86,49 +73,6 @@ def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Ou
                    f"{e.document or e.source.file} ({dated(e)})", i_record.kind, "newer printing")
 
 
-def _drop_superseded_and_repeated(current: list[Record | None], newest: dict[tuple, tuple]) -> None:
-    """Keep the errata, designer's notes and FAQ answers of the newest version of each document,
-    and one copy of a note or answer that several files carry.
-
-    A newer version of an FAQ document supersedes the older one as a whole (`_select` applies
-    only its errata): an entry the newer version no longer prints is withdrawn, not current, and
-    the older version's entries are not current either (the originals keep them).
-    The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
-    new name); its errata are deduplicated when applied, and its notes and answers are here.
-    """
-    seen: set[tuple] = set()
-    for i, r in enumerate(current):
-        if isinstance(r, (Erratum, Note, Faq)) and _superseded(r, newest):
-            current[i] = None
-        elif isinstance(r, (Note, Faq)):
-            key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
-                   fold(r.text if isinstance(r, Note) else r.answer))
-            if key in seen:
-                current[i] = None
-            seen.add(key)
-
-
-def _document(entry: Erratum | Faq | Note) -> tuple:
-    """The document an FAQ entry belongs to, across its versions: its title and edition (an
-    untitled entry is its own file's)."""
-    return fold(entry.document or entry.source.file), entry.edition
-
-
-def _newest_versions(records: list[Record]) -> dict[tuple, tuple]:
-    """The newest stored version of each FAQ/errata document (`_document` -> `version_key`)."""
-    newest: dict[tuple, tuple] = {}
-    for r in records:
-        if isinstance(r, (Erratum, Faq, Note)):
-            doc = _document(r)
-            newest[doc] = max(newest.get(doc, ()), version_key(r.version))
-    return newest
-
-
-def _superseded(entry: Erratum | Faq | Note, newest: dict[tuple, tuple]) -> bool:
-    """Whether a newer version of `entry`'s document is stored."""
-    return version_key(entry.version) != newest[_document(entry)]
-
-
 def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
     position = {id(e): n for n, e in enumerate(errata)}
     return sorted(outcomes, key=lambda o: position.get(id(o.erratum), 0))
@@ -136,13 +80,13 @@ def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
 
 def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
     """The entries to apply: the newest version of each document, each entry once."""
-    newest = _newest_versions(errata)
+    newest = newest_versions(errata)
     live: list[Erratum] = []
     skipped: list[Outcome] = []
     seen: dict[str, Erratum] = {}
     for e in errata:
-        if _superseded(e, newest):
-            newer = next(x.version for x in errata if _document(x) == _document(e) and not _superseded(x, newest))
+        if superseded(e, newest):
+            newer = next(x.version for x in errata if document_of(x) == document_of(e) and not superseded(x, newest))
             skipped.append(Outcome(e, False, e.target, f"superseded by version {newer} of {e.document}"))
             continue
         key = erratum_id(e)
