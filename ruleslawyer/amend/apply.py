@@ -29,7 +29,7 @@ from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_
 from .lists import list_target
 from .weapons import weapon_target
 from .targets import TargetIndex
-from .versions import drop_superseded_and_repeated, newest_versions, superseded, version_key
+from .versions import document_of, drop_superseded_and_repeated, newest_versions, superseded, version_key
 from .carried import carried_printing, enhancement_parts, kind_named, whole_stratagem
 from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, swap, tokens
 from ..names import fold, name_key
