@@ -310,3 +310,31 @@ def test_a_faction_pack_rules_update_is_the_current_enhancement(pile, shared, na
     assert (data["edition"], data["answer"]["file"]) == (11, pack.name)
     assert data["changes"] and data["changes"][0]["version"] == "1.1"
     assert [(a["kind"], a["edition"]) for a in data["also"]] == [("enhancement", 10)]
+
+
+def test_a_core_rule_reprinted_on_a_faction_page_is_one_answer(pile, corpus):
+    """Q08: the 10th edition Engagement Range, faction-less on most saved pages and filed under
+    Necrons by the Necrons faction page: one rule, the core printing first, the command for the
+    other printing works."""
+    printings = [r for r in corpus.records if r.kind == "rule" and r.name == "Engagement Range" and r.edition == 10]
+    assert {bool(r.faction) for r in printings} == {False, True}
+    result = run(pile, "show", "engagement range", "--edition", "10", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["faction"] is None and '1" horizontally' in data["text"]
+    other = next(a for a in data["also"] if a["faction"])
+    again = run(pile, "show", "Engagement Range", "--source", other["file"])
+    assert again.exit_code == 0 and other["file"] in again.output, again.output
+
+
+def test_a_chapter_stratagem_printed_by_its_pack_and_an_export_is_one_answer(pile, corpus):
+    """Q16: Chilling Howl, filed under Space Wolves by the pack and under Space Marines by the
+    Wahapedia export: one stratagem, the newest dated printing, the others under "also"."""
+    printings = [r for r in corpus.records if r.kind == "stratagem" and r.name == "Chilling Howl"]
+    assert len({r.faction for r in printings}) > 1
+    newest = max(printings, key=lambda r: corpus.date_of(r) or "")
+    result = run(pile, "show", "chilling howl", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["answer"]["file"] == newest.source.file and data["cp"] == 1
+    assert {a["file"] for a in data["also"]} == {r.source.file for r in printings} - {newest.source.file}

@@ -151,3 +151,45 @@ def test_changes_compare_errata_and_faq_entries_of_two_document_versions():
     assert found == {("changed", "errata", "Moved Rule", ("text",)), ("added", "errata", "Lord Enhancement", ()),
                      ("removed", "faq", "Can I charge twice?", ())}
     assert not changes_since(_pack_versions(), "2026-08-01")
+
+
+def _one_name_corpus(records, dates=None):
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.reconcile import FileInfo
+
+    dates = dates or {}
+    files = {r.source.file: FileInfo(r.source.file, r.source.file, dates.get(r.source.file, "2026-01-01"),
+                                     "html", 0, None, dates.get(r.source.file)) for r in records}
+    return Corpus(records=list(records), originals=list(records), files=files)
+
+
+def test_one_rule_filed_under_a_faction_by_a_page_is_one_answer():
+    from ruleslawyer.library.pick import pick_record
+    from tests.factories import rule, source
+
+    words = "While a model is within 1 inch horizontally and 5 inches vertically of an enemy model, they are close."
+    core = rule("Close Range", words, edition=10, src=source("core_page.html"))
+    page = rule("Close Range", words + " Stealth: some warriors hide.", edition=10, faction="Rats",
+                src=source("rats_page.html"))
+    picked = pick_record(_one_name_corpus([page, core]), "close range", edition=10)
+    assert picked.record is core and picked.also == [page]
+    assert pick_record(_one_name_corpus([page, core]), "close range", source="rats_page.html").record is page
+
+
+def test_a_chapter_stratagem_filed_under_the_parent_faction_is_one_answer():
+    from ruleslawyer.errors import AmbiguousNameError
+    from ruleslawyer.library.pick import pick_record
+    from tests.factories import sheet, source, stratagem
+
+    pack = stratagem("Cold Howl", faction="Ice Wolves", group="Champions", cp=1, effect="Enemies test.",
+                     src=source("pack.pdf"))
+    export = stratagem("Cold Howl", faction="Star Marines", group="CHAMPIONS", cp=1, effect="Each enemy tests.",
+                       src=source("export.csv"))
+    wolf = sheet("Wolf Guard", faction="Star Marines", faction_keywords=("ICE WOLVES",), src=source("export.csv"))
+    dates = {"pack.pdf": "2025-10-01", "export.csv": "2025-11-14"}
+    picked = pick_record(_one_name_corpus([pack, export, wolf], dates), "cold howl")
+    assert picked.record is export and picked.also == [pack]
+    stranger = stratagem("Cold Howl", faction="Bone Kings", group="Champions", effect="Something else.",
+                         src=source("bones.pdf"))
+    with pytest.raises(AmbiguousNameError):  # another faction's namesake is another thing
+        pick_record(_one_name_corpus([pack, stranger, wolf], dates), "cold howl")

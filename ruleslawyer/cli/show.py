@@ -44,11 +44,12 @@ def show(app, name, kind, edition, faction, as_printed, as_of, source_file, as_j
     with app.store() as store:
         check_faction(store, faction)
         corpus = load_corpus(store, amended=not as_printed, as_of=as_of)
-        picked = pick_record(corpus, query, kind=kind, edition=edition, faction=faction)
-        if source_file and picked.detachment is None:
+        picked = pick_record(corpus, query, kind=kind, edition=edition, faction=faction, source=source_file)
+        if source_file and picked.detachment is None and picked.record.source.file != source_file:
             corpus = load_corpus(store, amended=not as_printed, as_of=as_of,
                                  choose={fold(record_name(picked.record)): source_file})
-            picked = pick_record(corpus, query, kind=kind, edition=edition or picked.record.edition, faction=faction)
+            picked = pick_record(corpus, query, kind=kind, edition=edition or picked.record.edition, faction=faction,
+                                 source=source_file)
             if picked.record.source.file != source_file and not _printed_in(picked, source_file):
                 raise click.BadParameter(f"{record_name(picked.record)} is not printed in {source_file!r}",
                                          param_hint="--source")

@@ -22,6 +22,7 @@ from ..records import Datasheet, Record, record_name
 from .corpus import Corpus
 from .find import find_by_name
 from .reconcile import FileInfo, Printings, identity
+from .samething import one_per_thing
 
 
 @dataclass
@@ -75,14 +76,18 @@ def printings_index(corpus: Corpus) -> dict[tuple, Printings]:
 
 
 def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: int | None = None,
-                faction: str | None = None) -> Picked:
+                faction: str | None = None, source: str | None = None) -> Picked:
     """The record `name` refers to (see module docstring), or AmbiguousNameError listing the
-    different things it could mean."""
+    different things it could mean. `source` (a stored file's name or path) keeps the
+    candidates printed in that file, when it prints any (`show --source FILE`)."""
     found = _candidates(corpus, name, kind, edition, faction)
     if isinstance(found, Picked):
         return found
+    if source:
+        index = printings_index(corpus)
+        found = [r for r in found if _printed_in(corpus, index, r, source)] or found
     pool = _base_names(found, name)
-    current, also = _current(corpus, pool, name, edition)
+    current, also = _current(corpus, pool, name, edition, renaming=not source)
     if len(current) != 1:
         raise AmbiguousNameError(f"{len(current)} records match {name!r}, different things", candidates=current,
                                  hint="show one with the command given after it")
@@ -180,18 +185,30 @@ def _base_names(found: list[Record], name: str) -> list[Record]:
     return found
 
 
-def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None) -> tuple[list[Record], list[Record]]:
+def _printed_in(corpus: Corpus, index: dict[tuple, Printings], record: Record, source: str) -> bool:
+    """Whether the stored file `source` (name or path) prints `record`."""
+    files = [corpus.file_of(record)]
+    entry = index.get(identity(record))
+    if entry is not None:
+        files += [entry.chosen_file] + [info for _, info in entry.others]
+    return record.source.file == source or any(f is not None and source in (f.name, f.path) for f in files)
+
+
+def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
+             renaming: bool = True) -> tuple[list[Record], list[Record]]:
     """(the current candidates, the others): the newest edition's, one per thing; printings of
     one unit under two factions are one thing (the one whose faction it bears everywhere)."""
     if edition is None:
         newest = max((r.edition or 0) for r in pool)
         current = [r for r in pool if (r.edition or 0) == newest]
-        renamed = _renamed(corpus, name, pool, newest)
+        renamed = _renamed(corpus, name, pool, newest) if renaming else None
         if renamed is not None:
             current = [renamed]
     else:
         current = list(pool)
     current = _one_per_thing(_newest_amendments(corpus, current))
+    if len(current) > 1:  # one thing filed under two factions by two sources
+        current, _ = one_per_thing(corpus, current)
     also = [r for r in pool if r not in current]
     if len(current) > 1:
         owner = _defining(current)
