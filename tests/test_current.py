@@ -338,3 +338,17 @@ def test_a_chapter_stratagem_printed_by_its_pack_and_an_export_is_one_answer(pil
     data = json.loads(result.output)
     assert data["answer"]["file"] == newest.source.file and data["cp"] == 1
     assert {a["file"] for a in data["also"]} == {r.source.file for r in printings} - {newest.source.file}
+
+
+def test_the_current_rule_whose_name_holds_the_asked_name_wins(pile, corpus):
+    """Q11: "starting strength" is, in 11th edition, defined by a rule whose name holds it; the
+    10th edition rule of that exact name is named under "also"."""
+    newer = [r for r in corpus.records if r.kind == "rule" and r.edition == 11
+             and "starting strength" in r.name.casefold()]
+    older = [r for r in corpus.records if r.kind == "rule" and r.name.casefold() == "starting strength"]
+    assert len({r.name for r in newer}) == 1 and older and all(r.edition < 11 for r in older)
+    result = run(pile, "show", "starting strength", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["name"], data["edition"]) == (newer[0].name, 11)
+    assert any(a["name"].casefold() == "starting strength" and a["edition"] < 11 for a in data["also"])

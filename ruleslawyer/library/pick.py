@@ -269,7 +269,9 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
     - a shorter name that starts the term and whose text uses it: 11th edition "Engagement"
       (03.04) defines "engagement range";
     - the term and a move word: "Fall Back" became "Fall-back Move" (09.07);
-    - a core stratagem ending with the term: "Overwatch" became the "Fire Overwatch" stratagem.
+    - a core stratagem ending with the term: "Overwatch" became the "Fire Overwatch" stratagem;
+    - a rule whose name holds the term's words: "Starting Strength" is defined in 11th edition
+      by "Starting Strength and Half-strength".
     None unless exactly one record of the newest such edition qualifies."""
     if {r.kind for r in pool} != {"rule"}:
         return None
@@ -281,7 +283,8 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
         if r.kind not in ("rule", "stratagem") or (r.edition or 0) <= newest:
             continue
         key = fold(r.name)
-        if r.kind == "rule" and ((key in heads and want in fold(r.text)) or key in (f"{want} move", f"{want} moves")):
+        if r.kind == "rule" and ((key in heads and want in fold(r.text)) or key in (f"{want} move", f"{want} moves")
+                                 or f" {want} " in f" {key} "):
             found.append(r)
         elif r.kind == "stratagem" and not getattr(r, "faction", None) and key.endswith(f" {want}"):
             found.append(r)
