@@ -352,3 +352,24 @@ def test_the_current_rule_whose_name_holds_the_asked_name_wins(pile, corpus):
     data = json.loads(result.output)
     assert (data["name"], data["edition"]) == (newer[0].name, 11)
     assert any(a["name"].casefold() == "starting strength" and a["edition"] < 11 for a in data["also"])
+
+
+def test_a_unit_with_only_an_older_datasheet_is_priced_by_the_current_points_list(pile, corpus, shared):
+    """Q28: Custodian Guard has only 10th edition datasheets here, and an 11th edition price in the
+    Munitorum Field Manual v1.1 YAML: show gives that price (as points does), names its edition
+    and source, and does not print the 10th edition points as current."""
+    sheets = [r for r in corpus.records if r.kind == "datasheet" and r.name == "Custodian Guard"]
+    assert sheets and max(r.edition for r in sheets) == 10
+    expected = _mfm_points(shared, "adeptus-custodes.yaml", "Custodian Guard")
+    result = run(pile, "show", "custodian guard", "--json")
+    assert result.exit_code == 0, result.output
+    price = json.loads(result.output)["current_points"]
+    assert (price["edition"], price["file"]) == (11, "adeptus-custodes.yaml")
+    assert sorted(c["points"] for c in price["costs"]) == sorted(expected)
+    text = run(pile, "show", "custodian guard").output
+    assert "Current points (11th edition, adeptus-custodes.yaml" in text
+    head = text.splitlines()[0]
+    own = next(r for r in sheets if r.edition == 10).points
+    assert own and not any(f"{c.points} pts" in head for c in own)  # the 10th edition price is not the header's
+    points = run(pile, "points", "custodian guard").output
+    assert all(str(n) in points for n in expected)

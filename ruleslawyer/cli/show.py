@@ -76,6 +76,8 @@ def _displayed(picked):
 
     price = picked.price
     if picked.record.kind == "datasheet" and price is not None and price.costs:
+        if price.edition and picked.record.edition and price.edition != picked.record.edition:
+            return dataclasses.replace(picked.record, points=None)  # priced in another edition: see its line
         return dataclasses.replace(picked.record, points=price.costs)
     return picked.record
 
@@ -105,6 +107,7 @@ def _price_json(price) -> dict:
     from ..records_json import to_dict
 
     out = {"text": price.text, "file": price.file, "date": price.date, "version": price.version,
+           "edition": price.edition,
            "source_kind": price.kind, "detachment_points": price.detachment_points,
            "costs": [{"models": c.models, "points": c.points, "tier": c.tier} for c in price.costs],
            "wargear_costs": [{"name": c.name, "points": c.points} for c in price.wargear_costs]}

@@ -96,7 +96,7 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
     _, others = newest_editions([r for r in pool if _edition_free(r) == _edition_free(record)])
     picked = Picked(record, printings_index(corpus).get(identity(record)),
                     others.get(id(record), []), also=also, file=corpus.file_of(record))
-    _price(corpus, picked)
+    _price(corpus, picked, newest=edition is None)
     return picked
 
 
@@ -295,8 +295,10 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
     return best[0] if len({fold(r.name) for r in best}) == 1 else None
 
 
-def _price(corpus: Corpus, picked: Picked) -> None:
-    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement."""
+def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
+    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement.
+    With `newest` (no edition asked for) a unit is priced in its current edition: the newest
+    that prices it, which may be newer than its newest datasheet (`Price.edition` says)."""
     record = picked.record
     if record.kind not in ("datasheet", "detachment_rule", "enhancement"):
         return
@@ -307,7 +309,10 @@ def _price(corpus: Corpus, picked: Picked) -> None:
     if not name:
         return
     faction = getattr(record, "faction", None)
-    price = current_price(corpus, name, faction, record.edition, target_kind=target)
+    if newest and record.kind == "datasheet" and record.edition:
+        price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
+    else:
+        price = current_price(corpus, name, faction, record.edition, target_kind=target)
     # the record's own printed points need no line of their own: its card already gives them
     own = price is not None and price.record is not None and identity(price.record) == identity(record) \
         and price.file == record.source.file

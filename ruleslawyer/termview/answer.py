@@ -36,7 +36,12 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
     lines = [origin_line(picked.record, picked.file, as_of_note)]
     price = picked.price
     if price is not None and price.text:
-        lines.append(f"Current points ({price.where}): {price.text}")
+        record = picked.record
+        if price.edition and record.edition and price.edition != record.edition:  # a newer edition's list
+            lines.append(f"Current points ({edition_label(price.edition)}, {price.where}): {price.text}; "
+                         f"the newest {record.kind} in your documents is {edition_label(record.edition)}")
+        else:
+            lines.append(f"Current points ({price.where}): {price.text}")
     lines.extend(printing_lines(picked.printings))
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
