@@ -373,3 +373,41 @@ def test_a_unit_with_only_an_older_datasheet_is_priced_by_the_current_points_lis
     assert own and not any(f"{c.points} pts" in head for c in own)  # the 10th edition price is not the header's
     points = run(pile, "points", "custodian guard").output
     assert all(str(n) in points for n in expected)
+
+
+def test_a_detachment_view_lists_the_enhancements_its_points_list_names(pile, shared):
+    """Q31: the MFM v1.1 YAML lists Shield Host's enhancements with their costs; the detachment
+    view gives each, with "no text in your documents" where no record describes it, and says
+    where its parts were read."""
+    text = (shared / "realdata" / "e11" / "mfm" / "adeptus-custodes.yaml").read_text(encoding="utf-8")
+    block = text.split("  - name: Shield Host\n", 1)[1].split("\n  - name:", 1)[0]
+    listed = dict(re.findall(r"\{ name: (.+?), points: (\d+) \}", block))
+    assert len(listed) == 4
+    result = run(pile, "show", "shield host", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    costs = {e["name"]: e["current_points"] for e in data["enhancements"]}
+    costs.update({e["name"]: e["points"] for e in data["listed_enhancements"]})
+    assert costs == {name: int(points) for name, points in listed.items()}
+    assert data["sources"] and all(s["file"] and s["date"] for s in data["sources"])
+    view = run(pile, "show", "shield host").output
+    assert "no text in your documents" in view and "Source: " in view
+
+
+def test_a_pack_detachment_is_a_detachment_view_not_its_introduction(pile, corpus):
+    """Q32: the Space Wolves pack's Champions of Fenris: its introduction is stored as a rule of
+    that name, its rule, enhancements and stratagems as parts naming it; `show` gives the
+    detachment, each part once, with its sources."""
+    parts = [r for r in corpus.records if r.kind in ("detachment_rule", "enhancement", "stratagem")
+             and (getattr(r, "group", None) or "").casefold() == "champions of fenris"]
+    names = {k: {r.name.replace("’", "'") for r in parts if r.kind == k} for k in ("detachment_rule", "enhancement",
+                                                                                  "stratagem")}
+    assert all(names.values())
+    result = run(pile, "show", "champions of fenris", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["kind"] == "detachment"
+    for key, kind in (("rules", "detachment_rule"), ("enhancements", "enhancement"), ("stratagems", "stratagem")):
+        shown = [r["name"].replace("’", "'") for r in data[key]]
+        assert sorted(shown) == sorted(names[kind]), key  # each part once
+    assert data["sources"] and data["also_printed_in"]

@@ -126,6 +126,11 @@ def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
                 "enhancements": [dict(to_dict(e), current_points=detachment.enhancement_cost(e))
                                  for e in detachment.enhancements],
                 "stratagems": [to_dict(s) for s in detachment.stratagems],
+                "listed_enhancements": [{"name": i.name, "points": i.points, "text": None}
+                                        for i in detachment.listed_only],
+                "enhancement_costs": _price_json(detachment.listed) if detachment.listed is not None else None,
+                "sources": [{"file": f, "date": d} for f, d in detachment.sources],
+                "also_printed_in": detachment.also_printed_in,
                 "current_points": _price_json(detachment.price) if detachment.price is not None else None,
                 "newer_points": _price_json(detachment.newer_price) if detachment.newer_price is not None else None,
                 "other_editions": detachment.other_editions, "as_of": corpus.as_of}
