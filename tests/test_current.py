@@ -411,3 +411,18 @@ def test_a_pack_detachment_is_a_detachment_view_not_its_introduction(pile, corpu
         shown = [r["name"].replace("’", "'") for r in data[key]]
         assert sorted(shown) == sorted(names[kind]), key  # each part once
     assert data["sources"] and data["also_printed_in"]
+
+
+def test_an_faq_answer_as_of_a_date_is_the_version_current_then(pile, corpus):
+    """A search hit on an answer the World Eaters pack v1.1 repeats, frozen at a date before
+    v1.1, is the same answer of v1.0; the answer v1.1 dropped is kept aside as superseded."""
+    from ruleslawyer.library.corpus import as_of_printings
+    from ruleslawyer.records_json import to_dict
+
+    repeated = [r for r in corpus.records if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.1")]
+    assert repeated
+    with Store(pile) as store:
+        then = as_of_printings(store, [to_dict(r) for r in repeated], "2026-07-01")
+    assert all(d is not None and d["source"]["file"].startswith("fp11_world_eaters_v1.0") for d in then)
+    assert [d["question"] for d in then] == [r.question for r in repeated]
+    assert any("Summoned by Slaughter" in r.question for r in corpus.superseded if r.kind == "faq")

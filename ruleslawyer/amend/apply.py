@@ -62,8 +62,9 @@ def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None]
         if not outcome.applied and index.skipped_newer:
             outcome = _newer_printing(e, outcome, index.skipped_newer[0], dated)
         outcomes.append(outcome)
-    drop_superseded_and_repeated(current, newest_versions(records))
-    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+    withdrawn = drop_superseded_and_repeated(current, newest_versions(records))
+    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes),
+                       superseded=withdrawn)
 
 
 def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Outcome:

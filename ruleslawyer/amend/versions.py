@@ -19,7 +19,7 @@ def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
 
 
-def drop_superseded_and_repeated(current: list[Record | None], newest: dict[tuple, tuple]) -> None:
+def drop_superseded_and_repeated(current: list[Record | None], newest: dict[tuple, tuple]) -> list[Record]:
     """Keep the errata, designer's notes and FAQ answers of the newest version of each document,
     and one copy of a note or answer that several files carry.
 
@@ -28,10 +28,13 @@ def drop_superseded_and_repeated(current: list[Record | None], newest: dict[tupl
     the older version's entries are not current either (the originals keep them).
     The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
     new name); its errata are deduplicated when applied, and its notes and answers are here.
+    Returns the superseded entries (what a reference of an earlier date still has).
     """
     seen: set[tuple] = set()
+    withdrawn = []
     for i, r in enumerate(current):
         if isinstance(r, (Erratum, Note, Faq)) and superseded(r, newest):
+            withdrawn.append(r)
             current[i] = None
         elif isinstance(r, (Note, Faq)):
             key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
@@ -39,6 +42,7 @@ def drop_superseded_and_repeated(current: list[Record | None], newest: dict[tupl
             if key in seen:
                 current[i] = None
             seen.add(key)
+    return withdrawn
 
 
 def document_of(entry: Erratum | Faq | Note) -> tuple:

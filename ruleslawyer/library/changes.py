@@ -22,7 +22,7 @@ from typing import Iterable, Sequence
 from ..errors import NotFoundError
 from ..names import fold
 from ..records import Points, Record, record_name
-from .corpus import Corpus, check_date, file_infos
+from .corpus import Corpus, check_date, entry_key, file_infos
 from .reconcile import UNMERGED_KINDS, FileInfo, differences, identity, rank
 
 _KINDS = ("rule", "stratagem", "datasheet", "detachment_rule", "enhancement", "points", "table",
@@ -57,8 +57,7 @@ class RecordChange:
 def _key(record: Record) -> tuple:
     key = identity(record)
     if key is None:  # an erratum, FAQ answer or note: what it amends or asks
-        return (record.kind, fold(record_name(record)), fold(getattr(record, "target", None) or ""),
-                fold(getattr(record, "location", None) or ""), getattr(record, "operation", None))
+        return entry_key(record)[1:]
     kind, name, faction, _edition, group, _version = key
     return kind, name, faction, group
 
