@@ -295,10 +295,30 @@ def test_a_note_carried_by_two_copies_of_a_faq_is_kept_once():
              for f in ("faq.pdf", "faq.txt")]
     answers = [Faq(question="Q?", answer="A.", source=Source(f), document="Example FAQ", version="1.0")
                for f in ("faq.pdf", "faq.txt")]
-    other = Note(name="Invented Note", source=Source("v2.pdf"), document="Example FAQ", version="2.0", text="New.")
+    other = Note(name="Invented Note", source=Source("v2.pdf"), document="Other FAQ", version="1.0", text="New.")
     result = apply_errata(notes + answers + [other])
     kept = [(r.kind, r.source.file) for r in result.records]
     assert kept == [("note", "faq.pdf"), ("faq", "faq.pdf"), ("note", "v2.pdf")]
+
+
+def test_a_newer_version_of_a_faq_withdraws_what_it_no_longer_prints():
+    from ruleslawyer.amend.apply import apply_errata
+    from ruleslawyer.records import Faq, Source
+
+    def answer(question, version, file):
+        return Faq(question=question, answer="No.", source=Source(file), document="Example Pack", version=version,
+                   edition=11)
+
+    old = [answer("Can I charge twice?", "1.0", "v1.pdf"), answer("Can I shoot twice?", "1.0", "v1.pdf"),
+           erratum("Kept Rule", "Roll a D6.", document="Example Pack", version="1.0", edition=11,
+                   src=Source("v1.pdf"))]
+    new = [answer("Can I shoot twice?", "1.1", "v2.pdf"),
+           erratum("Kept Rule", "Roll a D6.", document="Example Pack", version="1.1", edition=11,
+                   src=Source("v2.pdf"))]
+    result = apply_errata(old + new)
+    current = {(r.kind, r.source.file) for r in result.records}
+    assert current == {("faq", "v2.pdf"), ("errata", "v2.pdf")}
+    assert all(r.version == "1.0" for r in old) and len(old) == 3  # the originals are kept as they were
 
 
 # ---------------------------------------------------------------- datasheet parts

@@ -196,6 +196,35 @@ def test_changes_between_the_world_eaters_pack_versions(pile):
     assert dates and min(dates) >= "2026-07-01"
 
 
+def _pdf_text(path) -> str:
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return " ".join((page.extract_text() or "") for page in pdf.pages)
+
+
+def test_changes_of_the_world_eaters_pack_name_its_rules_updates_and_faq(pile, shared):
+    """v1.1 adds two enhancement rules updates and drops the FAQ on Summoned by Slaughter in the
+    first battle round: what the two PDFs print, read here."""
+    nov26 = shared / "realdata" / "nov26"
+    v10 = _pdf_text(nov26 / "fp11_world_eaters_v1.0_2026-06-10.pdf")
+    v11 = _pdf_text(nov26 / "fp11_world_eaters_v1.1_2026-07-22.pdf")
+    def heading(name, text):  # an entry's heading starts a line; a question mentions it mid-sentence
+        return re.search(rf"(^|\n){name}", text) is not None
+
+    added = [n for n in ("Butcher Lord Enhancement", "Disciple of Khorne Enhancement")
+             if heading(n, v11) and not heading(n, v10)]
+    dropped = "Summoned by Slaughter Stratagem to deploy"
+    assert len(added) == 2 and dropped in " ".join(v10.split()) and dropped not in " ".join(v11.split())
+    result = run(pile, "changes", "-d", "world eaters", "--json")
+    assert result.exit_code == 0, result.output
+    found = [json.loads(line) for line in result.output.splitlines()]
+    assert {n for n in added} <= {c["name"] for c in found if (c["status"], c["kind"]) == ("added", "errata")}
+    assert any(dropped in c["name"] for c in found if (c["status"], c["kind"]) == ("removed", "faq"))
+    assert all(c["from"].startswith("fp11_world_eaters_v1.0") and c["to"].startswith("fp11_world_eaters_v1.1")
+               for c in found)
+
+
 def test_heroic_intervention_keeps_its_mode_cost(pile):
     result = run(pile, "show", "heroic intervention", "--edition", "11", "--kind", "stratagem")
     assert "+1CP" in result.output
@@ -243,3 +272,157 @@ def test_a_faction_word_before_the_name(pile, corpus, query, name, faction):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["name"], data["faction"]) == (name, faction)
+
+
+def test_a_faq_answer_dropped_by_the_newer_pack_is_not_current(pile, corpus, shared):
+    """The World Eaters pack v1.1 no longer prints the v1.0 answer on Summoned by Slaughter in the
+    first battle round: the current reference has no such answer; the reference of a date before
+    v1.1 still has it."""
+    nov26 = shared / "realdata" / "nov26"
+    v11 = " ".join(_pdf_text(nov26 / "fp11_world_eaters_v1.1_2026-07-22.pdf").split())
+    dropped = [r for r in corpus.originals if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.0")
+               and " ".join(r.question.split())[:60] not in v11]
+    assert len(dropped) == 1 and "Summoned by Slaughter" in dropped[0].question
+    assert not [r for r in corpus.records if r.kind == "faq" and r.question == dropped[0].question]
+    assert [r for r in corpus.records if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.1")]
+    assert not [r for r in corpus.records if r.kind in ("faq", "errata")
+                and r.source.file.startswith("fp11_world_eaters_v1.0")]
+    assert run(pile, "show", dropped[0].question).exit_code != 0
+    then = run(pile, "show", dropped[0].question, "--as-of", "2026-07-01")
+    assert then.exit_code == 0 and "version 1.0" in then.output, then.output
+
+
+@pytest.mark.parametrize("name, words", [
+    ("butcher lord", ("WORLD EATERS INFANTRY model only", "has the Infiltrators ability")),
+    ("disciple of khorne", ("LORD ON JUGGERNAUT model only", "has the Deep Strike ability"))])
+def test_a_faction_pack_rules_update_is_the_current_enhancement(pile, shared, name, words):
+    """The World Eaters pack v1.1 (11th edition) changes two enhancements the store holds only as
+    10th edition printings: `show` gives the update's wording as an 11th edition printing from
+    the pack and names the 10th edition one under "also"."""
+    pack = shared / "realdata" / "nov26" / "fp11_world_eaters_v1.1_2026-07-22.pdf"
+    printed = " ".join(_pdf_text(pack).split())
+    assert all(w in printed for w in words)
+    result = run(pile, "show", name, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    wording = " ".join(f"{data.get('restriction') or ''} {data['text']}".split())
+    assert all(w in wording for w in words)
+    assert (data["edition"], data["answer"]["file"]) == (11, pack.name)
+    assert data["changes"] and data["changes"][0]["version"] == "1.1"
+    assert [(a["kind"], a["edition"]) for a in data["also"]] == [("enhancement", 10)]
+
+
+def test_a_core_rule_reprinted_on_a_faction_page_is_one_answer(pile, corpus):
+    """Q08: the 10th edition Engagement Range, faction-less on most saved pages and filed under
+    Necrons by the Necrons faction page: one rule, the core printing first, the command for the
+    other printing works."""
+    printings = [r for r in corpus.records if r.kind == "rule" and r.name == "Engagement Range" and r.edition == 10]
+    assert {bool(r.faction) for r in printings} == {False, True}
+    result = run(pile, "show", "engagement range", "--edition", "10", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["faction"] is None and '1" horizontally' in data["text"]
+    other = next(a for a in data["also"] if a["faction"])
+    again = run(pile, "show", "Engagement Range", "--source", other["file"])
+    assert again.exit_code == 0 and other["file"] in again.output, again.output
+
+
+def test_a_chapter_stratagem_printed_by_its_pack_and_an_export_is_one_answer(pile, corpus):
+    """Q16: Chilling Howl, filed under Space Wolves by the pack and under Space Marines by the
+    Wahapedia export: one stratagem, the newest dated printing, the others under "also"."""
+    printings = [r for r in corpus.records if r.kind == "stratagem" and r.name == "Chilling Howl"]
+    assert len({r.faction for r in printings}) > 1
+    newest = max(printings, key=lambda r: corpus.date_of(r) or "")
+    result = run(pile, "show", "chilling howl", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["answer"]["file"] == newest.source.file and data["cp"] == 1
+    assert {a["file"] for a in data["also"]} == {r.source.file for r in printings} - {newest.source.file}
+
+
+def test_the_current_rule_whose_name_holds_the_asked_name_wins(pile, corpus):
+    """Q11: "starting strength" is, in 11th edition, defined by a rule whose name holds it; the
+    10th edition rule of that exact name is named under "also"."""
+    newer = [r for r in corpus.records if r.kind == "rule" and r.edition == 11
+             and "starting strength" in r.name.casefold()]
+    older = [r for r in corpus.records if r.kind == "rule" and r.name.casefold() == "starting strength"]
+    assert len({r.name for r in newer}) == 1 and older and all(r.edition < 11 for r in older)
+    result = run(pile, "show", "starting strength", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["name"], data["edition"]) == (newer[0].name, 11)
+    assert any(a["name"].casefold() == "starting strength" and a["edition"] < 11 for a in data["also"])
+
+
+def test_a_unit_with_only_an_older_datasheet_is_priced_by_the_current_points_list(pile, corpus, shared):
+    """Q28: Custodian Guard has only 10th edition datasheets here, and an 11th edition price in the
+    Munitorum Field Manual v1.1 YAML: show gives that price (as points does), names its edition
+    and source, and does not print the 10th edition points as current."""
+    sheets = [r for r in corpus.records if r.kind == "datasheet" and r.name == "Custodian Guard"]
+    assert sheets and max(r.edition for r in sheets) == 10
+    expected = _mfm_points(shared, "adeptus-custodes.yaml", "Custodian Guard")
+    result = run(pile, "show", "custodian guard", "--json")
+    assert result.exit_code == 0, result.output
+    price = json.loads(result.output)["current_points"]
+    assert (price["edition"], price["file"]) == (11, "adeptus-custodes.yaml")
+    assert sorted(c["points"] for c in price["costs"]) == sorted(expected)
+    text = run(pile, "show", "custodian guard").output
+    assert "Current points (11th edition, adeptus-custodes.yaml" in text
+    head = text.splitlines()[0]
+    own = next(r for r in sheets if r.edition == 10).points
+    assert own and not any(f"{c.points} pts" in head for c in own)  # the 10th edition price is not the header's
+    points = run(pile, "points", "custodian guard").output
+    assert all(str(n) in points for n in expected)
+
+
+def test_a_detachment_view_lists_the_enhancements_its_points_list_names(pile, shared):
+    """Q31: the MFM v1.1 YAML lists Shield Host's enhancements with their costs; the detachment
+    view gives each, with "no text in your documents" where no record describes it, and says
+    where its parts were read."""
+    text = (shared / "realdata" / "e11" / "mfm" / "adeptus-custodes.yaml").read_text(encoding="utf-8")
+    block = text.split("  - name: Shield Host\n", 1)[1].split("\n  - name:", 1)[0]
+    listed = dict(re.findall(r"\{ name: (.+?), points: (\d+) \}", block))
+    assert len(listed) == 4
+    result = run(pile, "show", "shield host", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    costs = {e["name"]: e["current_points"] for e in data["enhancements"]}
+    costs.update({e["name"]: e["points"] for e in data["listed_enhancements"]})
+    assert costs == {name: int(points) for name, points in listed.items()}
+    assert data["sources"] and all(s["file"] and s["date"] for s in data["sources"])
+    view = run(pile, "show", "shield host").output
+    assert "no text in your documents" in view and "Source: " in view
+
+
+def test_a_pack_detachment_is_a_detachment_view_not_its_introduction(pile, corpus):
+    """Q32: the Space Wolves pack's Champions of Fenris: its introduction is stored as a rule of
+    that name, its rule, enhancements and stratagems as parts naming it; `show` gives the
+    detachment, each part once, with its sources."""
+    parts = [r for r in corpus.records if r.kind in ("detachment_rule", "enhancement", "stratagem")
+             and (getattr(r, "group", None) or "").casefold() == "champions of fenris"]
+    names = {k: {r.name.replace("’", "'") for r in parts if r.kind == k} for k in ("detachment_rule", "enhancement",
+                                                                                  "stratagem")}
+    assert all(names.values())
+    result = run(pile, "show", "champions of fenris", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["kind"] == "detachment"
+    for key, kind in (("rules", "detachment_rule"), ("enhancements", "enhancement"), ("stratagems", "stratagem")):
+        shown = [r["name"].replace("’", "'") for r in data[key]]
+        assert sorted(shown) == sorted(names[kind]), key  # each part once
+    assert data["sources"] and data["also_printed_in"]
+
+
+def test_an_faq_answer_as_of_a_date_is_the_version_current_then(pile, corpus):
+    """A search hit on an answer the World Eaters pack v1.1 repeats, frozen at a date before
+    v1.1, is the same answer of v1.0; the answer v1.1 dropped is kept aside as superseded."""
+    from ruleslawyer.library.corpus import as_of_printings
+    from ruleslawyer.records_json import to_dict
+
+    repeated = [r for r in corpus.records if r.kind == "faq" and r.source.file.startswith("fp11_world_eaters_v1.1")]
+    assert repeated
+    with Store(pile) as store:
+        then = as_of_printings(store, [to_dict(r) for r in repeated], "2026-07-01")
+    assert all(d is not None and d["source"]["file"].startswith("fp11_world_eaters_v1.0") for d in then)
+    assert [d["question"] for d in then] == [r.question for r in repeated]
+    assert any("Summoned by Slaughter" in r.question for r in corpus.superseded if r.kind == "faq")

@@ -121,3 +121,75 @@ def test_initials_name_a_rule_when_one_rule_has_them():
     assert pick_record(corpus, "fnp").record.name == "Feel No Pain"
     with pytest.raises(NotFoundError):  # two rules are "ff": no guess
         pick_record(corpus, "ff")
+
+
+def _pack_versions():
+    """Two versions of a made-up faction pack: an erratum kept, one changed, one added, an FAQ dropped."""
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.reconcile import FileInfo
+    from ruleslawyer.records import Faq
+    from tests.factories import erratum, source
+
+    old, new = source("pack_v1.0.pdf"), source("pack_v1.1.pdf")
+
+    def version(src, v, entries, faqs):
+        return ([erratum(t, x, document="Pack", version=v, page="7", edition=11, src=src) for t, x in entries]
+                + [Faq(question=q, answer="No.", source=src, document="Pack", version=v, edition=11) for q in faqs])
+
+    records = (version(old, "1.0", [("Kept Rule", "Roll a D6."), ("Moved Rule", "Move 6\".")], ["Can I charge twice?"])
+               + version(new, "1.1", [("Kept Rule", "Roll a D6."), ("Moved Rule", "Move 8\"."),
+                                      ("Lord Enhancement", "INFANTRY model only.")], []))
+    infos = {"pack_v1.0.pdf": FileInfo("pack_v1.0.pdf", "pack_v1.0.pdf", "2026-06-10", "pdf", 0, "1.0", "2026-06-10"),
+             "pack_v1.1.pdf": FileInfo("pack_v1.1.pdf", "pack_v1.1.pdf", "2026-07-22", "pdf", 0, "1.1", "2026-07-22")}
+    return Corpus(records=records, originals=records, files=infos)
+
+
+def test_changes_compare_errata_and_faq_entries_of_two_document_versions():
+    from ruleslawyer.library.changes import changes_since
+
+    found = {(c.status, c.kind, c.name, c.fields) for c in changes_since(_pack_versions(), "2026-07-01")}
+    assert found == {("changed", "errata", "Moved Rule", ("text",)), ("added", "errata", "Lord Enhancement", ()),
+                     ("removed", "faq", "Can I charge twice?", ())}
+    assert not changes_since(_pack_versions(), "2026-08-01")
+
+
+def _one_name_corpus(records, dates=None):
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.reconcile import FileInfo
+
+    dates = dates or {}
+    files = {r.source.file: FileInfo(r.source.file, r.source.file, dates.get(r.source.file, "2026-01-01"),
+                                     "html", 0, None, dates.get(r.source.file)) for r in records}
+    return Corpus(records=list(records), originals=list(records), files=files)
+
+
+def test_one_rule_filed_under_a_faction_by_a_page_is_one_answer():
+    from ruleslawyer.library.pick import pick_record
+    from tests.factories import rule, source
+
+    words = "While a model is within 1 inch horizontally and 5 inches vertically of an enemy model, they are close."
+    core = rule("Close Range", words, edition=10, src=source("core_page.html"))
+    page = rule("Close Range", words + " Stealth: some warriors hide.", edition=10, faction="Rats",
+                src=source("rats_page.html"))
+    picked = pick_record(_one_name_corpus([page, core]), "close range", edition=10)
+    assert picked.record is core and picked.also == [page]
+    assert pick_record(_one_name_corpus([page, core]), "close range", source="rats_page.html").record is page
+
+
+def test_a_chapter_stratagem_filed_under_the_parent_faction_is_one_answer():
+    from ruleslawyer.errors import AmbiguousNameError
+    from ruleslawyer.library.pick import pick_record
+    from tests.factories import sheet, source, stratagem
+
+    pack = stratagem("Cold Howl", faction="Ice Wolves", group="Champions", cp=1, effect="Enemies test.",
+                     src=source("pack.pdf"))
+    export = stratagem("Cold Howl", faction="Star Marines", group="CHAMPIONS", cp=1, effect="Each enemy tests.",
+                       src=source("export.csv"))
+    wolf = sheet("Wolf Guard", faction="Star Marines", faction_keywords=("ICE WOLVES",), src=source("export.csv"))
+    dates = {"pack.pdf": "2025-10-01", "export.csv": "2025-11-14"}
+    picked = pick_record(_one_name_corpus([pack, export, wolf], dates), "cold howl")
+    assert picked.record is export and picked.also == [pack]
+    stranger = stratagem("Cold Howl", faction="Bone Kings", group="Champions", effect="Something else.",
+                         src=source("bones.pdf"))
+    with pytest.raises(AmbiguousNameError):  # another faction's namesake is another thing
+        pick_record(_one_name_corpus([pack, stranger, wolf], dates), "cold howl")

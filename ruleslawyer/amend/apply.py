@@ -22,7 +22,6 @@ newest applies (the others are "superseded"), and an entry seen twice applies on
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Callable
 
 from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
@@ -30,9 +29,11 @@ from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_
 from .lists import list_target
 from .weapons import weapon_target
 from .targets import TargetIndex
-from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, tokens
+from .versions import document_of, drop_superseded_and_repeated, newest_versions, superseded, version_key
+from .carried import carried_printing, enhancement_parts, kind_named, whole_stratagem
+from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, swap, tokens
 from ..names import fold, name_key
-from ..records import Ability, Erratum, Faq, Note, Record, Rule, Stratagem, record_name
+from ..records import Ability, Erratum, Record, Rule, Stratagem, record_name
 
 # Comma parts of a target that name a part of a card or book, not a rule ("rules text").
 _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
@@ -40,19 +41,6 @@ _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "key
                   "effect section", "target section", "when section", "restrictions section", "rules"}
 _STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
                      "restrictions section": "restrictions"}
-
-
-def version_key(version: str | None) -> tuple[tuple[int, str], ...]:
-    """Sortable form of "1.7", "1.10", "1.1a", "1.7.1" (numbers compared as numbers).
-
-    Every part is an (int, str) pair, digits as (n, "") and letters as (-1, text), so any two
-    keys compare without mixing ints and strings: "1.7a" sorts before "1.7.1" and after "1.7".
-    """
-    if not version:
-        return ()
-    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.findall(r"\d+|[a-z]+", version.lower()))
-
-
 
 
 def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None] | None = None) -> ApplyResult:
@@ -74,8 +62,9 @@ def apply_errata(records: list[Record], *, dated: Callable[[Record], str | None]
         if not outcome.applied and index.skipped_newer:
             outcome = _newer_printing(e, outcome, index.skipped_newer[0], dated)
         outcomes.append(outcome)
-    _drop_repeated_notes(current)
-    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes))
+    withdrawn = drop_superseded_and_repeated(current, newest_versions(records))
+    return ApplyResult(records=[r for r in current if r is not None], outcomes=_in_order(errata, outcomes),
+                       superseded=withdrawn)
 
 
 def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Outcome:
@@ -85,22 +74,6 @@ def _newer_printing(e: Erratum, outcome: Outcome, i_record: Record, dated) -> Ou
                    f"{e.document or e.source.file} ({dated(e)})", i_record.kind, "newer printing")
 
 
-def _drop_repeated_notes(current: list[Record | None]) -> None:
-    """Keep one copy of a designer's note or FAQ answer that several files carry.
-
-    The same FAQ is often ingested twice (its PDF and a text copy, or a re-download under a
-    new name); its errata are deduplicated when applied, and its notes and answers are here.
-    """
-    seen: set[tuple] = set()
-    for i, r in enumerate(current):
-        if isinstance(r, (Note, Faq)):
-            key = (r.kind, fold(r.document or ""), r.version, fold(getattr(r, "name", None) or r.question),
-                   fold(r.text if isinstance(r, Note) else r.answer))
-            if key in seen:
-                current[i] = None
-            seen.add(key)
-
-
 def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
     position = {id(e): n for n, e in enumerate(errata)}
     return sorted(outcomes, key=lambda o: position.get(id(o.erratum), 0))
@@ -108,18 +81,13 @@ def _in_order(errata: list[Erratum], outcomes: list[Outcome]) -> list[Outcome]:
 
 def _select(errata: list[Erratum]) -> tuple[list[Erratum], list[Outcome]]:
     """The entries to apply: the newest version of each document, each entry once."""
-    newest: dict[tuple, tuple] = {}
-    for e in errata:
-        doc = (fold(e.document or ""), e.edition)
-        newest[doc] = max(newest.get(doc, ()), version_key(e.version))
+    newest = newest_versions(errata)
     live: list[Erratum] = []
     skipped: list[Outcome] = []
     seen: dict[str, Erratum] = {}
     for e in errata:
-        doc = (fold(e.document or ""), e.edition)
-        if version_key(e.version) != newest[doc]:
-            newer = next(x.version for x in errata if (fold(x.document or ""), x.edition) == doc
-                         and version_key(x.version) == newest[doc])
+        if superseded(e, newest):
+            newer = next(x.version for x in errata if document_of(x) == document_of(e) and not superseded(x, newest))
             skipped.append(Outcome(e, False, e.target, f"superseded by version {newer} of {e.document}"))
             continue
         key = erratum_id(e)
@@ -172,27 +140,41 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
                        "datasheet")
     name, location = split_place(e.target, e.location)
     target = _find_target(name, e.edition, index)
+    carried = None
+    if target is None:
+        target = carried = _carry(e, name, current, index)
     if target is None:
         return _by_wording(e, current, index, location) or Outcome(e, False, e.target, "target not in the corpus")
     if e.operation == "renumber":
         return Outcome(e, False, _target_name(current, target), "a mechanical change (numbering or map "
                        "measurements) that cannot be applied to text", _kind(current, target))
-    place = parse_location(location)
+    i, ability = target
+    record = current[i]
+    section = _STRATAGEM_FIELDS.get(_section(location)) if isinstance(record, Stratagem) else None
+    place = parse_location(None if section else location)  # "Effect section": that whole field
     if place is None:
         return Outcome(e, False, _target_name(current, target), f"location not understood: {location!r}",
                        _kind(current, target))
     operation = "append" if e.operation == "add" else e.operation
-    i, ability = target
-    record = current[i]
     if already_applied(record, e):
         return Outcome(e, True, _target_name(current, target), None, record.kind, "already applied")
-    text_field = _text_field(record, e)
+    text_field = section or _text_field(record, e)
     old_text = ability.text if ability is not None else (getattr(record, text_field) or "")
     try:
-        result = edit(old_text, operation, place, e.text)
+        if e.old_text and operation == "replace" and place.whole:  # "Change 3" to 6""
+            result = swap(old_text, e.old_text, e.text)
+        else:
+            result = edit(old_text, operation, place, e.text)
     except LocationError as exc:
-        return Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
+        outcome = Outcome(e, False, _target_name(current, target), f"location not found: {exc}", record.kind)
+        if carried is not None:
+            current[i] = None  # the new printing is made only to carry this update
+        return outcome
     change = change_for(e, result.old, result.new, location)
+    note = result.note
+    if carried is not None:
+        note = (f"a new edition {e.edition} printing of the edition {_original_edition(index, carried)} "
+                f"{record.kind.replace('_', ' ')}, the original kept")
     if ability is not None:
         abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
                           for a in record.abilities if not (a is ability and e.operation == "delete"
@@ -200,19 +182,34 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
         current[i] = dataclasses.replace(record, abilities=abilities, changes=record.changes + (change,))
     else:
         updates = {text_field: result.text, "changes": record.changes + (change,)}
+        if operation == "replace" and place.whole and not e.old_text:  # a whole new wording
+            sections = whole_stratagem(record, e.text)
+            updates.update(sections if sections else enhancement_parts(record, result.text)
+                           if text_field == "text" else {})
         if isinstance(record, Rule) and e.bullets:
             updates["summary"] = (tuple(e.bullets) if e.operation == "replace" and place.whole
                                   else record.summary + tuple(e.bullets))
         current[i] = dataclasses.replace(record, **updates)
-    return Outcome(e, True, _target_name(current, target), None, record.kind, result.note)
+    return Outcome(e, True, _target_name(current, target), None, record.kind, note)
 
 
 def _text_field(record: Record, e: Erratum) -> str:
-    """The field an erratum edits: `text`, or a stratagem's effect (or the section it names)."""
+    """The field an erratum edits: `text`, or a stratagem's effect (or the section it names, or
+    the one printing the words a "Change 'X' to 'Y'" entry replaces)."""
     if not isinstance(record, Stratagem):
         return "text"
+    if e.old_text:
+        printing = [f for f in ("when", "target", "effect", "restrictions") if e.old_text in (getattr(record, f) or "")]
+        if printing:
+            return printing[0]
     parts = {p.strip().lower() for p in (e.target or "").split(",")}
     return next((f for part, f in _STRATAGEM_FIELDS.items() if part in parts), "effect")
+
+
+def _section(location: str | None) -> str:
+    """A location as a stratagem section's name ("Effect" -> "effect section")."""
+    words = " ".join((location or "").lower().split())
+    return words if words.endswith(" section") else f"{words} section"
 
 
 def _kind(current, target) -> str:
@@ -246,22 +243,64 @@ def _on_a_datasheet(e: Erratum, index: TargetIndex) -> bool:
 
 def _find_target(target: str | None, edition: int | None, index: TargetIndex) -> tuple[int, Ability | None] | None:
     """The record (and ability) an erratum's target names, or None."""
-    parts = [p.strip() for p in (target or "").split(",")
-             if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
+    found = _named(target, edition, index)
+    if found:
+        return found[0], None
+    parts = _parts(target)
+    if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
+        bare = kind_named(parts[-1])
+        for i in index.sheets(parts[0], edition):
+            for ability in index.current[i].abilities:
+                if name_key(ability.name) == name_key(parts[-1]) or (
+                        bare and name_key(ability.name) == name_key(bare[0]) and index.loosely([i])):
+                    return i, ability
+    return None
+
+
+def _parts(target: str | None) -> list[str]:
+    return [p.strip() for p in (target or "").split(",") if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
+
+
+def _named(target: str | None, edition: int | None, index: TargetIndex) -> list[int]:
+    """The text records of `edition` (None: any) a target names: whole, without its generic
+    parts, by its last part inside the first; a name ending in its kind ("Butcher Lord
+    Enhancement") also without that word, the records of that kind first."""
+    parts = _parts(target)
     candidates = [(target, None), (", ".join(parts), None)]
     if len(parts) > 1:
         candidates.append((parts[-1], parts[0]))
         candidates.append((", ".join(parts[1:]), parts[0]))
     for name, section in candidates:
         found = index.rules(name, edition, section)
-        if len(found) >= 1:
-            return found[0], None
-    if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
-        for i in index.sheets(parts[0], edition):
-            for ability in index.current[i].abilities:
-                if name_key(ability.name) == name_key(parts[-1]):
-                    return i, ability
-    return None
+        if found:
+            return found
+        bare = kind_named(name or "")
+        if bare is not None:
+            found = index.loosely(index.rules(bare[0], edition, section))
+            if found:
+                return [i for i in found if index.current[i].kind == bare[1]] or found
+    return []
+
+
+def _carry(e: Erratum, name: str | None, current: list[Record | None], index: TargetIndex) -> tuple | None:
+    """Where the update's own-edition printing of a faction record printed only in the edition
+    before it now sits (carried.py), or None."""
+    if e.edition is None:
+        return None
+    skipped = list(index.skipped_newer)  # looking in every edition must not change why the entry failed
+    older = [current[i] for i in _named(name, None, index) if (current[i].edition or e.edition) < e.edition]
+    index.skipped_newer[:] = skipped
+    record = carried_printing(e, older)
+    if record is None:
+        return None
+    current.append(record)
+    index.add(len(current) - 1)
+    index.carried[len(current) - 1] = next(r.edition for r in older if r.kind == record.kind)
+    return len(current) - 1, None
+
+
+def _original_edition(index: TargetIndex, target: tuple) -> int | None:
+    return index.carried.get(target[0])
 
 
 def _by_wording(e: Erratum, current: list[Record | None], index: TargetIndex, location: str | None) -> Outcome | None:

@@ -25,6 +25,8 @@ class ApplyResult:
 
     records: list[Record]
     outcomes: list[Outcome] = field(default_factory=list)
+    # errata, FAQ answers and notes of a document version a newer stored version supersedes
+    superseded: list[Record] = field(default_factory=list)
 
     @property
     def applied(self) -> list[Outcome]:

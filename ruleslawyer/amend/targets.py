@@ -16,9 +16,11 @@ class TargetIndex:
     def __init__(self, current: list[Record | None]):
         self.current = current
         self._too_new: Callable[[Record], bool] | None = None  # printed after the current erratum
+        self._loose: Callable[[Record], bool] = lambda r: True
         self.skipped_newer: list[Record] = []
         self._folded: dict[int, str] | None = None  # case-folded wording, for the search by wording
         self._newest: tuple[int | None] | None = None  # (the newest datasheet edition,), once asked
+        self.carried: dict[int, int | None] = {}  # position of a new-edition printing -> the edition it came from
         self.by_name: dict[str, list[int]] = {}
         self.datasheets: dict[str, list[int]] = {}
         for i, r in enumerate(current):
@@ -42,6 +44,9 @@ class TargetIndex:
         """Before applying `e`: printings dated after its document are out of its reach."""
         self.skipped_newer = []
         erratum_date = dated(e) if dated else None
+        # an entry of unknown date may amend only what its target names exactly (kind words
+        # and all) in a printing of known date: it is not known to be newer than that printing
+        self._loose = (lambda r: True) if erratum_date or not dated else (lambda r: not dated(r))
         if not erratum_date:
             self._too_new = None
             return
@@ -57,6 +62,11 @@ class TargetIndex:
             else:
                 kept.append(i)
         return kept
+
+    def loosely(self, positions: list[int]) -> list[int]:
+        """Of `positions` found by a looser reading of the target's name, those the current
+        entry may amend (see `start`)."""
+        return [i for i in positions if self._loose(self.current[i])]
 
     def sheets(self, name: str, edition: int | None) -> list[int]:
         """Where the datasheets named `name` of `edition` (None: any) sit."""

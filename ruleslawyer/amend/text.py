@@ -210,6 +210,14 @@ def edit(text: str, operation: str, place: Place, new: str) -> Edit:
     return _edit_sentence(lines, paragraphs, operation, place, new)
 
 
+def swap(text: str, old: str, new: str) -> Edit:
+    """Replace the printed words `old` with `new` ("Change 9" to 8""), wherever the rule prints
+    them; LocationError when it does not."""
+    if not old or old not in text:
+        raise LocationError(f"the rule does not print {old!r}")
+    return Edit(text.replace(old, new), old, new)
+
+
 def _edit_sentence(lines, paragraphs, operation: str, place: Place, new: str) -> Edit:
     text = "\n".join(lines)
     note = None

@@ -44,11 +44,12 @@ def show(app, name, kind, edition, faction, as_printed, as_of, source_file, as_j
     with app.store() as store:
         check_faction(store, faction)
         corpus = load_corpus(store, amended=not as_printed, as_of=as_of)
-        picked = pick_record(corpus, query, kind=kind, edition=edition, faction=faction)
-        if source_file and picked.detachment is None:
+        picked = pick_record(corpus, query, kind=kind, edition=edition, faction=faction, source=source_file)
+        if source_file and picked.detachment is None and picked.record.source.file != source_file:
             corpus = load_corpus(store, amended=not as_printed, as_of=as_of,
                                  choose={fold(record_name(picked.record)): source_file})
-            picked = pick_record(corpus, query, kind=kind, edition=edition or picked.record.edition, faction=faction)
+            picked = pick_record(corpus, query, kind=kind, edition=edition or picked.record.edition, faction=faction,
+                                 source=source_file)
             if picked.record.source.file != source_file and not _printed_in(picked, source_file):
                 raise click.BadParameter(f"{record_name(picked.record)} is not printed in {source_file!r}",
                                          param_hint="--source")
@@ -75,6 +76,8 @@ def _displayed(picked):
 
     price = picked.price
     if picked.record.kind == "datasheet" and price is not None and price.costs:
+        if price.edition and picked.record.edition and price.edition != picked.record.edition:
+            return dataclasses.replace(picked.record, points=None)  # priced in another edition: see its line
         return dataclasses.replace(picked.record, points=price.costs)
     return picked.record
 
@@ -104,6 +107,7 @@ def _price_json(price) -> dict:
     from ..records_json import to_dict
 
     out = {"text": price.text, "file": price.file, "date": price.date, "version": price.version,
+           "edition": price.edition,
            "source_kind": price.kind, "detachment_points": price.detachment_points,
            "costs": [{"models": c.models, "points": c.points, "tier": c.tier} for c in price.costs],
            "wargear_costs": [{"name": c.name, "points": c.points} for c in price.wargear_costs]}
@@ -122,6 +126,11 @@ def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
                 "enhancements": [dict(to_dict(e), current_points=detachment.enhancement_cost(e))
                                  for e in detachment.enhancements],
                 "stratagems": [to_dict(s) for s in detachment.stratagems],
+                "listed_enhancements": [{"name": i.name, "points": i.points, "text": None}
+                                        for i in detachment.listed_only],
+                "enhancement_costs": _price_json(detachment.listed) if detachment.listed is not None else None,
+                "sources": [{"file": f, "date": d} for f, d in detachment.sources],
+                "also_printed_in": detachment.also_printed_in,
                 "current_points": _price_json(detachment.price) if detachment.price is not None else None,
                 "newer_points": _price_json(detachment.newer_price) if detachment.newer_price is not None else None,
                 "other_editions": detachment.other_editions, "as_of": corpus.as_of}

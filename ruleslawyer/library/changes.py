@@ -1,5 +1,5 @@
-"""What a newer document changed: rules, stratagems, datasheets and points, against the printing
-it supersedes.
+"""What a newer document changed: rules, stratagems, datasheets, points, errata and FAQ entries,
+against the printing (or document version) it supersedes.
 
 Three questions, one answer shape (`RecordChange`):
 - `changes_between(store, old, new)`: two stored files (two versions of one document);
@@ -8,7 +8,11 @@ Three questions, one answer shape (`RecordChange`):
   an older printing of the same record, every record first printed since, and every points
   version published since.
 Records are matched by their identity without the edition (kind, name, faction, group), and
-compared on what they say (`reconcile.differences`), not on where they were printed.
+compared on what they say (`reconcile.differences`), not on where they were printed. Errata, FAQ
+answers and notes are never merged as printings (`reconcile.UNMERGED_KINDS`): an entry of one
+version of a document is matched to the next version's entry by what it amends or asks (its
+target, place and operation; its question), and compared on its wording only, since its
+document, version, page and colour flag always differ between versions.
 """
 from __future__ import annotations
 
@@ -18,10 +22,13 @@ from typing import Iterable, Sequence
 from ..errors import NotFoundError
 from ..names import fold
 from ..records import Points, Record, record_name
-from .corpus import Corpus, check_date, file_infos
-from .reconcile import FileInfo, differences, identity, rank
+from .corpus import Corpus, check_date, entry_key, file_infos
+from .reconcile import UNMERGED_KINDS, FileInfo, differences, identity, rank
 
-_KINDS = ("rule", "stratagem", "datasheet", "detachment_rule", "enhancement", "points", "table")
+_KINDS = ("rule", "stratagem", "datasheet", "detachment_rule", "enhancement", "points", "table",
+          "errata", "faq", "note")
+# What an entry of a document version says about its own printing, not about the rules.
+_VERSION_FIELDS = frozenset({"document", "version", "page", "highlight", "faction_heading"})
 
 
 @dataclass(frozen=True)
@@ -49,8 +56,8 @@ class RecordChange:
 
 def _key(record: Record) -> tuple:
     key = identity(record)
-    if key is None:
-        return ("unmerged", record.kind, fold(record_name(record)))
+    if key is None:  # an erratum, FAQ answer or note: what it amends or asks
+        return entry_key(record)[1:]
     kind, name, faction, _edition, group, _version = key
     return kind, name, faction, group
 
@@ -64,11 +71,12 @@ def _compare(old: Sequence[Record], new: Sequence[Record], old_info: FileInfo | 
     for key, b in after.items():
         a = before.get(key)
         if a is None:
-            out.append(_change("added", None, b, (), None, new_info, date))
+            out.append(_change("added", None, b, (), old_info, new_info, date))
             continue
         info_a = old_info or FileInfo(a.source.file, a.source.file, "")
         info_b = new_info or FileInfo(b.source.file, b.source.file, "")
-        fields = tuple(d.field for d in differences(b, info_b, [(a, info_a)]))
+        fields = tuple(d.field for d in differences(b, info_b, [(a, info_a)])
+                       if identity(b) is not None or d.field not in _VERSION_FIELDS)
         if fields:
             out.append(_change("changed", a, b, fields, old_info, new_info, date))
     for key, a in before.items():
@@ -133,7 +141,7 @@ def changes_since(corpus: Corpus, since: str, *, kinds: Iterable[str] | None = N
     out: list[RecordChange] = []
     printed = {id(p.chosen): p for p in corpus.printings.values()}
     for record in corpus.originals:
-        if record.kind not in wanted or record.kind == "points":
+        if record.kind not in wanted or record.kind == "points" or record.kind in UNMERGED_KINDS:
             continue
         date = corpus.date_of(record)
         if not date or date < since:
@@ -151,6 +159,7 @@ def changes_since(corpus: Corpus, since: str, *, kinds: Iterable[str] | None = N
             out.append(_change("changed", prev, record, fields, prev_info, info, date))
     if "points" in wanted:
         out.extend(_points_since(corpus, since))
+    out.extend(c for c in _versions_since(corpus, since) if c.kind in wanted)
     return sorted(out, key=lambda c: (c.date or "", c.kind, fold(c.name)))
 
 
@@ -172,4 +181,30 @@ def _points_since(corpus: Corpus, since: str) -> list[RecordChange]:
                     and set(prev.wargear_costs) == set(cur.wargear_costs))
             if not same:
                 out.append(_change("changed", prev, cur, ("points",), corpus.file_of(prev), corpus.file_of(cur), date))
+    return out
+
+
+def _versions_since(corpus: Corpus, since: str) -> list[RecordChange]:
+    """Errata, FAQ answers and notes of each document version published since `since`, against
+    the version before it (a first version: every entry added). A version is a file; the file
+    before it holds an older version of one of the same documents (a pack's errata and its FAQ
+    may carry different document titles, and a version may drop every FAQ answer)."""
+    from .points import version_key
+
+    files: dict[str, list[Record]] = {}
+    for r in corpus.originals:
+        if r.kind in UNMERGED_KINDS:
+            files.setdefault(r.source.file, []).append(r)
+    documents = {f: {(fold(r.document or f), r.edition) for r in rs} for f, rs in files.items()}
+    versions = {f: max(version_key(r.version) for r in rs) for f, rs in files.items()}
+    out = []
+    for f, records in files.items():
+        date = corpus.date_of(records[0])
+        if not date or date < since:
+            continue
+        older = [g for g in files if g != f and documents[g] & documents[f] and versions[g] < versions[f]]
+        prev = max(older, key=lambda g: versions[g], default=None)
+        prev_records = files[prev] if prev else []
+        prev_info = corpus.file_of(prev_records[0]) if prev_records else None
+        out.extend(_compare(prev_records, records, prev_info, corpus.file_of(records[0])))
     return out

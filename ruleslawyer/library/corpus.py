@@ -45,6 +45,9 @@ class Corpus:
     as_of: str | None = None
     left_out: int = 0
     undated: int = 0
+    # errata, FAQ answers and notes of document versions a newer stored version supersedes: not
+    # current (not in `records`), kept for what a reference of an earlier date has
+    superseded: list[Record] = field(default_factory=list)
 
     def file_of(self, record: Record) -> FileInfo | None:
         """The dating facts of the file `record` was read from (None when not stored)."""
@@ -114,18 +117,25 @@ def as_of_printings(store: Store, records: list[dict], as_of: str) -> list[dict 
     """Each record dict (records.md shape, as search hits hold them) as the reference of `as_of`
     has it: itself when published on or before that date, else the printing of the same record
     (`reconcile.identity`) current then, an older file's; else None (nothing of it was
-    published yet). A kind whose printings never merge (errata, FAQ entries) is kept when its
-    file was published by then."""
+    published yet). A kind whose printings never merge (errata, FAQ entries, notes) is itself
+    when its file was published by then, else the same entry (`entry_key`) of the version of
+    its document current then."""
     from ..records_json import from_dict, to_dict
 
     as_of = check_date(as_of)
     frozen = load_corpus(store, as_of=as_of)
     kept = {key: r for r in frozen.records if (key := identity(r)) is not None}
+    entries = {entry_key(r): r for r in frozen.records if identity(r) is None}
     out = []
     for data in records:
-        key = identity(from_dict(data))
+        record = from_dict(data)
+        key = identity(record)
         if key is None:  # never merged: itself, if its file is in the reference of that date
-            out.append(data if (data.get("source") or {}).get("file") in frozen.files else None)
+            if (data.get("source") or {}).get("file") in frozen.files:
+                out.append(data)
+            else:
+                older = entries.get(entry_key(record))
+                out.append(to_dict(older) if older is not None else None)
             continue
         record = kept.get(key)
         if record is None:
@@ -135,6 +145,18 @@ def as_of_printings(store: Store, records: list[dict], as_of: str) -> list[dict 
         else:
             out.append(to_dict(record))
     return out
+
+
+def entry_key(record: Record) -> tuple:
+    """What makes an erratum, FAQ answer or note of one version of a document the same entry
+    in another version: its document, kind, and what it amends or asks (its target, place and
+    operation; its question; its name)."""
+    from ..names import fold
+    from ..records import record_name
+
+    return (fold(getattr(record, "document", None) or ""), record.kind, fold(record_name(record)),
+            fold(getattr(record, "target", None) or ""), fold(getattr(record, "location", None) or ""),
+            getattr(record, "operation", None))
 
 
 def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
@@ -177,7 +199,7 @@ def load_corpus(store: Store, *, amended: bool = True, reconciled: bool = True,
     published = {r.source.file: infos[p].published for p, r, _ in triples if p in infos and infos[p].published}
     result = apply_errata(originals, dated=lambda r: r.source.date or published.get(r.source.file))
     return Corpus(records=result.records, originals=originals, outcomes=result.outcomes, printings=printings,
-                  stored_hashes=hashes, **extra)
+                  stored_hashes=hashes, superseded=result.superseded, **extra)
 
 
 def check_date(text: str) -> str:

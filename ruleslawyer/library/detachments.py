@@ -30,13 +30,29 @@ class Detachment:
     other_editions: list[int] = field(default_factory=list)
     # the price of a newer edition whose rules the store does not hold (a points list only)
     newer_price: object | None = None
+    # the newest source of this edition that lists the enhancements with their costs (a points
+    # list), when the current price (a Detachment Points figure) does not
+    listed: object | None = None
+    # where the parts were read: (file, publication date or None), one per file
+    sources: list[tuple[str, str | None]] = field(default_factory=list)
+    also_printed_in: list[str] = field(default_factory=list)  # other files printing the same parts
 
     def enhancement_cost(self, enhancement: Enhancement) -> int | None:
-        """An enhancement's cost: the current price's, else the one printed with it."""
-        for item in getattr(self.price, "wargear_costs", ()) or ():
-            if fold(item.name) == fold(enhancement.name):
-                return item.points
+        """An enhancement's cost: the current price's (or the points list's), else the one
+        printed with it."""
+        for price in (self.price, self.listed):
+            for item in getattr(price, "wargear_costs", ()) or ():
+                if fold(item.name) == fold(enhancement.name):
+                    return item.points
         return enhancement.points
+
+    @property
+    def listed_only(self) -> list:
+        """The enhancements (ItemCost: name, points) the current points list names and no
+        stored record describes: their costs are known, their text is not in the documents."""
+        known = {fold(e.name) for e in self.enhancements}
+        price = self.price if getattr(self.price, "wargear_costs", None) else self.listed
+        return [item for item in getattr(price, "wargear_costs", ()) or () if fold(item.name) not in known]
 
     @property
     def detachment_points(self) -> int | None:
@@ -59,14 +75,21 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
                and (faction is None or fold(r.faction or "").startswith(fold(faction)))]
     if not members:
         return _priced_only(corpus, name, faction, edition)
+    files = {r.source.file for r in members}
+    # A record called `name` is meant, unless it is a plain rule printed in a document that
+    # prints this detachment's parts: the detachment's introduction, read as a rule.
     if exact_only and any(fold(getattr(r, "name", "") or "") == want for r in corpus.records
-                          if r.kind not in ("points", "errata", "faq")):
+                          if r.kind not in ("points", "errata", "faq")
+                          and not (r.kind == "rule" and r.source.file in files)):
         return None
     editions = sorted({r.edition or 0 for r in members}, reverse=True)
     chosen = edition if edition is not None else editions[0]
     members = [r for r in members if (r.edition or 0) == (chosen or 0)]
     if not members:
         return None
+    from .samething import one_per_thing
+
+    members, merged = one_per_thing(corpus, members)  # a part printed by a pack and an export is one part
     factions = {r.faction for r in members if r.faction}
     owner = sorted(factions)[0] if len(factions) == 1 else None
     detachment = Detachment(name=members[0].group or name, faction=owner, edition=chosen or None,
@@ -76,6 +99,16 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
     from .prices import current_price
 
     detachment.price = current_price(corpus, detachment.name, owner, detachment.edition, target_kind="detachment")
+    if not getattr(detachment.price, "wargear_costs", None):
+        from .prices import price_sources
+
+        detachment.listed = next((p for p in price_sources(corpus, detachment.name, owner, detachment.edition,
+                                                           target_kind="detachment") if p.wargear_costs), None)
+    dates = {}
+    for r in members:
+        dates.setdefault(r.source.file, corpus.date_of(r))
+    detachment.sources = sorted(dates.items())
+    detachment.also_printed_in = sorted({r.source.file for r in merged} - set(dates))
     newer = _priced_only(corpus, detachment.name, owner, None)
     if newer is not None and (newer.edition or 0) > (detachment.edition or 0):
         detachment.newer_price = newer.price

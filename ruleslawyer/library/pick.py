@@ -22,6 +22,7 @@ from ..records import Datasheet, Record, record_name
 from .corpus import Corpus
 from .find import find_by_name
 from .reconcile import FileInfo, Printings, identity
+from .samething import one_per_thing
 
 
 @dataclass
@@ -75,14 +76,18 @@ def printings_index(corpus: Corpus) -> dict[tuple, Printings]:
 
 
 def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: int | None = None,
-                faction: str | None = None) -> Picked:
+                faction: str | None = None, source: str | None = None) -> Picked:
     """The record `name` refers to (see module docstring), or AmbiguousNameError listing the
-    different things it could mean."""
+    different things it could mean. `source` (a stored file's name or path) keeps the
+    candidates printed in that file, when it prints any (`show --source FILE`)."""
     found = _candidates(corpus, name, kind, edition, faction)
     if isinstance(found, Picked):
         return found
+    if source:
+        index = printings_index(corpus)
+        found = [r for r in found if _printed_in(corpus, index, r, source)] or found
     pool = _base_names(found, name)
-    current, also = _current(corpus, pool, name, edition)
+    current, also = _current(corpus, pool, name, edition, renaming=not source)
     if len(current) != 1:
         raise AmbiguousNameError(f"{len(current)} records match {name!r}, different things", candidates=current,
                                  hint="show one with the command given after it")
@@ -91,7 +96,7 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
     _, others = newest_editions([r for r in pool if _edition_free(r) == _edition_free(record)])
     picked = Picked(record, printings_index(corpus).get(identity(record)),
                     others.get(id(record), []), also=also, file=corpus.file_of(record))
-    _price(corpus, picked)
+    _price(corpus, picked, newest=edition is None)
     return picked
 
 
@@ -180,18 +185,30 @@ def _base_names(found: list[Record], name: str) -> list[Record]:
     return found
 
 
-def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None) -> tuple[list[Record], list[Record]]:
+def _printed_in(corpus: Corpus, index: dict[tuple, Printings], record: Record, source: str) -> bool:
+    """Whether the stored file `source` (name or path) prints `record`."""
+    files = [corpus.file_of(record)]
+    entry = index.get(identity(record))
+    if entry is not None:
+        files += [entry.chosen_file] + [info for _, info in entry.others]
+    return record.source.file == source or any(f is not None and source in (f.name, f.path) for f in files)
+
+
+def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
+             renaming: bool = True) -> tuple[list[Record], list[Record]]:
     """(the current candidates, the others): the newest edition's, one per thing; printings of
     one unit under two factions are one thing (the one whose faction it bears everywhere)."""
     if edition is None:
         newest = max((r.edition or 0) for r in pool)
         current = [r for r in pool if (r.edition or 0) == newest]
-        renamed = _renamed(corpus, name, pool, newest)
+        renamed = _renamed(corpus, name, pool, newest) if renaming else None
         if renamed is not None:
             current = [renamed]
     else:
         current = list(pool)
     current = _one_per_thing(_newest_amendments(corpus, current))
+    if len(current) > 1:  # one thing filed under two factions by two sources
+        current, _ = one_per_thing(corpus, current)
     also = [r for r in pool if r not in current]
     if len(current) > 1:
         owner = _defining(current)
@@ -252,7 +269,9 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
     - a shorter name that starts the term and whose text uses it: 11th edition "Engagement"
       (03.04) defines "engagement range";
     - the term and a move word: "Fall Back" became "Fall-back Move" (09.07);
-    - a core stratagem ending with the term: "Overwatch" became the "Fire Overwatch" stratagem.
+    - a core stratagem ending with the term: "Overwatch" became the "Fire Overwatch" stratagem;
+    - a rule whose name holds the term's words: "Starting Strength" is defined in 11th edition
+      by "Starting Strength and Half-strength".
     None unless exactly one record of the newest such edition qualifies."""
     if {r.kind for r in pool} != {"rule"}:
         return None
@@ -264,7 +283,8 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
         if r.kind not in ("rule", "stratagem") or (r.edition or 0) <= newest:
             continue
         key = fold(r.name)
-        if r.kind == "rule" and ((key in heads and want in fold(r.text)) or key in (f"{want} move", f"{want} moves")):
+        if r.kind == "rule" and ((key in heads and want in fold(r.text)) or key in (f"{want} move", f"{want} moves")
+                                 or f" {want} " in f" {key} "):
             found.append(r)
         elif r.kind == "stratagem" and not getattr(r, "faction", None) and key.endswith(f" {want}"):
             found.append(r)
@@ -275,8 +295,10 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
     return best[0] if len({fold(r.name) for r in best}) == 1 else None
 
 
-def _price(corpus: Corpus, picked: Picked) -> None:
-    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement."""
+def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
+    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement.
+    With `newest` (no edition asked for) a unit is priced in its current edition: the newest
+    that prices it, which may be newer than its newest datasheet (`Price.edition` says)."""
     record = picked.record
     if record.kind not in ("datasheet", "detachment_rule", "enhancement"):
         return
@@ -287,7 +309,10 @@ def _price(corpus: Corpus, picked: Picked) -> None:
     if not name:
         return
     faction = getattr(record, "faction", None)
-    price = current_price(corpus, name, faction, record.edition, target_kind=target)
+    if newest and record.kind == "datasheet" and record.edition:
+        price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
+    else:
+        price = current_price(corpus, name, faction, record.edition, target_kind=target)
     # the record's own printed points need no line of their own: its card already gives them
     own = price is not None and price.record is not None and identity(price.record) == identity(record) \
         and price.file == record.source.file

@@ -117,10 +117,16 @@ class PriceIndex:
         return []
 
     def current(self, name: str, faction: str | None = None, edition: int | None = None,
-                target_kind: str = "datasheet") -> Price | None:
+                target_kind: str = "datasheet", *, at_least: int | None = None) -> Price | None:
         """The newest source's price, or None when no source prices it (or when sources of two
-        factions price it and no faction was given)."""
+        factions price it and no faction was given). With `at_least` (and no `edition`), the
+        unit's current edition is the newest edition from `at_least` on that prices it (a unit
+        whose newest datasheet is 10th edition is priced by an 11th edition points list)."""
         found = self.sources(name, faction, edition, target_kind)
+        if at_least is not None and edition is None:
+            newest = max((p.edition or 0 for p in found), default=0)
+            found = [p for p in found if (p.edition or 0) == newest and newest >= at_least] \
+                or self.sources(name, faction, at_least, target_kind)
         if not found:
             return None
         if faction is None and len({fold(p.faction or "") for p in found if p.faction}) > 1:
@@ -129,11 +135,13 @@ class PriceIndex:
 
 
 def current_price(corpus: Corpus, name: str, faction: str | None = None, edition: int | None = None, *,
-                  target_kind: str = "datasheet", as_of: str | None = None) -> Price | None:
+                  target_kind: str = "datasheet", as_of: str | None = None,
+                  at_least: int | None = None) -> Price | None:
     """The current price of one unit (or, with target_kind="detachment", one detachment): the
     newest dated source of its edition, whatever its kind. `as_of` leaves out sources published
-    after that date (a corpus loaded with `load_corpus(..., as_of=)` has done so already)."""
-    return PriceIndex(corpus, as_of=as_of).current(name, faction, edition, target_kind)
+    after that date (a corpus loaded with `load_corpus(..., as_of=)` has done so already);
+    `at_least` (instead of `edition`): the newest edition from that one on that prices it."""
+    return PriceIndex(corpus, as_of=as_of).current(name, faction, edition, target_kind, at_least=at_least)
 
 
 def price_sources(corpus: Corpus, name: str, faction: str | None = None, edition: int | None = None, *,

@@ -198,7 +198,7 @@ def _adopt_defining_faction(pairs: list[tuple[Record, FileInfo]]) -> list[tuple[
 _WORDS = re.compile(r"[a-z0-9+]+")
 
 
-def _wording(value: str) -> tuple[str, ...]:
+def wording(value: str) -> tuple[str, ...]:
     """Wording compared without case, punctuation or markup: only a change of words counts."""
     return tuple(_WORDS.findall(fold(value)))
 
@@ -273,7 +273,7 @@ def _content(record: Record) -> dict[str, Any]:
         if name in _NOT_CONTENT or value in (None, "", [], {}):
             continue
         if isinstance(value, str):
-            out[name] = ("\x00words",) + _wording(value) if len(value) > 40 else fold(value)
+            out[name] = ("\x00words",) + wording(value) if len(value) > 40 else fold(value)
         elif isinstance(value, (int, float)):
             out[name] = str(value)
     return out

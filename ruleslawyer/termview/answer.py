@@ -36,7 +36,12 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
     lines = [origin_line(picked.record, picked.file, as_of_note)]
     price = picked.price
     if price is not None and price.text:
-        lines.append(f"Current points ({price.where}): {price.text}")
+        record = picked.record
+        if price.edition and record.edition and price.edition != record.edition:  # a newer edition's list
+            lines.append(f"Current points ({edition_label(price.edition)}, {price.where}): {price.text}; "
+                         f"the newest {record.kind} in your documents is {edition_label(record.edition)}")
+        else:
+            lines.append(f"Current points ({price.where}): {price.text}")
     lines.extend(printing_lines(picked.printings))
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
@@ -61,7 +66,8 @@ def format_detachment(detachment, width: int = 80) -> str:
         lines.extend(wrap(rule.text, width, "  "))
         if rule.force_disposition:
             lines.append(f"  Force Disposition: {rule.force_disposition}")
-    if detachment.enhancements:
+    listed_only = detachment.listed_only
+    if detachment.enhancements or listed_only:
         lines.append("")
         lines.append("ENHANCEMENTS")
         for e in detachment.enhancements:
@@ -69,6 +75,9 @@ def format_detachment(detachment, width: int = 80) -> str:
             head = f"• {e.name}" + (f" ({cost} pts)" if cost is not None else "")
             text = e.text.split("\n")[0] if e.text else ""
             lines.extend(textwrap.wrap(f"{head}: {text}" if text else head, width, subsequent_indent="    "))
+        for item in listed_only:  # named by the points list only
+            cost = f" ({item.points} pts)" if item.points is not None else ""
+            lines.append(f"• {item.name}{cost}: no text in your documents")
     if detachment.stratagems:
         lines.append("")
         lines.append("STRATAGEMS")
@@ -77,8 +86,18 @@ def format_detachment(detachment, width: int = 80) -> str:
             lines.append(f"• {s.name} ({cost}{', ' + s.category if s.category else ''})")
     price = detachment.price
     lines.append("")
+    if detachment.sources:
+        lines.extend(textwrap.wrap("Source: " + "; ".join(f"{file} ({f'published {date}' if date else 'date unknown'})"
+                                                          for file, date in detachment.sources),
+                                   width, subsequent_indent="  "))
+    if getattr(detachment, "also_printed_in", None):
+        lines.extend(textwrap.wrap("Also printed in: " + ", ".join(detachment.also_printed_in), width,
+                                   subsequent_indent="  "))
     if price is not None:
         lines.append(f"Current points ({price.where}): {price.text}")
+    listed = getattr(detachment, "listed", None)
+    if listed is not None:
+        lines.append(f"Enhancement costs ({listed.where}): {listed.text}")
     newer = getattr(detachment, "newer_price", None)
     if newer is not None:
         lines.append(f"{edition_label(newer.edition).capitalize()} points ({newer.where}): {newer.text}; "
