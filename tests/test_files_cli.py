@@ -74,12 +74,12 @@ def test_conflicts_and_show_name_the_other_printing(tmp_path, fresh_runner):
     assert "Deep Strike (rule" in report.output and "uses b.md" in report.output
 
 
-def test_show_gives_no_points_of_another_edition(runner):
+def test_show_gives_the_current_points_of_a_newer_edition_and_says_so(runner):
     """The shipped points list (corpus/points/) is 11th edition and prices the Royal Warden; the
-    shipped Royal Warden datasheet is 10th edition, so `show` gives no 11th edition points for it
-    (tests/test_show_datasheet.py shows an 11th edition datasheet getting its current points)."""
+    shipped Royal Warden datasheet is 10th edition, so `show` gives the current (11th edition)
+    points and names their edition, instead of the older datasheet's own."""
     shipped = runner.invoke(cli, ["show", "royal warden", "--json"])
     assert shipped.exit_code == 0, shipped.output
     data = json.loads(shipped.output[shipped.output.index("{"):])
-    assert data["edition"] == 10 and "current_points" not in data
-    assert "Current points" not in runner.invoke(cli, ["show", "royal warden"]).output
+    assert data["edition"] == 10 and data["current_points"]["edition"] == 11
+    assert "Current points (11th edition" in runner.invoke(cli, ["show", "royal warden"]).output
