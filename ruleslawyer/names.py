@@ -142,3 +142,10 @@ def version_label(version: str | None) -> str | None:
     if not version:
         return None
     return f"v{version}" if version[:1].isdigit() else version
+
+
+def nth(n: int | None) -> str:
+    """The ordinal of an edition or a count: "11th", "2nd", "21st" ("?" for None)."""
+    if n is None:
+        return "?"
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -49,10 +49,13 @@ def test_card_gives_the_newest_points_by_tier_and_wargear():
     assert not re.search(r"\b(90|70|140)\b", meta)
 
 
-def test_card_keeps_its_own_points_without_a_points_list_of_its_edition():
+def test_card_of_an_older_datasheet_gives_the_current_editions_points_and_names_it():
+    """As `show` does: a 10th edition datasheet priced by an 11th edition points list says so."""
     tenth = _sheet(edition=10, points=(UnitCost("10", 90),))
     meta = " | ".join(_meta(tenth, [tenth, NEW]))
-    assert "10th ed." in meta and "90 pts" in meta and "v1.1" not in meta
+    assert "10th ed." in meta and "11th ed. v1.1 10: 75" in meta and "90" not in meta
+    alone = " | ".join(_meta(tenth, [tenth]))  # no points list prices it: its own points
+    assert "90 pts" in alone and "v1.1" not in alone
     other_faction = _sheet(faction="Others", points=(UnitCost("10", 90),))
     assert "v1.1" not in " | ".join(_meta(other_faction, [other_faction, NEW]))
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ..library.armylist_report import nth
+from ..names import nth
 from ..library.operative import key_text, operative_text
 from ..library.points import wargear_text
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
@@ -103,7 +103,7 @@ def build_content(records: Sequence[Record], corpus_records: Sequence[Record], p
     out = []
     for r in records:
         if isinstance(r, Datasheet):
-            out.append(datasheet_content(r, refs, prices.current(r.name, r.faction, r.edition) if prices else None))
+            out.append(datasheet_content(r, refs, prices.current(r.name, r.faction, at_least=r.edition) if prices else None))
         elif isinstance(r, Stratagem):
             out.append(stratagem_content(r))
     return out
@@ -220,6 +220,8 @@ def points_meta(d: Datasheet, current=None) -> list[str]:
     if current is not None and (current.costs or current.wargear_costs):
         costs, wargear = current.costs, current.wargear_costs
         label = f"v{current.version} " if current.kind == "points list" and current.version else ""
+        if current.edition and d.edition and current.edition != d.edition:
+            label = f"{nth(current.edition)} ed. {label}"  # a newer edition's price of an older datasheet
     else:
         costs, wargear, label = d.points or (), d.wargear_costs, ""
     out = [label + tiers_line(costs)] if costs else []

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..library.armylist_report import nth
+from ..names import nth
 from ..library.find import find_by_name
 from ..names import fold
 from ..records import Record

@@ -59,7 +59,9 @@ def notice(line: str) -> None:
 def edition_label(edition) -> str:
     """ "11th ed." (the editions of the game's rules are 4th to 11th); "no edition" for a record
     that names none."""
-    return f"{edition}th ed." if isinstance(edition, int) else "no edition"
+    from ..names import nth
+
+    return f"{nth(edition)} ed." if isinstance(edition, int) else "no edition"
 
 
 def _label(hit, color: bool) -> str:

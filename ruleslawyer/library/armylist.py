@@ -23,7 +23,8 @@ from ..names import fold
 from ..records import Ability, Datasheet, DetachmentRule, Enhancement, Record, Stratagem, Weapon
 from .armylist_match import SUGGEST, Catalogue, close_weapons, name_forms, weapons_named
 from .armylist_points import ListPrices, majority_edition, price_list, price_notes
-from .armylist_report import Problem, compare_datasheet_prices, nth, problem_lines, summary_line
+from ..names import nth
+from .armylist_report import Problem, compare_datasheet_prices, problem_lines, summary_line
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
+from ..names import nth
 
 if TYPE_CHECKING:  # only for annotations: armylist imports this module
     from .armylist import ListCheck, ResolvedUnit
@@ -35,13 +36,6 @@ class Problem:
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "unit": self.unit, "kind": self.kind, "message": self.message,
                 "suggestion": self.suggestion, "item": self.item}
-
-
-def nth(n: int | None) -> str:
-    """"11th", "2nd", "21st" ("?" for None)."""
-    if n is None:
-        return "?"
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _names(names: Sequence[str]) -> str:

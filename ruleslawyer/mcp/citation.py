@@ -11,16 +11,13 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..names import version_label
+from ..names import nth, version_label
 from ..records import Record
 
 
 def ordinal(edition: int | None) -> str | None:
     """"11th ed." for 11 (every edition ruleslawyer reads ends in "th")."""
-    if not edition:
-        return None
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(edition % 10 if edition % 100 not in (11, 12, 13) else 0, "th")
-    return f"{edition}{suffix} ed."
+    return f"{nth(edition)} ed." if edition else None
 
 
 def cite(record: Record, ref, *, picked=None, edition_note: str | None = None) -> dict:

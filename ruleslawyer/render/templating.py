@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from ..names import nth
 from ..library.points import costs_text, points_text, wargear_text
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -76,10 +77,7 @@ def make_env(extra_paths: Iterable[str | Path] = ()):
 
 def edition_label(edition: int | None) -> str:
     """'10th edition', or 'edition unknown'."""
-    if edition is None:
-        return "edition unknown"
-    suffix = "th" if 10 <= edition % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(edition % 10, "th")
-    return f"{edition}{suffix} edition"
+    return "edition unknown" if edition is None else f"{nth(edition)} edition"
 
 
 def kind_label(kind: str) -> str:

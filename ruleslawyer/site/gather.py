@@ -133,7 +133,7 @@ def current_points(corpus: Corpus) -> dict[tuple, Any]:
     out = {}
     for r in corpus.records:
         if r.kind == "datasheet":
-            found = index.current(r.name, r.faction, r.edition)
+            found = index.current(r.name, r.faction, at_least=r.edition)
         elif r.kind in ("detachment_rule", "enhancement") and r.group:
             found = index.current(r.group, r.faction, r.edition, "detachment")
         else:

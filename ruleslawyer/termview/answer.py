@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import textwrap
 
+from ..names import nth
 from ..records import Record
 from .common import printing_lines, wrap
 
 
 def edition_label(edition: int | None) -> str:
     """ "11th edition", or "no stated edition"."""
-    if not edition:
-        return "no stated edition"
-    suffix = "th" if 10 <= edition % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(edition % 10, "th")
-    return f"{edition}{suffix} edition"
+    return f"{nth(edition)} edition" if edition else "no stated edition"
 
 
 def origin_line(record: Record, file_info=None, as_of_note: str | None = None) -> str:
