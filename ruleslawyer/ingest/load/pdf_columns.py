@@ -49,7 +49,30 @@ def find_gutters(frags: list[Fragment], width: float, height: float | None = Non
         found = _find_gutters_wide(kept, width, inset)
         if found:
             return found
-    return found
+    return _find_gutters_below_band(kept, width)
+
+
+def _find_gutters_below_band(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+    """Gutters of columns that start below a title band set across the top of the page.
+
+    A sheet's title and its subtitle (or a short intro) span the columns above them: each
+    line crosses the gutter, and a few such lines are more than the crossings allowed. The
+    band is the run of lines from the top of the page down to the first height at which the
+    rest of the page splits into columns; it may hold at most a fifth of the page's lines, and
+    nothing of it may sit level with the columns below it.
+    """
+    plain = sorted((f for f in frags if f.table is None), key=lambda f: f.top)
+    if len(plain) < 12:
+        return []
+    for n in range(1, len(plain) // 5 + 1):
+        band, rest = plain[:n], plain[n:]
+        cut = max(f.bottom for f in band)
+        if rest[0].top < cut:
+            continue  # the band's last line is level with a line below it: not a clean cut
+        found = _find_gutters([f for f in frags if f not in band], width)
+        if found:
+            return found
+    return []
 
 
 def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
