@@ -185,7 +185,8 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     if kind == HEADING:
         return False
     # A new column or page: carry on unless a sentence ended and a new one starts.
-    end = prev.text.rstrip()
+    # A closing quote or bracket after the full stop still ends the sentence ("... of up to D6".').
+    end = prev.text.rstrip().rstrip("'\"’”)]").rstrip()
     start = line.text.lstrip()
     # A sentence that ends with a full line at the foot of a column more often ends its paragraph.
     if end.endswith((".", "!", "?", ":")) and start[:1].isupper():

@@ -58,13 +58,13 @@ def _find_gutters_below_band(frags: list[Fragment], width: float) -> list[tuple[
     A sheet's title and its subtitle (or a short intro) span the columns above them: each
     line crosses the gutter, and a few such lines are more than the crossings allowed. The
     band is the run of lines from the top of the page down to the first height at which the
-    rest of the page splits into columns; it may hold at most a fifth of the page's lines, and
-    nothing of it may sit level with the columns below it.
+    rest of the page splits into columns; it holds a few lines (at most _BAND_LINES, and at
+    most a fifth of the page's), and nothing of it may sit level with the columns below it.
     """
     plain = sorted((f for f in frags if f.table is None), key=lambda f: f.top)
     if len(plain) < 12:
         return []
-    for n in range(1, len(plain) // 5 + 1):
+    for n in range(1, min(_BAND_LINES, len(plain) // 5) + 1):
         band, rest = plain[:n], plain[n:]
         cut = max(f.bottom for f in band)
         if rest[0].top < cut:
@@ -73,6 +73,10 @@ def _find_gutters_below_band(frags: list[Fragment], width: float) -> list[tuple[
         if found:
             return found
     return []
+
+
+# Lines a title band may hold: a title, a subtitle, an intro paragraph of a few lines.
+_BAND_LINES = 8
 
 
 def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
@@ -302,7 +306,7 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
     for cut, sf in cuts:
         for i in range(ncols):
             band = [f for f in by_col[i] if band_start <= f.mid < cut]
-            for line in group_lines(band, page, i + 1):
+            for line in _band_lines(band, page, i + 1):
                 line.col_x0, line.col_x1 = col_bounds[i]
                 layout.lines.append(line)
         if sf is not None:
@@ -310,6 +314,32 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
             layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
         band_start = cut
     return layout
+
+
+def _band_lines(band: list[Fragment], page: int, column: int) -> list[Line]:
+    """The lines of one column of a band, top to bottom.
+
+    A line never joins fragments of two layers (frames, see pdf_layout.split_layers). Where
+    lines of running text of two layers overlap in height (a tilted card over a straight
+    caption), each layer is read whole, the one that starts higher first; call-out marks (a
+    number printed on a card) and layers that only sit one above the other are read where
+    they stand.
+    """
+    numbers = sorted({f.layer for f in band})
+    if len(numbers) < 2:
+        return group_lines(band, page, column)
+    layers = [group_lines([f for f in band if f.layer == n], page, column) for n in numbers]
+    text = [[ln for ln in lines if len(ln.text) >= 8 and " " in ln.text.strip()] for lines in layers]
+    if not any(_overlap(a, b) for k, a in enumerate(text) for b in text[k + 1:]):
+        return sorted((ln for lines in layers for ln in lines), key=lambda ln: (ln.bottom + ln.top) / 2)
+    layers.sort(key=lambda lines: lines[0].top)
+    return [ln for lines in layers for ln in lines]
+
+
+def _overlap(a: list[Line], b: list[Line]) -> bool:
+    """Whether a line of `a` and a line of `b` share more than a third of the smaller height."""
+    return any(min(x.bottom, y.bottom) - max(x.top, y.top) > 0.33 * min(x.bottom - x.top, y.bottom - y.top)
+               for x in a for y in b)
 
 
 def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list[float]:

@@ -19,11 +19,14 @@ _NORMALISE = str.maketrans({"\u2011": "-", "\u00a0": " ", "\u2009": " ", "\u202f
 class Char:
     """One glyph with the style the loader cares about (slots: pdfplumber dicts are slow to read)."""
 
-    __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "bold", "italic", "color")
+    __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "bold", "italic", "color", "angle")
 
-    def __init__(self, text, x0, x1, top, bottom, size, bold, italic, color):
+    def __init__(self, text, x0, x1, top, bottom, size, bold, italic, color, angle=0):
         self.text, self.x0, self.x1, self.top, self.bottom = text, x0, x1, top, bottom
         self.size, self.bold, self.italic, self.color = size, bold, italic, color
+        # Whole degrees of the baseline's tilt: a card set at an angle is turned level (see
+        # _unrotated), and its positions then live in a frame of their own.
+        self.angle = angle
 
 
 _font_cache: dict[str, tuple[bool, bool]] = {}
@@ -80,6 +83,8 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
     stops = _unmapped_stops(raw_chars)
     shared: dict[float, float] = {}
     out = []
+    kept: list[dict] = []  # the raw glyph behind each char of `out`
+    off = None  # the last glyph dropped off the page
     for n, c in enumerate(raw_chars):
         text = c["text"]
         if n in stops:
@@ -87,7 +92,19 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
         if not text or not c.get("upright", True):
             continue
         if c["x1"] <= 0 or c["x0"] >= width or c["bottom"] <= 0 or c["top"] >= height:
-            continue  # printer's slug or text pushed off the visible page
+            # Printer's slug or text pushed off the visible page. A word the page edge cuts
+            # ("em" of "system", a card mostly off the page) is dropped whole: its visible end
+            # alone is no word.
+            nxt = c
+            while out and not out[-1].text.isspace() and _same_word(kept[-1], nxt):
+                out.pop()
+                nxt = kept.pop()
+            off = c
+            continue
+        if off is not None and not text.isspace() and _same_word(off, c):
+            off = c
+            continue
+        off = None
         size = c["size"] or (c["bottom"] - c["top"])
         if size <= 0.5:
             continue
@@ -97,8 +114,10 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
             text = " "  # some subset fonts map the word space to a control code
         x0, x1, top, bottom = c["x0"], c["x1"], c["top"], c["bottom"]
         matrix = c.get("matrix")
+        angle = 0
         if matrix and abs(matrix[1]) > 0.01 * abs(matrix[0]) and matrix[0] > 0:
             x0, x1, top, bottom = _unrotated(matrix, c.get("adv"), size, height)
+            angle = round(math.degrees(math.atan2(matrix[1], matrix[0])))
         dup = False
         for prev in out[-3:]:
             # The same glyph printed again a hair to the side: a fake-bold or shadow overprint.
@@ -113,8 +132,15 @@ def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]
         # (a dense page holds thousands of glyphs, kept until the whole file is laid out).
         top, bottom, size = shared.setdefault(top, top), shared.setdefault(bottom, bottom), shared.setdefault(size, size)
         out.append(Char(sys.intern(text) if len(text) == 1 else text, x0, x1, top, bottom, size, bold, italic,
-                        color_hex(c.get("non_stroking_color"))))
+                        color_hex(c.get("non_stroking_color")), angle))
+        kept.append(c)
     return out
+
+
+def _same_word(a: dict, b: dict) -> bool:
+    """Whether raw glyph b follows raw glyph a inside one word (same baseline, no gap)."""
+    size = max(a.get("size") or 0.0, b.get("size") or 0.0, 1.0)
+    return abs(a["bottom"] - b["bottom"]) < 0.3 * size and -0.5 * size <= b["x0"] - a["x1"] <= 0.15 * size
 
 
 def _unmapped_stops(raw_chars: list[dict]) -> set[int]:
@@ -164,6 +190,7 @@ class Fragment:
     bottom: float
     size: float
     table: object = None  # a RuledTable standing in this place instead of text
+    layer: int = 0  # which frame of the page it was set in (see split_layers)
 
     _text: str | None = None
 
@@ -306,6 +333,34 @@ def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
     for f in out:
         f.chars.sort(key=lambda c: c.x0 + c.x1)
     return out
+
+
+def split_layers(chars: list[Char]) -> list[list[Char]]:
+    """The page's characters by the frame they are set in, in the order the frames first appear.
+
+    A card tilted by a few degrees is turned level about the page's origin, which moves it: its
+    lines can land level with, and across, text printed straight (a caption under the card,
+    a card hidden beneath another). Positions of two frames cannot be compared, so each frame
+    of some length is laid out on its own; a few tilted glyphs (a badge, a stamp) stay with the
+    straight text, as before.
+    """
+    frames: dict[int, list[Char]] = {}
+    for c in chars:
+        frames.setdefault(c.angle, []).append(c)
+    if len(frames) < 2:
+        return [chars]
+    long = [a for a, cs in frames.items() if sum(1 for c in cs if not c.text.isspace()) >= _LAYER_MIN]
+    if len(long) < 2:
+        return [chars]
+    main = max(long, key=lambda a: len(frames[a]))
+    layers: dict[int, list[Char]] = {}
+    for c in chars:  # stream order; a short frame joins the largest one
+        layers.setdefault(c.angle if c.angle in long else main, []).append(c)
+    return list(layers.values())
+
+
+# Glyphs a frame needs before it is read as a layer of its own (a few lines of a card).
+_LAYER_MIN = 40
 
 
 @dataclass
