@@ -78,7 +78,8 @@ def test_a_tilted_card_over_straight_text_keeps_both_texts_whole():
 
 def test_a_few_tilted_glyphs_stay_with_the_straight_text():
     """A short tilted stamp is not a layer of its own: it is read where it stands."""
-    from ruleslawyer.ingest.load.pdf_layout import Char, split_layers
+    from ruleslawyer.ingest.load.pdf_glyphs import split_layers
+    from ruleslawyer.ingest.load.pdf_layout import Char
 
     straight = [Char(ch, 20 + 4 * k, 24 + 4 * k, 100, 108, 8, False, False, None) for k, ch in enumerate("x" * 60)]
     stamp = [Char(ch, 20 + 4 * k, 24 + 4 * k, 120, 128, 8, False, False, None, -4) for k, ch in enumerate("NEW")]

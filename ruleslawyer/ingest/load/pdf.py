@@ -17,7 +17,8 @@ from collections import Counter
 from ...errors import LoadError
 from ..document import Document, DocumentOrigin
 from .pdf_columns import MARGIN as _MARGIN, PageLayout, layout_page
-from .pdf_layout import Fragment, build_fragments, page_chars, split_layers
+from .pdf_glyphs import page_chars, split_layers
+from .pdf_layout import Fragment, build_fragments
 
 _PAGE_NUMBER = re.compile(r"^[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 

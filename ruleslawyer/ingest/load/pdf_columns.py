@@ -319,7 +319,7 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
 def _band_lines(band: list[Fragment], page: int, column: int) -> list[Line]:
     """The lines of one column of a band, top to bottom.
 
-    A line never joins fragments of two layers (frames, see pdf_layout.split_layers). Where
+    A line never joins fragments of two layers (frames, see pdf_glyphs.split_layers). Where
     lines of running text of two layers overlap in height (a tilted card over a straight
     caption), each layer is read whole, the one that starts higher first; call-out marks (a
     number printed on a card) and layers that only sit one above the other are read where
