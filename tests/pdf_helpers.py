@@ -18,17 +18,18 @@ def pdf_bytes(objects: list[bytes], trailer_extra: str = "") -> bytes:
 
 def pages_pdf(contents: list[bytes], size: tuple[int, int] = (200, 200), extra: list[bytes] = (),
               trailer_extra: str = "") -> bytes:
-    """A PDF of one page per content stream; fonts /F1 Helvetica and /F2 Courier."""
+    """A PDF of one page per content stream; fonts /F1 Helvetica, /F2 Courier, /F3 Helvetica-Bold."""
     n = len(contents)
     kids = " ".join(f"{3 + 2 * k} 0 R" for k in range(n))
-    fonts = 3 + 2 * n  # object numbers of the two fonts
+    fonts = 3 + 2 * n  # object numbers of the fonts
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode()]
     for k, content in enumerate(contents):
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {size[0]} {size[1]}] /Contents {4 + 2 * k} 0 R"
-                       f" /Resources << /Font << /F1 {fonts} 0 R /F2 {fonts + 1} 0 R >> >> >>".encode())
+                       f" /Resources << /Font << /F1 {fonts} 0 R /F2 {fonts + 1} 0 R /F3 {fonts + 2} 0 R >> >> >>".encode())
         objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
     objects += [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-                b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>", *extra]
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>", *extra]
     return pdf_bytes(objects, trailer_extra)
 
 

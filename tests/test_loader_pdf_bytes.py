@@ -34,7 +34,7 @@ def _bad_cases(shared: Path | None) -> dict[str, tuple[bytes, str]]:
         "truncated.pdf": (real[: len(real) // 2], "corrupt or truncated"),
         "garbage.pdf": (b"%PDF-1.4\n" + bytes((i * 97 + 13) % 256 for i in range(4000)), "corrupt or truncated"),
         "header-only.pdf": (b"%PDF-1.7\n", "corrupt or truncated"),
-        "encrypted.pdf": (_one_page(HELLO, [encrypt], "/Encrypt 7 0 R /ID [<" + "33" * 16 + "> <" + "33" * 16 + ">] "),
+        "encrypted.pdf": (_one_page(HELLO, [encrypt], "/Encrypt 8 0 R /ID [<" + "33" * 16 + "> <" + "33" * 16 + ">] "),
                           "encrypted PDF (password required)"),
         "scanned.pdf": (_one_page(b"0 0 m 150 150 l S 20 20 100 60 re f"), "no text layer"),
         "not-a-pdf.pdf": (b"just some words, no PDF header at all", "not a PDF"),

@@ -184,3 +184,58 @@ def test_real_faction_pack_marks_untagged_enhancements_as_no_upgrade(shared):
     for r in enh:
         assert r.restriction and r.restriction.endswith(("model only.", "unit only.")), r.name
         assert not r.text.startswith(r.restriction)
+
+
+def test_a_line_of_bold_keywords_that_runs_on_is_not_a_title():
+    """10th edition packs set keywords in bold, a size above the body: "Adeptus Astartes
+    Terminator model only. Each" / "time an enemy unit ..." is one sentence, not a heading."""
+    body = b"".join(b"BT /F1 7 Tf 20 %d Td (%s) Tj ET\n" % (280 - 9 * k, b"plain body text of the page set small")
+                    for k in range(8))
+    mixed = (b"BT /F3 8.5 Tf 20 190 Td (Adeptus Astartes Terminator) Tj /F1 8.5 Tf (  model only. Each) Tj ET\n"
+             b"BT /F1 8.5 Tf 20 180 Td (time an enemy unit falls back, it takes a test.) Tj ET\n")
+    title = b"BT /F3 8.5 Tf 20 150 Td (FANGRUNE PENDANT) Tj ET\nBT /F1 8.5 Tf 20 140 Td (the pendant text follows.) Tj ET\n"
+    doc = load_bytes(pages_pdf([body + mixed + title], size=(300, 300)), "keywords.pdf")
+    kinds = {b.text: b.kind for b in doc.blocks}
+    assert not any(t.startswith("Adeptus") and k == "heading" for t, k in kinds.items())
+    assert any("model only. Each time an enemy unit" in t for t in kinds)
+    assert kinds.get("FANGRUNE PENDANT") == "heading"
+
+
+def test_a_strip_of_cost_badges_joins_the_cards_it_is_printed_beside():
+    """Two columns of stratagem cards with each card's cost badge printed just left of it: the
+    badges of the right-hand cards sit in a strip nearer the right column than the left."""
+    from ruleslawyer.ingest.load.pdf_columns import layout_page
+
+    frags = []
+    for card in range(3):
+        top = 80 + 150 * card
+        frags.append(frag("1CP", 161, top + 70, 10))  # each badge level with its own card's middle
+        frags.append(frag("1CP", 355, top + 40, 10))
+        for k in range(10):
+            frags.append(frag("left card text set in lines", 188, top + 9 * k, 7.5))
+            frags.append(frag("right card text set in lines", 382, top + 9 * k, 7.5))
+    lines = layout_page(frags, 1, 609, 793).lines
+    right = {ln.column for ln in lines if "right card" in ln.text}
+    badges = [ln for ln in lines if ln.text.startswith("1CP") and ln.x0 > 300]
+    assert len(badges) == 3 and {b.column for b in badges} == right
+    assert not any(ln.text.endswith("1CP") for ln in lines if "left card" in ln.text)
+
+
+@pytest.mark.realdata
+def test_real_10th_edition_pack_reads_enhancement_restrictions_and_card_costs(shared):
+    """Space Wolves pack (10th edition): title-case keyword restrictions, every enhancement of the
+    list (none lost to a keyword line read as a heading), and every stratagem's cost badge."""
+    from ruleslawyer.ingest.formats import load_file
+    from ruleslawyer.ingest.parse.parsing import ParseContext, guess_edition, parse_document
+    from tests.conftest import shared_file
+
+    path = shared_file(shared, "realdata/nov26/fp10_space_wolves_v1.0_2025-10-08.pdf")
+    doc = load_file(path)
+    records = [r for r in parse_document(doc, ParseContext(doc=doc, edition=guess_edition(doc)))
+               if getattr(r, "source", None) and r.source.page in (2, 3)]
+    enh = [r for r in records if r.kind == "enhancement"]
+    listed = [b.text.strip() for b in doc.blocks if b.page == 2 and b.kind == "heading" and b.text.isupper()]
+    assert len(enh) == len(listed) - listed.index("ENHANCEMENTS") - 1
+    assert all(r.restriction and r.restriction.endswith("model only.") for r in enh)
+    strats = [r for r in records if r.kind == "stratagem"]
+    assert strats and all(r.cp for r in strats)

@@ -11,7 +11,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .pdf_layout import BULLETS, Fragment, Line
+from .pdf_layout import Fragment, Line
+from .pdf_lines import band_lines
 
 # Share of the page height at the top and bottom where running headers and footers live.
 MARGIN = 0.09
@@ -175,7 +176,13 @@ def _drop_cell_columns(gutters, frags, body: float):
                     g0, g1 = gutters[j]
                     other = [f for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1)]
                     bottoms = sorted(f.bottom for f in other)
-                    sides.append((sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), -j))
+                    sides.append([sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), g1 - g0, -j])
+            # Level with both sides: a strip set clearly nearer one side (a gutter less than two
+            # thirds as wide as the other) belongs to that side; otherwise to the left.
+            widths = sorted(s[1] for s in sides)
+            near = len(sides) == 2 and sides[0][0] == sides[1][0] and widths[0] < 0.67 * widths[1]
+            for s in sides:
+                s[1] = -s[1] if near else 0
             if len(region) >= 8 and sum(1 for f in region if re.search(r"[A-Za-z]{3}", f.text)) >= 0.8 * len(region):
                 # Cells of a row share its baseline; a sidebar in small print runs at its own pitch.
                 level = 0
@@ -186,8 +193,8 @@ def _drop_cell_columns(gutters, frags, body: float):
                         level = max(level, sum(1 for f in region if _has_near(bottoms, f.bottom, 0.1 * f.size)))
                 if level < 0.3 * len(region):
                     continue
-            # Ties go left: a badge strip belongs to the card it is printed beside.
-            gutters.pop(-max(sides)[1])
+            # A badge strip belongs to the card it is printed beside.
+            gutters.pop(-max(sides)[2])
             changed = True
             break
     return gutters
@@ -306,7 +313,7 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
     for cut, sf in cuts:
         for i in range(ncols):
             band = [f for f in by_col[i] if band_start <= f.mid < cut]
-            for line in _band_lines(band, page, i + 1):
+            for line in band_lines(band, page, i + 1):
                 line.col_x0, line.col_x1 = col_bounds[i]
                 layout.lines.append(line)
         if sf is not None:
@@ -314,32 +321,6 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
             layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
         band_start = cut
     return layout
-
-
-def _band_lines(band: list[Fragment], page: int, column: int) -> list[Line]:
-    """The lines of one column of a band, top to bottom.
-
-    A line never joins fragments of two layers (frames, see pdf_glyphs.split_layers). Where
-    lines of running text of two layers overlap in height (a tilted card over a straight
-    caption), each layer is read whole, the one that starts higher first; call-out marks (a
-    number printed on a card) and layers that only sit one above the other are read where
-    they stand.
-    """
-    numbers = sorted({f.layer for f in band})
-    if len(numbers) < 2:
-        return group_lines(band, page, column)
-    layers = [group_lines([f for f in band if f.layer == n], page, column) for n in numbers]
-    text = [[ln for ln in lines if len(ln.text) >= 8 and " " in ln.text.strip()] for lines in layers]
-    if not any(_overlap(a, b) for k, a in enumerate(text) for b in text[k + 1:]):
-        return sorted((ln for lines in layers for ln in lines), key=lambda ln: (ln.bottom + ln.top) / 2)
-    layers.sort(key=lambda lines: lines[0].top)
-    return [ln for lines in layers for ln in lines]
-
-
-def _overlap(a: list[Line], b: list[Line]) -> bool:
-    """Whether a line of `a` and a line of `b` share more than a third of the smaller height."""
-    return any(min(x.bottom, y.bottom) - max(x.top, y.top) > 0.33 * min(x.bottom - x.top, y.bottom - y.top)
-               for x in a for y in b)
 
 
 def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list[float]:
@@ -361,38 +342,3 @@ def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list
                 continue
             out.append(f.top)
     return out
-
-
-
-def group_lines(frags: list[Fragment], page: int, column: int) -> list[Line]:
-    """Fragments of one column into lines: vertical overlap of more than half the smaller height."""
-    frags = sorted(frags, key=lambda f: (f.top, f.x0))
-    lines: list[Line] = []
-    for f in frags:
-        placed = False
-        for line in reversed(lines[-3:]):
-            top, bottom = line.top, line.bottom
-            overlap = min(bottom, f.bottom) - max(top, f.top)
-            if overlap > 0.5 * min(bottom - top, f.bottom - f.top):
-                line.frags.append(f)
-                line.frags.sort(key=lambda g: g.x0)
-                placed = True
-                break
-        if not placed:
-            lines.append(Line([f], page, column))
-    lines.sort(key=lambda ln: (ln.bottom + ln.top) / 2)
-    for line in lines:
-        _take_bullet(line)
-    return lines
-
-
-_BULLET_TEXT = re.compile(r"^\s*([%s])\s*$" % re.escape(BULLETS))
-
-
-def _take_bullet(line: Line) -> None:
-    """A lone bullet glyph before the text becomes the line's marker, not a table cell."""
-    if len(line.frags) >= 2 and line.frags[0].table is None:
-        m = _BULLET_TEXT.match(line.frags[0].text)
-        if m:
-            line.marker = m.group(1)
-            line.frags = line.frags[1:]
