@@ -239,3 +239,24 @@ def test_real_10th_edition_pack_reads_enhancement_restrictions_and_card_costs(sh
     assert all(r.restriction and r.restriction.endswith("model only.") for r in enh)
     strats = [r for r in records if r.kind == "stratagem"]
     assert strats and all(r.cp for r in strats)
+
+
+def test_a_large_heading_one_gutter_after_a_line_does_not_join_it():
+    """Points lists: "1 model ..... 85 pts" ends a column and "DETACHMENT ENHANCEMENTS", set
+    larger, starts the next one on the same baseline; a gutter narrower than the heading's
+    size still parts them (the gap is measured against the smaller type)."""
+    from ruleslawyer.ingest.load.pdf_layout import Char, build_fragments, chars_text
+
+    def run(text, x0, size, top):
+        w = 0.5 * size
+        return [Char(ch, x0 + k * w, x0 + (k + 1) * w, top, top + size, size, False, False, None)
+                for k, ch in enumerate(text)]
+
+    line = run("1 model ..... 85 pts", 235, 8, 582.8)
+    heading = run("DETACHMENT ENHANCEMENTS", line[-1].x1 + 11, 12, 581.4)
+    # (each column is its own run of the content stream: the next column's heading comes first)
+    assert sorted(chars_text(f.chars) for f in build_fragments(heading + line)) == \
+        ["1 model ..... 85 pts", "DETACHMENT ENHANCEMENTS"]
+    # A word set a size larger on the same line keeps to it when the space is a normal one.
+    word = run("BIG", line[-1].x1 + 3, 12, 581.4)
+    assert [chars_text(f.chars) for f in build_fragments(word + line)] == ["1 model ..... 85 pts BIG"]

@@ -161,11 +161,13 @@ def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
         group.sort(key=lambda f: f.x0)
         cur = group[0]
         for f in group[1:]:
-            # The gap is measured against the type on either side of it: a small rule number
-            # ending a large heading does not lend the heading's size to the gap after it.
+            # The gap is measured against the smaller type on either side of it: a small rule
+            # number ending a large heading does not lend the heading's size to the gap after it,
+            # nor does a large heading starting the next column lend it to the gap before it
+            # ("1 model ..... 85 pts" and "DETACHMENT ENHANCEMENTS" one gutter apart).
             edge = max((c for c in cur.chars if not c.text.isspace()), key=lambda c: c.x1, default=None)
             start = min((c for c in f.chars if not c.text.isspace()), key=lambda c: c.x0, default=None)
-            near = max(edge.size if edge else cur.size, start.size if start else f.size)
+            near = min(edge.size if edge else cur.size, start.size if start else f.size)
             if f.x0 - cur.x1 <= 1.0 * near:
                 cur.chars.extend(f.chars)
                 cur.x1 = max(cur.x1, f.x1)
