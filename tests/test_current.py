@@ -230,8 +230,6 @@ def test_heroic_intervention_keeps_its_mode_cost(pile):
     assert "+1CP" in result.output
 
 
-@pytest.mark.xfail(reason="PDF parser (ingest/parse): the example card beside the layout sidebar on page 2 of "
-                          "15_Stratagems.pdf is read with the sidebar's words interleaved", strict=False)
 def test_counteroffensive_flavour_reads_as_printed(corpus):
     found = [r for r in corpus.records if r.kind == "stratagem" and r.name.casefold() == "counteroffensive"]
     assert found and all((r.fluff or "").startswith("In close") and "slightest" in r.fluff for r in found)

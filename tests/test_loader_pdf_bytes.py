@@ -9,29 +9,11 @@ import pytest
 from ruleslawyer.errors import LoadError
 from ruleslawyer.ingest.formats import load_file
 from tests.conftest import seed_path
-
-
-def _pdf(objects: list[bytes], trailer_extra: str = "") -> bytes:
-    """A minimal PDF with a correct cross-reference table."""
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{off:010d} 00000 n \n".encode() for off in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R {trailer_extra}>>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+from tests.pdf_helpers import frag as _frag, pages_pdf
 
 
 def _one_page(content: bytes, extra: list[bytes] = (), trailer_extra: str = "") -> bytes:
-    return _pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
-                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                 b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R"
-                 b" /Resources << /Font << /F1 5 0 R >> >> >>",
-                 b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-                 b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", *extra], trailer_extra)
+    return pages_pdf([content], extra=list(extra), trailer_extra=trailer_extra)
 
 
 HELLO = b"BT /F1 12 Tf 20 100 Td (Hello reader) Tj ET"
@@ -52,7 +34,7 @@ def _bad_cases(shared: Path | None) -> dict[str, tuple[bytes, str]]:
         "truncated.pdf": (real[: len(real) // 2], "corrupt or truncated"),
         "garbage.pdf": (b"%PDF-1.4\n" + bytes((i * 97 + 13) % 256 for i in range(4000)), "corrupt or truncated"),
         "header-only.pdf": (b"%PDF-1.7\n", "corrupt or truncated"),
-        "encrypted.pdf": (_one_page(HELLO, [encrypt], "/Encrypt 6 0 R /ID [<" + "33" * 16 + "> <" + "33" * 16 + ">] "),
+        "encrypted.pdf": (_one_page(HELLO, [encrypt], "/Encrypt 8 0 R /ID [<" + "33" * 16 + "> <" + "33" * 16 + ">] "),
                           "encrypted PDF (password required)"),
         "scanned.pdf": (_one_page(b"0 0 m 150 150 l S 20 20 100 60 re f"), "no text layer"),
         "not-a-pdf.pdf": (b"just some words, no PDF header at all", "not a PDF"),
@@ -167,15 +149,6 @@ def test_drawn_dice_faces_become_digits():
     panel = [shape(0, 0, 200.0, dark), shape(10, 10, 2.2, light)]
     glyphs = sorted(drawn_dice(three + six + odd + panel), key=lambda c: c.top)
     assert [(g.text, g.x0, g.top) for g in glyphs] == [("3", 100, 200), ("6", 100, 220)]
-
-
-def _frag(text, x0, top, size):
-    from ruleslawyer.ingest.load.pdf_layout import Char, Fragment
-
-    w = 0.5 * size
-    chars = [Char(ch, x0 + k * w, x0 + (k + 1) * w, top, top + size, size, False, False, None)
-             for k, ch in enumerate(text)]
-    return Fragment(chars, x0, x0 + len(text) * w, top, top + size, size)
 
 
 def test_a_chapter_title_in_one_column_opens_a_new_band():

@@ -3,7 +3,7 @@ Documents built here (no shared files needed)."""
 from __future__ import annotations
 
 from ruleslawyer.ingest.document import HEADING, LIST_ITEM, PARAGRAPH, Block, Document, DocumentOrigin, Span
-from ruleslawyer.ingest.load.pdf_layout import font_style
+from ruleslawyer.ingest.load.pdf_glyphs import font_style
 from ruleslawyer.ingest.parse.parsing import ParseContext, edition_from_path, guess_edition, parse_document
 
 

@@ -17,7 +17,8 @@ from collections import Counter
 from ...errors import LoadError
 from ..document import Document, DocumentOrigin
 from .pdf_columns import MARGIN as _MARGIN, PageLayout, layout_page
-from .pdf_layout import Fragment, build_fragments, page_chars
+from .pdf_glyphs import page_chars, split_layers
+from .pdf_layout import Fragment, build_fragments
 
 _PAGE_NUMBER = re.compile(r"^[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 
@@ -99,7 +100,10 @@ def _read_page(page, number: int) -> tuple[list[Fragment], tuple[float, float]]:
                 taken.update(id(c) for c in t.chars)
                 frags.append(table_fragment(t))
             chars = [c for c in chars if id(c) not in taken]
-    frags.extend(build_fragments(chars))
+    for layer, part in enumerate(split_layers(chars)):
+        for f in build_fragments(part):
+            f.layer = layer
+            frags.append(f)
     return frags, (float(page.width), float(page.height))
 
 

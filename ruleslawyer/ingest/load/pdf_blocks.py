@@ -185,7 +185,8 @@ def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool)
     if kind == HEADING:
         return False
     # A new column or page: carry on unless a sentence ended and a new one starts.
-    end = prev.text.rstrip()
+    # A closing quote or bracket after the full stop still ends the sentence ("... of up to D6".').
+    end = prev.text.rstrip().rstrip("'\"’”)]").rstrip()
     start = line.text.lstrip()
     # A sentence that ends with a full line at the foot of a column more often ends its paragraph.
     if end.endswith((".", "!", "?", ":")) and start[:1].isupper():
@@ -216,6 +217,9 @@ def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:
     """Turn the document's lines (reading order) into blocks."""
     b = _Builder(stats)
     heading_flags = [is_heading(line, stats) if line.frags[0].table is None else False for line in lines]
+    for k in range(len(lines) - 1):
+        if heading_flags[k] and _runs_on(lines[k], lines[k + 1], stats):
+            heading_flags[k] = False
     _assign_levels(lines, heading_flags, stats)
     i = 0
     prev: Line | None = None
@@ -271,6 +275,16 @@ def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:
         i += 1
     words = _word_set(lines)
     return [_to_block(blk, words) for blk in b.blocks]
+
+
+def _runs_on(line: Line, nxt: Line, stats: Stats) -> bool:
+    """A line of bold keywords among plain words ("Adeptus Astartes Terminator model only. Each")
+    whose sentence runs on into the next line ("time an enemy unit ...") is text, not a title."""
+    if _bold_share(line) >= 0.9 or is_caps_heading(line.text.strip()) or len(nxt.frags) != 1:
+        return False
+    if (nxt.page, nxt.column) != (line.page, line.column) or abs(nxt.size - line.size) > 0.3:
+        return False
+    return 0 < nxt.bottom - line.bottom <= 1.22 * stats.pitch(line.size) and nxt.text.lstrip()[:1].islower()
 
 
 def _level_key(line: Line, stats: Stats) -> float:

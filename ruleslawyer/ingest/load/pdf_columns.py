@@ -11,7 +11,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .pdf_layout import BULLETS, Fragment, Line
+from .pdf_layout import Fragment, Line
+from .pdf_lines import band_lines
 
 # Share of the page height at the top and bottom where running headers and footers live.
 MARGIN = 0.09
@@ -49,7 +50,34 @@ def find_gutters(frags: list[Fragment], width: float, height: float | None = Non
         found = _find_gutters_wide(kept, width, inset)
         if found:
             return found
-    return found
+    return _find_gutters_below_band(kept, width)
+
+
+def _find_gutters_below_band(frags: list[Fragment], width: float) -> list[tuple[float, float]]:
+    """Gutters of columns that start below a title band set across the top of the page.
+
+    A sheet's title and its subtitle (or a short intro) span the columns above them: each
+    line crosses the gutter, and a few such lines are more than the crossings allowed. The
+    band is the run of lines from the top of the page down to the first height at which the
+    rest of the page splits into columns; it holds a few lines (at most _BAND_LINES, and at
+    most a fifth of the page's), and nothing of it may sit level with the columns below it.
+    """
+    plain = sorted((f for f in frags if f.table is None), key=lambda f: f.top)
+    if len(plain) < 12:
+        return []
+    for n in range(1, min(_BAND_LINES, len(plain) // 5) + 1):
+        band, rest = plain[:n], plain[n:]
+        cut = max(f.bottom for f in band)
+        if rest[0].top < cut:
+            continue  # the band's last line is level with a line below it: not a clean cut
+        found = _find_gutters([f for f in frags if f not in band], width)
+        if found:
+            return found
+    return []
+
+
+# Lines a title band may hold: a title, a subtitle, an intro paragraph of a few lines.
+_BAND_LINES = 8
 
 
 def _find_gutters_wide(frags: list[Fragment], width: float, inset: bool = False) -> list[tuple[float, float]]:
@@ -148,7 +176,13 @@ def _drop_cell_columns(gutters, frags, body: float):
                     g0, g1 = gutters[j]
                     other = [f for f in frags if (f.x1 <= g0 + 1 if j == i - 1 else f.x0 >= g1 - 1)]
                     bottoms = sorted(f.bottom for f in other)
-                    sides.append((sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), -j))
+                    sides.append([sum(1 for f in region if _has_near(bottoms, f.bottom, 0.5 * f.size)), g1 - g0, -j])
+            # Level with both sides: a strip set clearly nearer one side (a gutter less than two
+            # thirds as wide as the other) belongs to that side; otherwise to the left.
+            widths = sorted(s[1] for s in sides)
+            near = len(sides) == 2 and sides[0][0] == sides[1][0] and widths[0] < 0.67 * widths[1]
+            for s in sides:
+                s[1] = -s[1] if near else 0
             if len(region) >= 8 and sum(1 for f in region if re.search(r"[A-Za-z]{3}", f.text)) >= 0.8 * len(region):
                 # Cells of a row share its baseline; a sidebar in small print runs at its own pitch.
                 level = 0
@@ -159,8 +193,8 @@ def _drop_cell_columns(gutters, frags, body: float):
                         level = max(level, sum(1 for f in region if _has_near(bottoms, f.bottom, 0.1 * f.size)))
                 if level < 0.3 * len(region):
                     continue
-            # Ties go left: a badge strip belongs to the card it is printed beside.
-            gutters.pop(-max(sides)[1])
+            # A badge strip belongs to the card it is printed beside.
+            gutters.pop(-max(sides)[2])
             changed = True
             break
     return gutters
@@ -279,7 +313,7 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
     for cut, sf in cuts:
         for i in range(ncols):
             band = [f for f in by_col[i] if band_start <= f.mid < cut]
-            for line in group_lines(band, page, i + 1):
+            for line in band_lines(band, page, i + 1):
                 line.col_x0, line.col_x1 = col_bounds[i]
                 layout.lines.append(line)
         if sf is not None:
@@ -308,38 +342,3 @@ def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list
                 continue
             out.append(f.top)
     return out
-
-
-
-def group_lines(frags: list[Fragment], page: int, column: int) -> list[Line]:
-    """Fragments of one column into lines: vertical overlap of more than half the smaller height."""
-    frags = sorted(frags, key=lambda f: (f.top, f.x0))
-    lines: list[Line] = []
-    for f in frags:
-        placed = False
-        for line in reversed(lines[-3:]):
-            top, bottom = line.top, line.bottom
-            overlap = min(bottom, f.bottom) - max(top, f.top)
-            if overlap > 0.5 * min(bottom - top, f.bottom - f.top):
-                line.frags.append(f)
-                line.frags.sort(key=lambda g: g.x0)
-                placed = True
-                break
-        if not placed:
-            lines.append(Line([f], page, column))
-    lines.sort(key=lambda ln: (ln.bottom + ln.top) / 2)
-    for line in lines:
-        _take_bullet(line)
-    return lines
-
-
-_BULLET_TEXT = re.compile(r"^\s*([%s])\s*$" % re.escape(BULLETS))
-
-
-def _take_bullet(line: Line) -> None:
-    """A lone bullet glyph before the text becomes the line's marker, not a table cell."""
-    if len(line.frags) >= 2 and line.frags[0].table is None:
-        m = _BULLET_TEXT.match(line.frags[0].text)
-        if m:
-            line.marker = m.group(1)
-            line.frags = line.frags[1:]

@@ -1,4 +1,5 @@
-"""Characters and fragments for the PDF loader: pdfplumber glyphs -> styled runs on baselines.
+"""Characters and fragments for the PDF loader: glyphs (`pdf_glyphs` reads them) -> styled runs
+on baselines.
 
 A *fragment* is a run of characters on one baseline with no wide horizontal gap inside (a line
 of a paragraph inside one column, a table cell, a title). `pdf_columns` orders fragments into
@@ -6,151 +7,23 @@ columns and lines; `Line` is defined here because tables and blocks share it.
 """
 from __future__ import annotations
 
-import math
-import sys
 from dataclasses import dataclass
 
 # Glyphs that start a bulleted list item when they open a line.
 BULLETS = "•▪●■◆◦‣∙·➢►–-"
-_NORMALISE = str.maketrans({"\u2011": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\ufb01": "fi",
-                            "\ufb02": "fl", "\u00ad": "\u00ad"})
 
 
 class Char:
     """One glyph with the style the loader cares about (slots: pdfplumber dicts are slow to read)."""
 
-    __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "bold", "italic", "color")
+    __slots__ = ("text", "x0", "x1", "top", "bottom", "size", "bold", "italic", "color", "angle")
 
-    def __init__(self, text, x0, x1, top, bottom, size, bold, italic, color):
+    def __init__(self, text, x0, x1, top, bottom, size, bold, italic, color, angle=0):
         self.text, self.x0, self.x1, self.top, self.bottom = text, x0, x1, top, bottom
         self.size, self.bold, self.italic, self.color = size, bold, italic, color
-
-
-_font_cache: dict[str, tuple[bool, bool]] = {}
-
-
-def font_style(fontname: str) -> tuple[bool, bool]:
-    """(bold, italic) from a PDF font name such as "ABCDEF+DejaVuSans-BoldOblique"."""
-    hit = _font_cache.get(fontname)
-    if hit is None:
-        base = fontname.split("+", 1)[-1].lower()
-        bold = any(w in base for w in ("bold", "black", "heavy", "semibold", "demi"))
-        # "MinionPro-It", "Garamond-BoldIt": the short style suffix after the dash counts too.
-        style = base.rsplit("-", 1)[-1] if "-" in base else ""
-        italic = "italic" in base or "oblique" in base or style.endswith("it")
-        hit = _font_cache[fontname] = (bold, italic)
-    return hit
-
-
-_color_cache: dict = {}
-
-
-def color_hex(color) -> str | None:
-    """A PDF fill colour (gray, RGB or CMYK tuple) as "#rrggbb", or None for black/near-black."""
-    key = color if isinstance(color, (tuple, type(None))) else tuple(color) if isinstance(color, list) else str(color)
-    if key in _color_cache:
-        return _color_cache[key]
-    out = None
-    try:
-        comps = [float(c) for c in (color or ())]
-        if len(comps) == 1:
-            r = g = b = comps[0]
-        elif len(comps) == 3:
-            r, g, b = comps
-        elif len(comps) == 4:
-            c, m, y, k = comps
-            r, g, b = (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
-        else:
-            r = g = b = 0.0
-        if max(r, g, b) > 0.16:  # anything visibly lighter than black carries meaning (errata colours)
-            out = "#%02x%02x%02x" % tuple(max(0, min(255, round(v * 255))) for v in (r, g, b))
-    except (TypeError, ValueError):
-        out = None
-    _color_cache[key] = out
-    return out
-
-
-def page_chars(raw_chars: list[dict], width: float, height: float) -> list[Char]:
-    """Convert pdfplumber char dicts, dropping rotated glyphs and those off the page; spaces are kept.
-
-    A glyph the font maps to no character ("\ufffd") is read as a full stop when that font
-    prints it, on this page, only where a full stop goes (right after a word or a closing
-    bracket); otherwise it is kept, for the parsers to flag.
-    """
-    stops = _unmapped_stops(raw_chars)
-    shared: dict[float, float] = {}
-    out = []
-    for n, c in enumerate(raw_chars):
-        text = c["text"]
-        if n in stops:
-            text = "."
-        if not text or not c.get("upright", True):
-            continue
-        if c["x1"] <= 0 or c["x0"] >= width or c["bottom"] <= 0 or c["top"] >= height:
-            continue  # printer's slug or text pushed off the visible page
-        size = c["size"] or (c["bottom"] - c["top"])
-        if size <= 0.5:
-            continue
-        bold, italic = font_style(c.get("fontname") or "")
-        text = text.translate(_NORMALISE)
-        if len(text) == 1 and ord(text) < 32:
-            text = " "  # some subset fonts map the word space to a control code
-        x0, x1, top, bottom = c["x0"], c["x1"], c["top"], c["bottom"]
-        matrix = c.get("matrix")
-        if matrix and abs(matrix[1]) > 0.01 * abs(matrix[0]) and matrix[0] > 0:
-            x0, x1, top, bottom = _unrotated(matrix, c.get("adv"), size, height)
-        dup = False
-        for prev in out[-3:]:
-            # The same glyph printed again a hair to the side: a fake-bold or shadow overprint.
-            if prev.text == text and abs(prev.x0 - x0) < 0.35 * max(prev.x1 - prev.x0, 1.0) \
-                    and abs(prev.top - top) < 1.0 and not text.isspace():
-                prev.bold = True
-                dup = True
-                break
-        if dup:
-            continue
-        # The glyphs of one line share their top, bottom and size: one float object each
-        # (a dense page holds thousands of glyphs, kept until the whole file is laid out).
-        top, bottom, size = shared.setdefault(top, top), shared.setdefault(bottom, bottom), shared.setdefault(size, size)
-        out.append(Char(sys.intern(text) if len(text) == 1 else text, x0, x1, top, bottom, size, bold, italic,
-                        color_hex(c.get("non_stroking_color"))))
-    return out
-
-
-def _unmapped_stops(raw_chars: list[dict]) -> set[int]:
-    """Indexes of "\ufffd" glyphs that stand for a full stop (see page_chars)."""
-    by_font: dict[str, list[tuple[int, bool]]] = {}
-    for n, c in enumerate(raw_chars):
-        if c.get("text") != "\ufffd":
-            continue
-        prev = raw_chars[n - 1] if n > 0 else None
-        last = (prev.get("text") or " ")[-1:] if prev is not None else " "
-        # Punctuation closes a word ("attacks.", "(pg 19).", "e.g."); a dice face or a
-        # symbol stands alone after a space.
-        after_word = prev is not None and (last.isalnum() or last in ")]'’\"”") and abs(prev["top"] - c["top"]) < 1
-        by_font.setdefault(c.get("fontname") or "", []).append((n, after_word))
-    stops: set[int] = set()
-    for marks in by_font.values():
-        if len(marks) >= 2 and sum(ok for _, ok in marks) >= 0.9 * len(marks):
-            stops.update(n for n, _ in marks)
-    return stops
-
-
-def _unrotated(matrix, adv: float, size: float, height: float) -> tuple[float, float, float, float]:
-    """Box of a glyph on a slightly tilted baseline (a card set at an angle), turned level.
-
-    The glyph origin is rotated back by the baseline's angle, so the lines of a tilted block
-    keep one baseline each instead of drifting into their neighbours.
-    """
-    a, b, e, f = matrix[0], matrix[1], matrix[4], matrix[5]
-    angle = math.atan2(b, a)
-    # pdfminer gives the advance in text space; the matrix carries the font scale.
-    adv = (adv or 0.5) * math.hypot(a, b)
-    cos, sin = math.cos(angle), math.sin(angle)
-    x = e * cos + f * sin
-    y = -e * sin + f * cos
-    bottom = height - (y - 0.2 * size)
-    return x, x + adv, bottom - size, bottom
+        # Whole degrees of the baseline's tilt: a card set at an angle is turned level (see
+        # _unrotated), and its positions then live in a frame of their own.
+        self.angle = angle
 
 
 @dataclass
@@ -164,6 +37,7 @@ class Fragment:
     bottom: float
     size: float
     table: object = None  # a RuledTable standing in this place instead of text
+    layer: int = 0  # which frame of the page it was set in (see pdf_glyphs.split_layers)
 
     _text: str | None = None
 
@@ -287,11 +161,13 @@ def _merge_fragments(frags: list[Fragment]) -> list[Fragment]:
         group.sort(key=lambda f: f.x0)
         cur = group[0]
         for f in group[1:]:
-            # The gap is measured against the type on either side of it: a small rule number
-            # ending a large heading does not lend the heading's size to the gap after it.
+            # The gap is measured against the smaller type on either side of it: a small rule
+            # number ending a large heading does not lend the heading's size to the gap after it,
+            # nor does a large heading starting the next column lend it to the gap before it
+            # ("1 model ..... 85 pts" and "DETACHMENT ENHANCEMENTS" one gutter apart).
             edge = max((c for c in cur.chars if not c.text.isspace()), key=lambda c: c.x1, default=None)
             start = min((c for c in f.chars if not c.text.isspace()), key=lambda c: c.x0, default=None)
-            near = max(edge.size if edge else cur.size, start.size if start else f.size)
+            near = min(edge.size if edge else cur.size, start.size if start else f.size)
             if f.x0 - cur.x1 <= 1.0 * near:
                 cur.chars.extend(f.chars)
                 cur.x1 = max(cur.x1, f.x1)

@@ -214,7 +214,7 @@ def cell_text(chars: list[Char]) -> str:
     """The text of one cell: its lines top to bottom, joined by spaces."""
     if not chars:
         return ""
-    from .pdf_columns import group_lines
+    from .pdf_lines import group_lines
     from .pdf_layout import build_fragments
 
     frags = build_fragments(chars)

@@ -36,6 +36,9 @@ def add_sentence_line(target: list[str], line: Line) -> None:
     target.append(text)
 
 
+_SUB_BULLETS = "◦▫‣"
+
+
 def add_option(options: list[str], line: Line, list_open: bool) -> bool:
     """Add a wargear option line; return whether the last option now lists choices after it.
 
@@ -46,7 +49,11 @@ def add_option(options: list[str], line: Line, list_open: bool) -> bool:
     text = line.text.lstrip(_BULLETS).strip()
     if label_key(text) == "NONE":
         return list_open
-    if list_open and text and not _VERB.search(text) and len(text.split()) <= 10:
+    # A sub-bullet ("◦" under a "■" option) is a choice, however long its note.
+    marker = (getattr(line.block, "attrs", None) or {}).get("marker") if line.kind == "list_item" else None
+    glyph = marker or line.text.lstrip()[:1]
+    sub = bool(glyph) and glyph in _SUB_BULLETS
+    if list_open and text and (sub or not _VERB.search(text) and len(text.split()) <= 10):
         options[-1] = f"{options[-1]}\n- {text}"  # one "- choice" line each, as the list is printed
         return True
     add_sentence_line(options, line)

@@ -18,8 +18,10 @@ from .rule_text import ends_sentence, is_title_like, is_titlecase, region_change
 from .datasheet_lines import weapon_header
 from .stratagem_lines import DET_RE, NAME_PTS_RE, PTS_RE, Line, faction_for
 
-_CAPS_WORDS = r"[A-Z][A-Z'’\-]*(?: [A-Z][A-Z'’\-]*)*"
-_RESTRICTION = re.compile(rf"^((?:{_CAPS_WORDS}(?:,? (?:or|and) {_CAPS_WORDS})* )?models? only\.)\s*")
+# Keywords ("CRYPTEK", "BEASTBOSS/INFANTRY WARBOSS"; 10th edition packs set them in capitalised
+# words: "Adeptus Astartes Terminator").
+_CAPS_WORDS = r"[A-Z][A-Za-z'’\-/]*(?: [A-Z][A-Za-z'’\-/]*)*"
+_RESTRICTION = re.compile(rf"^((?:{_CAPS_WORDS}(?:,? (?:or|and) {_CAPS_WORDS})* )?(?:models?|units?) only\.)\s*")
 _DET_LIST = re.compile(r"^DETACHMENT (ABILITY|ABILITIES|RULES?)$", re.I)
 _ENH_LIST = re.compile(r"^ENHANCEMENTS?$", re.I)
 _STRAT_LIST = re.compile(r"^STRATAGEMS?$", re.I)

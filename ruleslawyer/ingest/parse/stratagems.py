@@ -358,4 +358,9 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
         key = (record.kind,) + _key(record)
         if key not in merged or len(record.text) > len(merged[key].text):
             merged[key] = record
-    yield from merged.values()
+    records = list(merged.values())
+    # A document that tags its upgrades ("... UPGRADE") says by the missing tag that its other
+    # enhancements are not upgrades.
+    if any(r.kind == "enhancement" and r.upgrade for r in records):
+        records = [replace(r, upgrade=False) if r.kind == "enhancement" and r.upgrade is None else r for r in records]
+    yield from records
