@@ -27,10 +27,21 @@ PHRASE_BOOST = 0.5
 
 
 class Hit(NamedTuple):
-    """One result: engine score and the stored fields of the document (dict)."""
+    """One result: engine score, the stored fields of the document (dict), and the index terms
+    of the query it matched (stems; a word pair "a|b" counts as both words)."""
 
     score: float
     fields: dict
+    terms: frozenset = frozenset()
+
+
+def _matched(hit) -> frozenset:
+    """The query terms a Whoosh hit matched, as index terms (word pairs split into words)."""
+    out = set()
+    for _field, text in hit.matched_terms():
+        word = text.decode("utf-8") if isinstance(text, bytes) else str(text)
+        out.update(word.split("|"))
+    return frozenset(out)
 
 
 def schema():
@@ -44,6 +55,10 @@ def schema():
         kind=ID(stored=True, sortable=True), edition=ID(stored=True, sortable=True), cp=ID,
         phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True), number=ID,
+        # An FAQ's or erratum's document ("world eaters|11") and version: which printing of a
+        # document is the newest is read from these columns (search.superseded). `date` is the
+        # record's publication date (stored for results; a column for --as-of).
+        document=ID(stored=True), version=ID(stored=True, sortable=True), date=ID(stored=True, sortable=True),
         # The record's content hash (lifecycle.py): what an incremental update deletes by. A
         # column, so the keys of a whole index are read in one go.
         key=ID(sortable=True),
@@ -166,8 +181,8 @@ class Index:
         if sort_by_name:
             results = self.searcher.search(query, limit=limit, sortedby="name_exact")
             return [Hit(0.0, hit.fields()) for hit in results]
-        results = self.searcher.search(query, limit=limit)
-        return [Hit(hit.score or 0.0, hit.fields()) for hit in results]
+        results = self.searcher.search(query, limit=limit, terms=True)
+        return [Hit(hit.score or 0.0, hit.fields(), _matched(hit)) for hit in results]
 
     def whoosh_query(self, node, filters: Sequence = ()):
         """The Whoosh query for query node `node` and filter nodes, flattened for speed."""
@@ -193,6 +208,16 @@ class Index:
         if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
             self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
         return [(d, *(c[d] for c in self._columns)) for d in self.searcher.docs_for_query(query)]
+
+    def versions(self, document: str) -> list[tuple[str, str]]:
+        """(version, date) of every document of the FAQ or errata document `document` (as
+        documents.document_key names it)."""
+        from whoosh import query as q
+
+        if not hasattr(self, "_version_columns"):
+            self._version_columns = [self.reader.column_reader(f) for f in ("version", "date")]
+        return [tuple(c[d] for c in self._version_columns)
+                for d in self.searcher.docs_for_query(q.Term("document", document))]
 
     def stored(self, docnum: int) -> dict:
         """The stored fields of document `docnum`."""

@@ -67,6 +67,10 @@ class ParsedQuery:
     known_words: set = field(default_factory=set)
     highlight_terms: set = field(default_factory=set)
     has_terms: bool = True
+    # What the query asks about: one entry per plain word or phrase (question words aside), each
+    # the alternatives that say it (index-term tuples: a word, its synonyms, a phrase). A record
+    # that matches one alternative of every entry answers the whole query (editions.py).
+    concepts: list = field(default_factory=list)
 
 
 def normalize_kind(value: str) -> str:
@@ -250,6 +254,7 @@ class _Parser:
                 return None
             self.parsed.highlight_terms.update(terms)
             self.parsed.plain_words.extend(analysis.words(value))
+            self.parsed.concepts.append((terms,))
             return ("terms", None, terms)  # quoted words are taken as they are: no synonyms
         nodes = self._words_node([value], exact=False)  # a word after NOT
         return (nodes[0] if len(nodes) == 1 else ("or", *nodes)) if nodes else None
@@ -277,6 +282,8 @@ class _Parser:
                 key = tuple(stems[i:i + size])
                 if len(key) == size and key in table:
                     nodes.append(_synonym_any(key))
+                    if exact:  # a word after NOT is not asked about
+                        self.parsed.concepts.append(table[key])
                     self.parsed.known_words.update(words[i:i + size])
                     for alt in table[key]:
                         self.parsed.highlight_terms.update(alt)
@@ -285,6 +292,8 @@ class _Parser:
             else:
                 if keep[i]:
                     nodes.append(("terms", None, (stems[i],)))
+                    if exact and stems[i] not in _KIND_WORDS:  # a kind word only ranks (kind_hint)
+                        self.parsed.concepts.append(((stems[i],),))
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
         nodes.extend(("number", n) for n in numbers)
