@@ -11,7 +11,8 @@ import re
 from typing import Any, Iterable
 
 from . import analysis
-from ..records import Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable, Rule, Stratagem, record_name
+from ..records import (Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Points, Record, RefTable, Rule,
+                       Stratagem, record_name)
 from ..records_json import to_dict
 
 # The characteristic abbreviations printed on a profile, spelled out so "toughness" finds them.
@@ -66,10 +67,28 @@ def _weapon_lines(record: Datasheet) -> list[str]:
     return out
 
 
+def price_text(record: Record) -> str:
+    """A unit's or detachment's price as one passage ("Points: 10 models: 90 pts; ..."), so a
+    question about its points finds it and shows the price; "" when the record has none."""
+    from ..library.points import costs_text, points_text
+
+    if isinstance(record, Points):
+        text = points_text(record)
+        if record.target_kind == "detachment":
+            text = text.split(": ", 1)[1] if ": " in text else ""
+    elif isinstance(record, Datasheet) and record.points:
+        text = costs_text(record.points)
+    else:
+        return ""
+    return f"Points: {text}" if text else ""
+
+
 def body_parts(record: Record) -> list[str]:
     """The record's rules text as separate passages, in reading order (the snippet source)."""
+    if isinstance(record, Points):
+        return [price_text(record)]
     if isinstance(record, Datasheet):
-        return [*_profile_text(record),
+        return [*_profile_text(record), price_text(record),
                 *(f"{a.name}: {a.text}" if a.text else a.name for a in record.abilities),
                 *_weapon_lines(record), *record.wargear_options, *record.composition,
                 record.leader.text if record.leader else "", record.damaged or ""]

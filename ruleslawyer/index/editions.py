@@ -46,7 +46,7 @@ def current_first(index, hits: list, filters: list, node=None, concepts=()) -> l
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:
         found = current_answers_first(found, concepts, editions[0])
-    return newest_in_place(found)
+    return newest_price_in_place(newest_in_place(found))
 
 
 def _older_answer(hits: list, concepts, newest: int) -> bool:
@@ -151,6 +151,38 @@ def newest_in_place(hits: list) -> list:
     for spots in places.values():
         if len(spots) > 1:
             newest_first = sorted((hits[i] for i in spots), key=lambda h: -_edition_number(h.fields))
+            for i, hit in zip(spots, newest_first):
+                out[i] = hit
+    return out
+
+
+def _price_key(fields: dict) -> tuple | None:
+    """What makes two hits prices of one unit: its name, faction and edition; None for a hit
+    that carries no price (a points record of a version that dropped the entry included)."""
+    kind = fields.get("kind")
+    if kind not in ("points", "datasheet"):
+        return None
+    data = json.loads(fields.get("data") or "{}")
+    if not (data.get("points") if kind == "datasheet" else
+            data.get("costs") or data.get("wargear_costs") or data.get("detachment_points") is not None):
+        return None
+    return (analysis.fold_name(fields.get("name") or ""), analysis.fold_name(fields.get("faction") or ""),
+            fields.get("edition"), data.get("target_kind") or "datasheet")
+
+
+def newest_price_in_place(hits: list) -> list:
+    """`hits` with the prices of one unit (points records, datasheets with costs; same name,
+    faction and edition) in newest-date order in the places they won: the current price is the
+    newest dated source, whatever its kind (an undated one comes after the dated)."""
+    places: dict[tuple, list[int]] = {}
+    for i, hit in enumerate(hits):
+        key = _price_key(hit.fields)
+        if key is not None:
+            places.setdefault(key, []).append(i)
+    out = list(hits)
+    for spots in places.values():
+        if len(spots) > 1:
+            newest_first = sorted((hits[i] for i in spots), key=lambda h: h.fields.get("date") or "", reverse=True)
             for i, hit in zip(spots, newest_first):
                 out[i] = hit
     return out

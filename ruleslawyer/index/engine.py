@@ -20,6 +20,8 @@ SCORED_FIELDS = {"name": 4.0, "tags": 2.0, "text": 1.0}
 # Fields only filters look at (`faction:necrons`): the value's words must all be there.
 FILTER_FIELDS = ("faction", "group", "keywords", "abilities", "weapons", "section")
 EXACT_NAME_BOOST = 30.0
+# A record's whole name typed inside a longer query ("how many points are 10 boyz").
+NAME_PART_BOOST = 12.0
 # A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
 KIND_HINT_BOOST = 15.0
 # A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
@@ -108,8 +110,8 @@ def compile_query(node):
     Nodes are tuples: ("terms", field|None, (term, ...)) one word or phrase (already index
     terms) in one field or in all scored fields, ("any", node, ...) synonyms (best one counts),
     ("and"|"or", node, ...), ("andmaybe", required, optional), ("not", node), ("id", field,
-    value) an exact filter, ("all",) every document, ("exact_name", folded name) and
-    ("kind_hint", kind) score bonuses.
+    value) an exact filter, ("all",) every document, ("exact_name", folded name),
+    ("name_part", folded name) and ("kind_hint", kind) score bonuses.
     """
     from whoosh import query as q
 
@@ -144,6 +146,8 @@ def compile_query(node):
         return q.Term("number", node[1], boost=EXACT_NAME_BOOST)
     if op == "exact_name":
         return q.Term("name_exact", node[1], boost=EXACT_NAME_BOOST)
+    if op == "name_part":
+        return q.Term("name_exact", node[1], boost=NAME_PART_BOOST)
     if op == "all":
         return q.Every()
     raise ValueError(f"unknown query node {op!r}")
