@@ -39,7 +39,7 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
     The current price is the newest dated source of the unit's edition: a Munitorum Field
     Manual version, an export's or a catalogue's costs. Where sources disagree, each is listed
     with its date. A model count with the name ("10 boyz", "boyz x10") gives that size's price.
-    Examples: ruleslawyer points "doomsday ark"; ruleslawyer points "10 boyz";
+    Examples: ruleslawyer points "doomsday ark"; ruleslawyer points "20 necron warriors";
     ruleslawyer points --changes --faction necrons
     """
     from ..library.factions import check_faction
