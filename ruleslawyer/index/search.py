@@ -17,6 +17,9 @@ from . import analysis, editions
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
+# The engine's best this many hits at least are reordered (the share of the query each hit
+# answers, the current edition, superseded versions) before the first `limit` are kept.
+POOL = 30
 
 
 @dataclass
@@ -226,7 +229,7 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        raw = editions.current_first(index, index.search(parsed.node, filters, limit=limit), filters,
+        raw = editions.current_first(index, index.search(parsed.node, filters, limit=max(limit, POOL)), filters,
                                      parsed.node, parsed.concepts)
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
