@@ -99,6 +99,9 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     # objectives, actions, transports, reserves, aircraft
     ("level of control of an objective", "rule", "Level of Control", None),
     ("secured objectives", "rule", "Secured Objectives", None),
+    ("range of an objective marker", "rule", "Objectives Not Within a Terrain Area", None),
+    ("invuln", "rule", "Profiles", None),  # 02.02 defines "Invulnerable Save (InSv)"
+    ("OC", "rule", "Profiles", None),  # and "Objective Control (OC)"
     ("which units can start an action", "rule", "Starting an Action", None),
     ("transport capacity", "rule", "Transport Capacity", None),
     ("how does a unit embark in a transport", "rule", "Embarking", None),
