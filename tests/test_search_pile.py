@@ -88,13 +88,15 @@ def test_a_faq_a_newer_version_dropped_is_not_offered_as_current(pile):
     assert frozen[0].kind == "faq" and frozen[0].superseded_by is None and "v1.0" in frozen[0].file
 
 
-def test_a_question_about_points_shows_the_newest_price(pile):
-    """"how many points are 10 boyz": the first hit is the Boyz's price of the 11th edition, from
-    the newest dated source that prices them."""
-    hits = _search(pile, "how many points are 10 boyz", limit=20).hits
+@pytest.mark.parametrize("query, unit", [("how many points are 10 boyz", "Boyz"),
+                                         ("how many points is a land speeder", "Land Speeder")])
+def test_a_question_about_points_shows_the_newest_price(pile, query, unit):
+    """A question naming a unit and points: the first hit is the unit's price of the 11th
+    edition, from the newest dated source that prices it (a datasheet without costs after it)."""
+    hits = _search(pile, query, limit=20).hits
     first = hits[0]
-    assert first.name == "Boyz" and first.edition == NEWEST and first.snippet.startswith("Points:")
-    priced = [h for h in hits if h.name == "Boyz" and h.edition == NEWEST and h.date]
+    assert first.name == unit and first.edition == NEWEST and first.snippet.startswith("Points:")
+    priced = [h for h in hits if h.name == unit and h.edition == NEWEST and h.date and h.snippet.startswith("Points:")]
     assert first.date == max(h.date for h in priced)
 
 

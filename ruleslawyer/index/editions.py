@@ -46,7 +46,8 @@ def current_first(index, hits: list, filters: list, node=None, concepts=()) -> l
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:
         found = current_answers_first(found, concepts, editions[0])
-    return newest_price_in_place(newest_in_place(found))
+    asks_price = any(alt == (analysis.stem("points"),) for alts in concepts for alt in alts)
+    return newest_price_in_place(newest_in_place(found), asks_price)
 
 
 def _older_answer(hits: list, concepts, newest: int) -> bool:
@@ -156,35 +157,40 @@ def newest_in_place(hits: list) -> list:
     return out
 
 
-def _price_key(fields: dict) -> tuple | None:
-    """What makes two hits prices of one unit: its name, faction and edition; None for a hit
-    that carries no price (a points record of a version that dropped the entry included)."""
+def _price_key(fields: dict, unpriced: bool = False) -> tuple[tuple, bool] | None:
+    """What makes two hits prices of one unit (its name, faction and edition) and whether the
+    hit carries a price; None for a hit of another kind, or carrying no price unless `unpriced`
+    (a datasheet without costs, a points record of a version that dropped the entry)."""
     kind = fields.get("kind")
     if kind not in ("points", "datasheet"):
         return None
     data = json.loads(fields.get("data") or "{}")
-    if not (data.get("points") if kind == "datasheet" else
-            data.get("costs") or data.get("wargear_costs") or data.get("detachment_points") is not None):
+    priced = bool(data.get("points") if kind == "datasheet" else
+                  data.get("costs") or data.get("wargear_costs") or data.get("detachment_points") is not None)
+    if not (priced or unpriced and kind == "datasheet"):
         return None
     return (analysis.fold_name(fields.get("name") or ""), analysis.fold_name(fields.get("faction") or ""),
-            fields.get("edition"), data.get("target_kind") or "datasheet")
+            fields.get("edition"), data.get("target_kind") or "datasheet"), priced
 
 
-def newest_price_in_place(hits: list) -> list:
+def newest_price_in_place(hits: list, asks_price: bool = False) -> list:
     """`hits` with the prices of one unit (points records, datasheets with costs; same name,
     faction and edition) in newest-date order in the places they won: the current price is the
-    newest dated source, whatever its kind (an undated one comes after the dated)."""
+    newest dated source, whatever its kind (an undated one comes after the dated). When the query
+    asks for points, the unit's datasheets without a price come after its prices."""
     places: dict[tuple, list[int]] = {}
+    priced: dict[int, bool] = {}
     for i, hit in enumerate(hits):
-        key = _price_key(hit.fields)
-        if key is not None:
-            places.setdefault(key, []).append(i)
+        found = _price_key(hit.fields, asks_price)
+        if found is not None:
+            places.setdefault(found[0], []).append(i)
+            priced[i] = found[1]
     out = list(hits)
     for spots in places.values():
         if len(spots) > 1:
-            newest_first = sorted((hits[i] for i in spots), key=lambda h: h.fields.get("date") or "", reverse=True)
-            for i, hit in zip(spots, newest_first):
-                out[i] = hit
+            order = sorted(spots, key=lambda i: (priced[i], hits[i].fields.get("date") or ""), reverse=True)
+            for i, j in zip(spots, order):
+                out[i] = hits[j]
     return out
 
 
