@@ -9,6 +9,10 @@ A rule often changes its name between editions (10th "Engagement Range" is 11th 
 edition's rule answers the query, the current edition's rules that answer every word of it
 (`answers_all`) come first: a core rule before every older answer, a faction's rule before its
 faction's older ones.
+
+The same holds for prices and document versions: of one unit's prices, the newest dated source
+comes first (`newest_price_in_place`), and an FAQ entry or erratum of a document version a newer
+stored version replaces comes after every current hit, marked (`superseded_last`).
 """
 from __future__ import annotations
 
