@@ -99,6 +99,9 @@ RELEVANCE_SET_11: list[tuple[str, str, str, int | None]] = [
     # objectives, actions, transports, reserves, aircraft
     ("level of control of an objective", "rule", "Level of Control", None),
     ("secured objectives", "rule", "Secured Objectives", None),
+    ("range of an objective marker", "rule", "Objectives Not Within a Terrain Area", None),
+    ("invuln", "rule", "Profiles", None),  # 02.02 defines "Invulnerable Save (InSv)"
+    ("OC", "rule", "Profiles", None),  # and "Objective Control (OC)"
     ("which units can start an action", "rule", "Starting an Action", None),
     ("transport capacity", "rule", "Transport Capacity", None),
     ("how does a unit embark in a transport", "rule", "Embarking", None),
@@ -132,3 +135,29 @@ SHAPES = [
     'name:"deep strike"', "text:wound", "unit", "the unit", "shoot", "models within 6 inches",
     "warrior toughness", "gauss flayer", "NOT overwatch unit",
 ]
+
+
+# The whole real pile (../shared/realdata, conftest `real_pile`), whose newest edition is the
+# 11th: words and abbreviations players type, and the 11th edition record that answers each
+# (written from the 11th edition core rules chapters and the BSData game system, not from search
+# output). Each entry is (query, kind, name): the first hit must be that 11th edition record, and
+# no older edition's rule, FAQ or erratum may come before it.
+PILE_CURRENT_FIRST: list[tuple[str, str, str]] = [
+    ("invuln", "rule", "Profiles"),  # 02.02 defines "Invulnerable Save (InSv)"
+    ("fnp", "rule", "Feel No Pain"),
+    ("OC", "rule", "Profiles"),  # 02.02 defines "Objective Control (OC)"
+    ("DS", "rule", "Deep Strike"),
+    ("deep strike", "rule", "Deep Strike"),
+    ("what does deep strike do", "rule", "Deep Strike"),
+    ("5+++", "rule", "Feel No Pain"),
+    ("shoot after falling back", "rule", "Fall-back Move"),
+    ("can a unit shoot after falling back", "rule", "Fall-back Move"),
+    ("engagement range", "rule", "Engagement"),  # 03.04
+    ("starting strength", "rule", "Starting Strength and Half-strength"),
+    ("battle-shock", "rule", "Battle-shock"),
+    ("lone operative", "rule", "Lone Operative"),
+    ("overwatch", "stratagem", "Fire Overwatch"),  # 15.08
+    ("range of an objective marker", "rule", "Objectives Not Within a Terrain Area"),  # rules appendix
+]
+# Words whose answer is any of several 11th edition rules: the first hit must be of the 11th.
+PILE_CURRENT_EDITION: list[str] = ["objective", "invulnerable save", "objective control", "feel no pain"]

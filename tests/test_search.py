@@ -26,9 +26,17 @@ def names(result) -> list[str]:
 
 # ---------------------------------------------------------------- ranking and syntax
 def test_exact_name_beats_a_mention(store):
-    assert names(search(store, "overwatch"))[:2] == ["Overwatch", "Fire Overwatch"]
+    assert names(search(store, "overwatch", edition=9))[0] == "Overwatch"
     assert names(search(store, "pain"))[0] in ("Feel No Pain", "Pain Engine")
     assert names(search(store, "feel no pain"))[0] == "Feel No Pain"
+
+
+def test_the_current_rule_that_answers_comes_before_an_older_edition(store):
+    """The 9th edition Overwatch rule is named exactly as the query, but the store's newest
+    edition (the 10th) answers it with the Fire Overwatch stratagem: that comes first."""
+    hits = search(store, "overwatch").hits
+    assert [h.name for h in hits][:2] == ["Fire Overwatch", "Overwatch"]
+    assert [h.edition for h in hits][:2] == [10, 9]
 
 
 def test_phrase_keeps_every_word_in_position(store):
@@ -60,7 +68,7 @@ def test_boolean_operators(store):
     assert names(search(store, "overwatch -hitting")) == ["Fire Overwatch"]
     assert set(names(search(store, "gauss OR reanimates"))) == {"Necron Warriors", "Reanimation Protocols"}
     assert names(search(store, "shoot AND unmodified")) == ["Overwatch"]
-    assert names(search(store, "shoot AND charging"))[0] == "Overwatch"
+    assert names(search(store, "shoot AND charging", edition=9))[0] == "Overwatch"
     assert set(names(search(store, "(gauss OR reanimates) AND kind:datasheet"))) == {"Necron Warriors"}
 
 
@@ -172,7 +180,7 @@ def test_rule_beats_the_erratum_named_after_it(tmp_path):
                       text="Overwatch hits on unmodified 6s and costs 2 command points.", edition=9)
     with Store(tmp_path / "s.sqlite") as st:
         fill(st, [erratum, *RECORDS])
-        hits = search(st, "overwatch").hits
+        hits = search(st, "overwatch", edition=9).hits
     assert [(h.kind, h.name) for h in hits[:2]] == [("rule", "Overwatch"), ("errata", "Overwatch")]
 
 
@@ -262,19 +270,22 @@ def test_the_newest_printing_of_a_rule_ranks_first(tmp_path):
         assert names(search(st, "can a unit shoot after falling back"))[0] == "Fall-back Move"
 
 
-def test_every_hit_names_its_edition_on_the_terminal_and_in_json(fresh_runner):
+def test_every_hit_names_its_edition_and_source_on_the_terminal_and_in_json(fresh_runner):
     import json
     import os
+    import re
 
     from ruleslawyer.cli.main import cli
 
     with Store(os.environ["RULESLAWYER_DB"]) as st:
         fill(st, PRINTINGS)
     lines = fresh_runner.invoke(cli, ["search", "deep strike leadership unit", "--limit", "10"]).output.splitlines()
-    assert lines and all(" ed. — " in line or " no edition — " in line for line in lines)
-    assert any(line.startswith("[rule] Leadership no edition — ") for line in lines)
+    label = re.compile(r" (\d+th ed\.|no edition) · " + re.escape(SRC.file) + " — ")
+    assert lines and all(label.search(line) for line in lines), lines
+    assert any(line.startswith(f"[rule] Leadership no edition · {SRC.file} — ") for line in lines)
     data = json.loads(fresh_runner.invoke(cli, ["search", "deep strike", "--json"]).output)
     assert [h["edition"] for h in data["hits"]] == [11, 10, 9]
+    assert {h["file"] for h in data["hits"]} == {SRC.file} and all("date" in h for h in data["hits"])
 
 
 def test_a_rule_of_another_faction_is_not_a_printing_of_it(tmp_path):

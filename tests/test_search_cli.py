@@ -34,8 +34,9 @@ def test_one_line_per_hit(runner):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert len(lines) == 2
-    assert lines[0].startswith("[rule] Overwatch 9th ed. — ")
-    assert lines[1].startswith("[stratagem] Fire Overwatch Core 10th ed. — ")
+    # the newest edition's answer first; each line names its kind, edition and file
+    assert lines[0].startswith("[stratagem] Fire Overwatch Core 10th ed. · made-up.txt — ")
+    assert lines[1].startswith("[rule] Overwatch 9th ed. · made-up.txt — ")
     assert "\x1b[" not in result.output  # no colour when stdout is not a terminal
 
 

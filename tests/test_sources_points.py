@@ -181,6 +181,31 @@ def test_cli_points(runner, tmp_path):
     assert out.exit_code == 1 and out.output.count("\n") == 1 and "Testers" in out.output
 
 
+@pytest.mark.parametrize("typed, bare, count", [
+    ("10 boyz", "boyz", 10), ("10x boyz", "boyz", 10), ("boyz x10", "boyz", 10), ("boyz (20)", "boyz", 20),
+    ("20 gretchin", "gretchin", 20), ("boyz", "boyz", None), ("doomsday ark", "doomsday ark", None),
+])
+def test_a_model_count_typed_with_the_name_is_split_off(typed, bare, count):
+    from ruleslawyer.library.points import model_count
+
+    assert model_count(typed) == (bare, count)
+
+
+def test_cli_points_of_one_unit_size(runner, tmp_path):
+    """"10 test squad" is the Test Squad's 10-model price, in every tier the list has; a size
+    the list does not price is an error naming the sizes it does."""
+    from ruleslawyer.cli.main import cli
+
+    assert runner.invoke(cli, ["ingest", str(make_mfm(tmp_path / "mfm"))]).exit_code == 0
+    for typed in ("10 test squad", "test squad x10"):
+        out = runner.invoke(cli, ["points", typed])
+        assert out.exit_code == 0, out.output
+        line = out.output.splitlines()[0]
+        assert "Test Squad" in line and "10: 120 (1st-2nd)" in line and "5:" not in line
+    out = runner.invoke(cli, ["points", "7 test squad"])
+    assert out.exit_code == 1 and out.output.count("\n") == 1 and "5, 10" in out.output
+
+
 def test_real_mfm_yaml_and_page_agree(shared):
     e11 = shared / "realdata" / "e11"
     yaml_recs = [r for r in detect(e11 / "mfm").records() if r.faction == "Necrons" and r.version == "1.1"]

@@ -38,8 +38,9 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
 
     The current price is the newest dated source of the unit's edition: a Munitorum Field
     Manual version, an export's or a catalogue's costs. Where sources disagree, each is listed
-    with its date. Examples: ruleslawyer points "doomsday ark"; ruleslawyer points --changes
-    --faction necrons
+    with its date. A model count with the name ("10 boyz", "boyz x10") gives that size's price.
+    Examples: ruleslawyer points "doomsday ark"; ruleslawyer points "20 necron warriors";
+    ruleslawyer points --changes --faction necrons
     """
     from ..library.factions import check_faction
     from ..library.points import find_points_changes
@@ -52,10 +53,10 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
                                                          edition=edition)
         else:
             from ..library.corpus import load_corpus
-            from ..library.prices import priced_entries
+            from ..library.queries import priced_at_size
 
             corpus = load_corpus(store, amended=False, as_of=as_of)
-            entries = priced_entries(corpus, name, faction=faction, edition=edition)
+            entries, _count = priced_at_size(corpus, name, faction=faction, edition=edition)
     if changes:
         if name:
             found = [c for c in found if name.casefold() in c.name.casefold()]

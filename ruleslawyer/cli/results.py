@@ -22,15 +22,17 @@ def run_search(app, query: tuple[str, ...], *, kind=None, faction=None, edition=
     with index_progress() as progress:
         # frozen at a date: ask for more, then leave out what was published after it
         result = search_db(app.db, " ".join(query), kind=kind, faction=faction, edition=edition,
-                           limit=limit * 4 if as_of else limit, progress=progress, notice=notice)
+                           limit=limit * 4 if as_of else limit, progress=progress, notice=notice, as_of=as_of)
     note = None
     if as_of:  # each hit as the reference of that date has it: an older printing, or left out
         from ..index.search import as_printing
-        from ..library.corpus import as_of_printings, open_store
+        from ..library.corpus import as_of_printings, file_infos, open_store
 
         with open_store(app.db, read_only=True) as store:
             frozen = as_of_printings(store, [h.data for h in result.hits], as_of)
-        result.hits = [h if data is h.data else as_printing(h, data, result.query)
+            dates = {info.name: info.published for info in file_infos(store).values()}
+        result.hits = [h if data is h.data else as_printing(h, data, result.query,
+                                                            dates.get((data.get("source") or {}).get("file")))
                        for h, data in zip(result.hits, frozen) if data is not None][:limit]
         note = f"As of {as_of}: only documents published on or before that date"
     if as_json:
@@ -64,10 +66,19 @@ def edition_label(edition) -> str:
     return f"{nth(edition)} ed." if isinstance(edition, int) else "no edition"
 
 
+def source_label(hit) -> str:
+    """Where a hit was printed: "core11_03_Moving.pdf (2026-06-08)", the date when known, and
+    "superseded by World Eaters v1.1" for an FAQ entry or erratum a newer version replaced."""
+    where = " ".join(p for p in (hit.file, hit.date and f"({hit.date})") if p)
+    return "; ".join(p for p in (where, hit.superseded_by and f"superseded by {hit.superseded_by}") if p)
+
+
 def _label(hit, color: bool) -> str:
     d = hit.data
     where = " / ".join(p for p in (d.get("faction"), d.get("group") or d.get("document")) if p)
-    parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition_label(hit.edition)]
+    source = source_label(hit)
+    parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition_label(hit.edition),
+             source and f"· {source}"]
     return " ".join(p for p in parts if p) + " —"
 
 

@@ -18,7 +18,7 @@ SYNONYMS_FILE = Path(__file__).with_name("synonyms.txt")
 QUERY_STOP_WORDS = frozenset("""
 a an and are as at be by can could do does did for from has have how i if in into is it its
 me my of on or our that the their them then there these they this to was what when where which
-who whom why will with would you your happens happen work works get gets rule rules
+who whom why will with would you your happens happen work works get gets rule rules many much
 """.split())
 
 # \w+ keeps "3+" apart from "3"; an apostrophe inside a word ("can't") stays in the word.

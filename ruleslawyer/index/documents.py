@@ -11,7 +11,8 @@ import re
 from typing import Any, Iterable
 
 from . import analysis
-from ..records import Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Record, RefTable, Rule, Stratagem, record_name
+from ..records import (Datasheet, DetachmentRule, Enhancement, Erratum, Faq, Note, Points, Record, RefTable, Rule,
+                       Stratagem, record_name)
 from ..records_json import to_dict
 
 # The characteristic abbreviations printed on a profile, spelled out so "toughness" finds them.
@@ -66,10 +67,28 @@ def _weapon_lines(record: Datasheet) -> list[str]:
     return out
 
 
+def price_text(record: Record) -> str:
+    """A unit's or detachment's price as one passage ("Points: 10 models: 90 pts; ..."), so a
+    question about its points finds it and shows the price; "" when the record has none."""
+    from ..library.points import costs_text, points_text
+
+    if isinstance(record, Points):
+        text = points_text(record)
+        if record.target_kind == "detachment":
+            text = text.split(": ", 1)[1] if ": " in text else ""
+    elif isinstance(record, Datasheet) and record.points:
+        text = costs_text(record.points)
+    else:
+        return ""
+    return f"Points: {text}" if text else ""
+
+
 def body_parts(record: Record) -> list[str]:
     """The record's rules text as separate passages, in reading order (the snippet source)."""
+    if isinstance(record, Points):
+        return [price_text(record)]
     if isinstance(record, Datasheet):
-        return [*_profile_text(record),
+        return [*_profile_text(record), price_text(record),
                 *(f"{a.name}: {a.text}" if a.text else a.name for a in record.abilities),
                 *_weapon_lines(record), *record.wargear_options, *record.composition,
                 record.leader.text if record.leader else "", record.damaged or ""]
@@ -140,9 +159,43 @@ def word_pairs(texts: Iterable[str]) -> str:
     return " ".join(out)
 
 
-def make_document(record: Record) -> dict[str, Any]:
+# A glossary line of a rules text: "Invulnerable Save (InSv): Presented as ...". The term and
+# its abbreviation are what the rule defines, so they count as its tags.
+_DEFINITION_RE = re.compile(r"^([A-Z][\w’'-]*(?: [A-Za-z][\w’'-]*){0,4}) \(([A-Za-z]{1,5})\):", re.M)
+
+
+def defined_terms(record: Record) -> list[str]:
+    """The terms a rule defines in glossary lines ("Invulnerable Save (InSv): ..." gives
+    "Invulnerable Save" and "InSv"), so a search for the term finds its definition."""
+    if not isinstance(record, Rule):
+        return []
+    return [part for m in _DEFINITION_RE.finditer(record.text or "") for part in m.groups()]
+
+
+def document_key(record: Record) -> str:
+    """The document an FAQ entry or erratum belongs to, as `amend.apply` tells versions of one
+    document apart (its folded name and edition): "world eaters|11"; "" for other kinds."""
+    if not isinstance(record, (Faq, Erratum)) or not record.document:
+        return ""
+    return f"{analysis.fold_name(record.document)}|{record.edition or ''}"
+
+
+def version_column(record: Record) -> str:
+    """An FAQ entry's or erratum's version as "<order>|<version>": the order a string that sorts
+    as `amend.apply.version_key` sorts versions ("1.10" after "1.9"), so a search compares
+    versions without loading the amend code; "" for other kinds or no version."""
+    from ..amend.apply import version_key
+
+    version = getattr(record, "version", None) if isinstance(record, (Faq, Erratum)) else None
+    if not version:
+        return ""
+    order = ".".join(f"{number + 1:06d}{letters}" for number, letters in version_key(version))
+    return f"{order}|{version}"
+
+
+def make_document(record: Record, date: str | None = None) -> dict[str, Any]:
     """The index document of one (amended) record, as Whoosh's `add_document` takes it;
-    `data` keeps the record for results."""
+    `data` keeps the record for results, `date` is its publication date when known."""
     name = record_name(record)
     group = getattr(record, "group", None)
     if isinstance(record, Erratum):
@@ -159,7 +212,7 @@ def make_document(record: Record) -> dict[str, Any]:
     category = getattr(record, "category", None) if isinstance(record, Stratagem) else None
     cp = getattr(record, "cp", None)
     number = getattr(record, "number", None)
-    tags = _text([faction, group, keywords, *weapon_abilities, category, weapons, section])
+    tags = _text([faction, group, keywords, *weapon_abilities, category, weapons, section, *defined_terms(record)])
     text = _text([body, original, fluff])
     snippet = body if isinstance(record, Datasheet) else _text(snippet_parts(record))
     return {
@@ -168,6 +221,9 @@ def make_document(record: Record) -> dict[str, Any]:
         # An erratum or FAQ is named after the rule it changes: the rule keeps the exact-name bonus.
         "name_exact": "" if isinstance(record, (Erratum, Faq)) else analysis.fold_name(name),
         "number": number or "",
+        "document": document_key(record),
+        "version": version_column(record),
+        "date": date or "",
         "faction": faction,
         "group": group or "",
         "edition": str(record.edition) if record.edition is not None else "none",

@@ -3,10 +3,23 @@
 The newest edition the store holds is the current one. Older editions score a little less,
 and an older printing of a rule (same kind and name) never outranks a newer one: when only
 the older made the cut, the newer is looked up by its exact name and placed just before it.
+
+A rule often changes its name between editions (10th "Engagement Range" is 11th "Engagement";
+10th "Invulnerable Saves" is a characteristic on the 11th's Profiles). So when an older
+edition's rule answers the query, the current edition's rules that answer every word of it
+(`answers_all`) come first: a core rule before every older answer, a faction's rule before its
+faction's older ones.
+
+The same holds for prices and document versions: of one unit's prices, the newest dated source
+comes first (`newest_price_in_place`), and an FAQ entry or erratum of a document version a newer
+stored version replaces comes after every current hit, marked (`superseded_last`).
 """
 from __future__ import annotations
 
+import json
+
 from . import analysis
+from .ranking import answers_all, coordinated
 
 # A record of an older edition than the newest the store holds scores this much less per
 # edition behind (never below OLDEST_FACTOR): between near equals, the current rule wins.
@@ -14,12 +27,65 @@ EDITION_DECAY = 0.85
 OLDEST_FACTOR = 0.6
 
 
-def current_first(index, hits: list, filters: list) -> list:
+# Kinds that state a rule of the game: a current one that answers the query is the answer.
+RULE_KINDS = frozenset({"rule", "table", "stratagem"})
+# Kinds an older edition's answer may have: each gives way to the current rule that answers.
+ANSWER_KINDS = RULE_KINDS | {"faq", "errata", "note"}
+# How many current-edition candidates are looked up when an older edition answers the query.
+CURRENT_CANDIDATES = 10
+
+
+def current_first(index, hits: list, filters: list, node=None, concepts=()) -> list:
     """`hits` (engine hits of an open `engine.Index`, best first) in current-edition order,
-    with the newer printings they lack added (`filters`: the query's filter nodes)."""
-    found = newest_preferred(hits, index.editions())
-    found = sorted(found + newer_printings(index, found, filters), key=lambda h: -h.score)
-    return newest_in_place(found)
+    with the newer printings they lack added (`filters`: the query's filter nodes; `node` and
+    `concepts`: the parsed query's node and concepts, see query.ParsedQuery)."""
+    editions = index.editions()
+    found = newest_preferred(coordinated(hits, concepts), editions)
+    found = found + newer_printings(index, found, filters)
+    if node is not None and concepts and len(editions) > 1 and _older_answer(found, concepts, editions[0]) \
+            and not any(f[:2] == ("id", "edition") for f in filters):
+        have = {h.fields.get("data") for h in found}
+        more = index.search(node, [*filters, ("id", "edition", str(editions[0]))], limit=CURRENT_CANDIDATES)
+        found += [h for h in coordinated(more, concepts) if h.fields.get("data") not in have]
+    found = sorted(found, key=lambda h: -h.score)
+    if concepts and editions:
+        found = current_answers_first(found, concepts, editions[0])
+    asks_price = any(alt == (analysis.stem("points"),) for alts in concepts for alt in alts)
+    return newest_price_in_place(newest_in_place(found), asks_price)
+
+
+def _older_answer(hits: list, concepts, newest: int) -> bool:
+    return any(0 < _edition_number(h.fields) < newest and h.fields.get("kind") in ANSWER_KINDS
+               and answers_all(h, concepts) for h in hits)
+
+
+def current_answers_first(hits: list, concepts, newest: int) -> list:
+    """`hits` (best first) with the current edition's rules that answer every concept moved
+    before the answers they supersede, when an older edition's answer is among them.
+
+    A current rule of no faction (a core rule) goes before every older answer and every rule
+    that answers only part of the query; a faction's rule before those of its faction. Each
+    keeps its order among them; everything else keeps its place.
+    """
+    if not _older_answer(hits, concepts, newest):
+        return hits
+
+    def gives_way(hit, faction: str) -> bool:
+        kind = hit.fields.get("kind")
+        if kind not in ANSWER_KINDS or (faction and analysis.fold_name(hit.fields.get("faction") or "") != faction):
+            return False
+        older = 0 < _edition_number(hit.fields) < newest
+        return older or (kind in RULE_KINDS and not answers_all(hit, concepts))
+
+    out = list(hits)
+    for hit in [h for h in hits if _edition_number(h.fields) == newest and h.fields.get("kind") in RULE_KINDS
+                and answers_all(h, concepts)]:
+        faction = analysis.fold_name(hit.fields.get("faction") or "")
+        at = out.index(hit)
+        first = next((i for i, other in enumerate(out[:at]) if gives_way(other, faction)), None)
+        if first is not None:
+            out.insert(first, out.pop(at))
+    return out
 
 
 def _edition_number(fields: dict) -> int:
@@ -38,7 +104,7 @@ def newest_preferred(hits: list, editions: list[int]) -> list:
         behind = newest - _edition_number(hit.fields) if _edition_number(hit.fields) else 0
         return max(OLDEST_FACTOR, EDITION_DECAY ** behind)
 
-    rescored = [type(hit)(hit.score * factor(hit), hit.fields) for hit in hits]
+    rescored = [hit._replace(score=hit.score * factor(hit)) for hit in hits]
     return sorted(rescored, key=lambda h: -h.score)
 
 
@@ -71,7 +137,7 @@ def newer_printings(index, hits: list, filters: list) -> list:
         printed = older.get(key)
         if (printed is not None and (*key, edition) not in have
                 and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
-            out.append(type(printed)(printed.score * (1 + 1e-9) + 1e-12, fields))
+            out.append(printed._replace(score=printed.score * (1 + 1e-9) + 1e-12, fields=fields, terms=frozenset()))
             have.add((*key, edition))
     return out
 
@@ -93,3 +159,65 @@ def newest_in_place(hits: list) -> list:
             for i, hit in zip(spots, newest_first):
                 out[i] = hit
     return out
+
+
+def _price_key(fields: dict, unpriced: bool = False) -> tuple[tuple, bool] | None:
+    """What makes two hits prices of one unit (its name, faction and edition) and whether the
+    hit carries a price; None for a hit of another kind, or carrying no price unless `unpriced`
+    (a datasheet without costs, a points record of a version that dropped the entry)."""
+    kind = fields.get("kind")
+    if kind not in ("points", "datasheet"):
+        return None
+    data = json.loads(fields.get("data") or "{}")
+    priced = bool(data.get("points") if kind == "datasheet" else
+                  data.get("costs") or data.get("wargear_costs") or data.get("detachment_points") is not None)
+    if not (priced or unpriced and kind == "datasheet"):
+        return None
+    return (analysis.fold_name(fields.get("name") or ""), analysis.fold_name(fields.get("faction") or ""),
+            fields.get("edition"), data.get("target_kind") or "datasheet"), priced
+
+
+def newest_price_in_place(hits: list, asks_price: bool = False) -> list:
+    """`hits` with the prices of one unit (points records, datasheets with costs; same name,
+    faction and edition) in newest-date order in the places they won: the current price is the
+    newest dated source, whatever its kind (an undated one comes after the dated). When the query
+    asks for points, the unit's datasheets without a price come after its prices."""
+    places: dict[tuple, list[int]] = {}
+    priced: dict[int, bool] = {}
+    for i, hit in enumerate(hits):
+        found = _price_key(hit.fields, asks_price)
+        if found is not None:
+            places.setdefault(found[0], []).append(i)
+            priced[i] = found[1]
+    out = list(hits)
+    for spots in places.values():
+        if len(spots) > 1:
+            order = sorted(spots, key=lambda i: (priced[i], hits[i].fields.get("date") or ""), reverse=True)
+            for i, j in zip(spots, order):
+                out[i] = hits[j]
+    return out
+
+
+def superseded_last(index, hits: list, as_of: str | None = None) -> list:
+    """`hits` with the FAQ entries and errata of a document that a newer version of the same
+    document supersedes (as `amend.apply` picks the version that applies: the newest of one
+    document name and edition) moved after the others, each marked in its fields
+    (`superseded_by`: "World Eaters v1.1"). With `as_of`, only versions published by then count.
+    Versions compare by the order documents.version_column gives them."""
+    current, old = [], []
+    newest: dict[str, str] = {}
+    for hit in hits:
+        document = hit.fields.get("document") if hit.fields.get("kind") in ("faq", "errata") else None
+        if not document:
+            current.append(hit)
+            continue
+        if document not in newest:
+            known = [v for v, date in index.versions(document) if v and not (as_of and date and date > as_of)]
+            newest[document] = max(known, default="")
+        latest = newest[document]
+        if latest and (hit.fields.get("version") or "") < latest:
+            name = json.loads(hit.fields["data"]).get("document") or document
+            old.append(hit._replace(fields={**hit.fields, "superseded_by": f"{name} v{latest.split('|', 1)[1]}"}))
+        else:
+            current.append(hit)
+    return current + old

@@ -20,6 +20,8 @@ SCORED_FIELDS = {"name": 4.0, "tags": 2.0, "text": 1.0}
 # Fields only filters look at (`faction:necrons`): the value's words must all be there.
 FILTER_FIELDS = ("faction", "group", "keywords", "abilities", "weapons", "section")
 EXACT_NAME_BOOST = 30.0
+# A record's whole name typed inside a longer query ("how many points are 10 boyz").
+NAME_PART_BOOST = 12.0
 # A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
 KIND_HINT_BOOST = 15.0
 # A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
@@ -27,10 +29,21 @@ PHRASE_BOOST = 0.5
 
 
 class Hit(NamedTuple):
-    """One result: engine score and the stored fields of the document (dict)."""
+    """One result: engine score, the stored fields of the document (dict), and the index terms
+    of the query it matched (stems; a word pair "a|b" counts as both words)."""
 
     score: float
     fields: dict
+    terms: frozenset = frozenset()
+
+
+def _matched(hit) -> frozenset:
+    """The query terms a Whoosh hit matched, as index terms (word pairs split into words)."""
+    out = set()
+    for _field, text in hit.matched_terms():
+        word = text.decode("utf-8") if isinstance(text, bytes) else str(text)
+        out.update(word.split("|"))
+    return frozenset(out)
 
 
 def schema():
@@ -44,6 +57,10 @@ def schema():
         kind=ID(stored=True, sortable=True), edition=ID(stored=True, sortable=True), cp=ID,
         phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True), number=ID,
+        # An FAQ's or erratum's document ("world eaters|11") and version: which printing of a
+        # document is the newest is read from these columns (search.superseded). `date` is the
+        # record's publication date (stored for results; a column for --as-of).
+        document=ID(stored=True), version=ID(stored=True, sortable=True), date=ID(stored=True, sortable=True),
         # The record's content hash (lifecycle.py): what an incremental update deletes by. A
         # column, so the keys of a whole index are read in one go.
         key=ID(sortable=True),
@@ -93,8 +110,8 @@ def compile_query(node):
     Nodes are tuples: ("terms", field|None, (term, ...)) one word or phrase (already index
     terms) in one field or in all scored fields, ("any", node, ...) synonyms (best one counts),
     ("and"|"or", node, ...), ("andmaybe", required, optional), ("not", node), ("id", field,
-    value) an exact filter, ("all",) every document, ("exact_name", folded name) and
-    ("kind_hint", kind) score bonuses.
+    value) an exact filter, ("all",) every document, ("exact_name", folded name),
+    ("name_part", folded name) and ("kind_hint", kind) score bonuses.
     """
     from whoosh import query as q
 
@@ -129,6 +146,8 @@ def compile_query(node):
         return q.Term("number", node[1], boost=EXACT_NAME_BOOST)
     if op == "exact_name":
         return q.Term("name_exact", node[1], boost=EXACT_NAME_BOOST)
+    if op == "name_part":
+        return q.Term("name_exact", node[1], boost=NAME_PART_BOOST)
     if op == "all":
         return q.Every()
     raise ValueError(f"unknown query node {op!r}")
@@ -166,8 +185,8 @@ class Index:
         if sort_by_name:
             results = self.searcher.search(query, limit=limit, sortedby="name_exact")
             return [Hit(0.0, hit.fields()) for hit in results]
-        results = self.searcher.search(query, limit=limit)
-        return [Hit(hit.score or 0.0, hit.fields()) for hit in results]
+        results = self.searcher.search(query, limit=limit, terms=True)
+        return [Hit(hit.score or 0.0, hit.fields(), _matched(hit)) for hit in results]
 
     def whoosh_query(self, node, filters: Sequence = ()):
         """The Whoosh query for query node `node` and filter nodes, flattened for speed."""
@@ -193,6 +212,16 @@ class Index:
         if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
             self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
         return [(d, *(c[d] for c in self._columns)) for d in self.searcher.docs_for_query(query)]
+
+    def versions(self, document: str) -> list[tuple[str, str]]:
+        """(version, date) of every document of the FAQ or errata document `document` (as
+        documents.document_key names it)."""
+        from whoosh import query as q
+
+        if not hasattr(self, "_version_columns"):
+            self._version_columns = [self.reader.column_reader(f) for f in ("version", "date")]
+        return [tuple(c[d] for c in self._version_columns)
+                for d in self.searcher.docs_for_query(q.Term("document", document))]
 
     def stored(self, docnum: int) -> dict:
         """The stored fields of document `docnum`."""

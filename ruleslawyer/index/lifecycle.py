@@ -32,7 +32,7 @@ from ..paths import INDEX_POINTER, index_root
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 7
+INDEX_VERSION = 8
 # An update that would replace more than this share of the documents is done as a full build.
 FULL_BUILD_SHARE = 0.5
 
@@ -77,13 +77,15 @@ def _write_pointer(root: Path, pointer: dict) -> None:
 class Source:
     """The amended records of a store with the key of each: what the index must hold.
 
-    `load()` returns (records, stored hashes by id) as `library.corpus.load_corpus` gives them;
+    `load()` returns (records, stored hashes by id) as `library.corpus.load_corpus` gives them,
+    and optionally a third item: a function giving a record's publication date (`Corpus.date_of`);
     it is called at most once, and only when the index needs work.
     """
 
-    def __init__(self, load: Callable[[], tuple[list, dict[int, str]]]):
+    def __init__(self, load: Callable[[], tuple]):
         self._load = load
         self._keyed: dict[str, object] | None = None
+        self.date_of: Callable[[object], str | None] = lambda record: None
 
     def keyed(self) -> dict[str, object]:
         """key -> record, in corpus order. The key is the hash of the record as stored, or for
@@ -94,7 +96,9 @@ class Source:
 
             from ..records_json import to_dict
 
-            records, hashes = self._load()
+            records, hashes, *dated = self._load()
+            if dated:
+                self.date_of = dated[0]
             keyed: dict[str, object] = {}
             for record in records:
                 digest = hashes.get(id(record))
@@ -110,11 +114,11 @@ class Source:
         return self._keyed
 
 
-def _documents(items: Iterable[tuple[str, object]]) -> Iterable[dict]:
+def _documents(items: Iterable[tuple[str, object]], source: Source) -> Iterable[dict]:
     from .documents import make_document
 
     for key, record in items:
-        doc = make_document(record)
+        doc = make_document(record, source.date_of(record))
         doc["key"] = key
         yield doc
 
@@ -196,7 +200,7 @@ def update(root: Path, current: dict, generation: int, source: Source, *,
         try:
             for key in gone:
                 w.delete_by_term("key", key)
-            engine.add_documents(w, _documents((k, want[k]) for k in new), progress, len(new))
+            engine.add_documents(w, _documents(((k, want[k]) for k in new), source), progress, len(new))
         except BaseException:
             w.cancel()
             ix.close()
@@ -254,7 +258,7 @@ def ensure_fresh(db_path: str | Path, generation: Callable[[], int], source: Sou
             if damaged is not None and notice is not None:
                 notice(f"the search index was damaged ({damaged}); rebuilding it")
             items = list(source.keyed().items())
-            return rebuild(root, seen, _documents(items), progress=progress, total=len(items))
+            return rebuild(root, seen, _documents(items, source), progress=progress, total=len(items))
     except OSError as exc:
         raise StoreError(f"{root}: cannot build the search index: {exc.strerror or exc}",
                          hint="check that the folder beside the store is writable") from None

@@ -34,7 +34,10 @@ _KIND_ALIASES = {"strat": "stratagem", "unit": "datasheet", "erratum": "errata",
 _PHASE_ALIASES = {"moving": "movement", "move": "movement", "shoot": "shooting", "psychic": "psychic",
                   "psyker": "psychic", "melee": "fight", "assault": "fight"}
 
-_HINTS = ("exact_name", "kind_hint")  # nodes that only add to a score, never select
+_HINTS = ("exact_name", "name_part", "kind_hint")  # nodes that only add to a score, never select
+# A name typed inside a question ("how many points are 10 boyz" names Boyz): runs of up to this
+# many content words are also looked up as whole names (a smaller bonus than the whole query).
+_NAME_PART_WORDS = 3
 # A printed rule or stratagem number ("24.12", "15.04."): also looked up as the record's number.
 _NUMBER_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3})+)\.?")
 # A plain word naming a kind ranks records of that kind higher (it is not a filter).
@@ -67,6 +70,10 @@ class ParsedQuery:
     known_words: set = field(default_factory=set)
     highlight_terms: set = field(default_factory=set)
     has_terms: bool = True
+    # What the query asks about: one entry per plain word or phrase (question words aside), each
+    # the alternatives that say it (index-term tuples: a word, its synonyms, a phrase). A record
+    # that matches one alternative of every entry answers the whole query (editions.py).
+    concepts: list = field(default_factory=list)
 
 
 def normalize_kind(value: str) -> str:
@@ -250,6 +257,7 @@ class _Parser:
                 return None
             self.parsed.highlight_terms.update(terms)
             self.parsed.plain_words.extend(analysis.words(value))
+            self.parsed.concepts.append((terms,))
             return ("terms", None, terms)  # quoted words are taken as they are: no synonyms
         nodes = self._words_node([value], exact=False)  # a word after NOT
         return (nodes[0] if len(nodes) == 1 else ("or", *nodes)) if nodes else None
@@ -277,6 +285,8 @@ class _Parser:
                 key = tuple(stems[i:i + size])
                 if len(key) == size and key in table:
                     nodes.append(_synonym_any(key))
+                    if exact:  # a word after NOT is not asked about
+                        self.parsed.concepts.append(table[key])
                     self.parsed.known_words.update(words[i:i + size])
                     for alt in table[key]:
                         self.parsed.highlight_terms.update(alt)
@@ -285,12 +295,32 @@ class _Parser:
             else:
                 if keep[i]:
                     nodes.append(("terms", None, (stems[i],)))
+                    if exact and stems[i] not in _KIND_WORDS:  # a kind word only ranks (kind_hint)
+                        self.parsed.concepts.append(((stems[i],),))
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
         nodes.extend(("number", n) for n in numbers)
         if nodes and exact:
-            nodes.append(("exact_name", analysis.fold_name(" ".join(raw_words))))
+            whole = analysis.fold_name(" ".join(raw_words))
+            nodes.append(("exact_name", whole))
+            nodes.extend(("name_part", part) for part in _name_parts(raw_words) if part != whole)
         return nodes
+
+
+def _name_parts(raw_words: list[str]) -> list[str]:
+    """Folded runs of 1 to _NAME_PART_WORDS consecutive content words (no question word in them)
+    of a query of several words: the names a question may hold."""
+    if len(raw_words) < 2:
+        return []
+    content = [bool(ws) and not any(w in analysis.QUERY_STOP_WORDS for w in ws)
+               for ws in (analysis.words(raw) for raw in raw_words)]
+    parts = []
+    for start in range(len(raw_words)):
+        for end in range(start + 1, min(start + _NAME_PART_WORDS, len(raw_words)) + 1):
+            if not all(content[start:end]):
+                break
+            parts.append(analysis.fold_name(" ".join(raw_words[start:end])))
+    return list(dict.fromkeys(p for p in parts if p))
 
 
 def _shorthand(raw: str) -> list[str]:

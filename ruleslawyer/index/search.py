@@ -17,13 +17,18 @@ from . import analysis, editions
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
+# The engine's best this many hits at least are reordered (the share of the query each hit
+# answers, the current edition, superseded versions) before the first `limit` are kept.
+POOL = 30
 
 
 @dataclass
 class SearchHit:
     """One result: the record (as its records.md dict, errata applied), score and snippet.
 
-    highlights: (start, end) character ranges of matched words inside `snippet`.
+    highlights: (start, end) character ranges of matched words inside `snippet`; date: the
+    publication date of the record (its own or its file's) when known; superseded_by: the newer
+    version of its document that replaces this FAQ entry or erratum ("World Eaters v1.1").
     """
 
     name: str
@@ -31,6 +36,8 @@ class SearchHit:
     score: float
     snippet: str
     highlights: list = field(default_factory=list)
+    date: str | None = None
+    superseded_by: str | None = None
 
     @property
     def kind(self) -> str:
@@ -47,8 +54,14 @@ class SearchHit:
     def edition(self) -> int | None:
         return self.data.get("edition")
 
+    @property
+    def file(self) -> str | None:
+        """The file the record was read from."""
+        return (self.data.get("source") or {}).get("file")
+
     def to_json(self) -> dict[str, Any]:
-        return {**self.data, "edition": self.edition, "score": round(self.score, 3), "snippet": self.snippet,
+        return {**self.data, "edition": self.edition, "file": self.file, "date": self.date,
+                "superseded_by": self.superseded_by, "score": round(self.score, 3), "snippet": self.snippet,
                 "highlights": [list(h) for h in self.highlights]}
 
 
@@ -71,7 +84,7 @@ def _source(store):
         from ..library.corpus import load_corpus
 
         corpus = load_corpus(store)
-        return corpus.records, corpus.stored_hashes
+        return corpus.records, corpus.stored_hashes, corpus.date_of
 
     return Source(load)
 
@@ -102,17 +115,19 @@ def update_after_ingest(db: str | Path | None, progress=None, notice=None) -> Pa
 
 
 def search(store, query: str, *, kind: str | None = None, faction: str | None = None,
-           edition: int | str | None = None, limit: int = 10, notice=None) -> SearchResult:
+           edition: int | str | None = None, limit: int = 10, notice=None, as_of: str | None = None) -> SearchResult:
     """Search the records of `store` (errata applied).
 
     `query` uses the syntax of `query.py`; `kind`, `faction` and `edition` add the same
-    filters as `kind:`, `faction:` and `edition:`. Raises QueryError for a malformed query.
+    filters as `kind:`, `faction:` and `edition:`. An FAQ entry or erratum of a document version
+    that a newer stored version supersedes (published by `as_of`, when given) comes after the
+    others, marked `superseded_by`. Raises QueryError for a malformed query.
     A damaged index is rebuilt (`notice` gets one line saying so).
     """
     parsed = parse_query(query)  # a malformed query fails before any index work
     return _with_repair(lambda damaged: ensure_index(store, notice=notice, damaged=damaged),
                         lambda index: search_index(index, query, kind=kind, faction=faction, edition=edition,
-                                                   limit=limit, parsed=parsed))
+                                                   limit=limit, parsed=parsed, as_of=as_of))
 
 
 def search_db(db: str | Path | None, query: str, *, progress=None, notice=None, **options) -> SearchResult:
@@ -200,7 +215,7 @@ def option_filters(kind=None, faction=None, edition=None) -> list[tuple]:
 
 
 def search_index(index, query: str, *, kind=None, faction=None, edition=None, limit: int = 10,
-                 parsed: ParsedQuery | None = None) -> SearchResult:
+                 parsed: ParsedQuery | None = None, as_of: str | None = None) -> SearchResult:
     """Run `query` against an open `engine.Index` (what `search` does once the index is fresh)."""
     parsed = parsed or parse_query(query)
     filters = parsed.filters + option_filters(kind, faction, edition)
@@ -214,9 +229,11 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        raw = editions.current_first(index, index.search(parsed.node, filters, limit=limit), filters)[:limit]
+        raw = editions.current_first(index, index.search(parsed.node, filters, limit=max(limit, POOL)), filters,
+                                     parsed.node, parsed.concepts)
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
+    raw = editions.superseded_last(index, raw, as_of)[:limit]
     hits = [_hit(h, parsed) for h in raw]
     result = SearchResult(query=query, hits=hits, corrected=corrected)
     if not hits:
@@ -270,9 +287,10 @@ def _describe(node: tuple) -> str:
 
 
 # ---------------------------------------------------------------- snippets
-def as_printing(hit: SearchHit, data: dict, query: str) -> SearchHit:
+def as_printing(hit: SearchHit, data: dict, query: str, date: str | None = None) -> SearchHit:
     """`hit` showing another printing of its record (records.md dict `data`: the printing of an
-    earlier date, say), its snippet cut from that printing's text as the index cuts any hit's."""
+    earlier date, say, published on `date`), its snippet cut from that printing's text as the
+    index cuts any hit's."""
     import dataclasses
 
     from ..records_json import from_dict
@@ -280,14 +298,15 @@ def as_printing(hit: SearchHit, data: dict, query: str) -> SearchHit:
 
     text = make_document(from_dict(data)).get("snippet") or data.get("name") or ""
     snippet, highlights = make_snippet(text, parse_query(query).highlight_terms)
-    return dataclasses.replace(hit, data=data, snippet=snippet, highlights=highlights)
+    return dataclasses.replace(hit, data=data, snippet=snippet, highlights=highlights, date=date)
 
 
 def _hit(raw, parsed: ParsedQuery) -> SearchHit:
     text = raw.fields.get("snippet") or raw.fields.get("name") or ""
     snippet, highlights = make_snippet(text, parsed.highlight_terms)
     return SearchHit(name=raw.fields["name"], data=json.loads(raw.fields["data"]), score=raw.score,
-                     snippet=snippet, highlights=highlights)
+                     snippet=snippet, highlights=highlights, date=raw.fields.get("date") or None,
+                     superseded_by=raw.fields.get("superseded_by"))
 
 
 def _term_finder(terms: set[str]) -> re.Pattern | None:

@@ -23,6 +23,33 @@ def version_key(version: str | None) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in version.lstrip("vV").split("."))
 
 
+# A model count typed with a unit's name: "10 boyz", "10x boyz", "boyz x10", "boyz (10)".
+_COUNT_FIRST = re.compile(r"^\s*(\d{1,3})\s*[x×]?\s+(\S.*?)\s*$", re.I)
+_COUNT_LAST = re.compile(r"^\s*(\S.*?)\s+(?:[x×]\s*(\d{1,3})|(\d{1,3})\s*[x×]|\((\d{1,3})\))\s*$", re.I)
+
+
+def model_count(name: str) -> tuple[str, int | None]:
+    """A unit name with the model count a player typed with it split off: ("boyz", 10) for
+    "10 boyz", "boyz x10" or "boyz (10)"; (name, None) when it names no count."""
+    for pattern in (_COUNT_FIRST, _COUNT_LAST):
+        m = pattern.match(name or "")
+        if m:
+            groups = [g for g in m.groups() if g]
+            count = next(g for g in groups if g.isdigit())
+            bare = next(g for g in groups if not g.isdigit())
+            return bare, int(count)
+    return name, None
+
+
+def at_size(price, count: int):
+    """A copy of a price (a points record or a library.prices.Price) with only its costs for a
+    unit of `count` models, in every tier; None when it has no such size."""
+    import dataclasses
+
+    costs = tuple(c for c in price.costs if str(c.models).strip() == str(count))
+    return dataclasses.replace(price, costs=costs) if costs else None
+
+
 def _key(record: Points) -> tuple[str, str, str, int]:
     # the edition too: a 10th edition points list does not price an 11th edition unit
     return (fold(record.faction or ""), record.target_kind, fold(record.name), record.edition or 0)

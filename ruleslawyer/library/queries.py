@@ -1,4 +1,5 @@
-"""Library queries behind list commands: which stratagems match a set of filters.
+"""Library queries behind list commands: which stratagems match a set of filters, and the prices
+of a unit named as a player names it ("10 boyz").
 
 The CLI passes the options through unchanged; everything here works on records (amended
 copies from `load_corpus`), so the site and tests can ask the same questions.
@@ -74,3 +75,32 @@ def find_stratagems(store, *, as_of: str | None = None, every_edition: bool = Fa
 
 def _folded(s: str | None) -> str:
     return fold(s or "")
+
+
+def priced_at_size(corpus, name: str | None = None, *, faction: str | None = None,
+                   edition: int | None = None) -> tuple[list, int | None]:
+    """The priced entries matching `name` (library.prices.priced_entries) and the model count the
+    name gave: a name no entry has, with a count ("10 boyz", "boyz x10"), gives the entries of
+    the name without it, each source priced at that size only. NotFoundError when nothing has
+    that size (naming the sizes there are)."""
+    from ..errors import NotFoundError
+    from .points import at_size, model_count
+    from .prices import PricedEntry, priced_entries
+
+    try:
+        return priced_entries(corpus, name, faction=faction, edition=edition), None
+    except NotFoundError:
+        bare, count = model_count(name or "")
+        if count is None:
+            raise
+    entries = priced_entries(corpus, bare, faction=faction, edition=edition)
+    out = []
+    for entry in entries:
+        sized = {id(p): at_size(p, count) for p in entry.sources}
+        if sized[id(entry.current)] is not None:
+            out.append(PricedEntry(sized[id(entry.current)], tuple(p for p in sized.values() if p is not None)))
+    if not out:
+        sizes = sorted({c.models for e in entries for c in e.current.costs}, key=lambda m: (len(m), m))
+        raise NotFoundError(f"no {count}-model unit of {bare!r}", suggestions=[f"{m} {bare}" for m in sizes],
+                            hint=f"the sizes priced are: {', '.join(sizes) or 'none'}")
+    return out, count
