@@ -84,7 +84,10 @@ def _source(store):
         from ..library.corpus import load_corpus
 
         corpus = load_corpus(store)
-        return corpus.records, corpus.stored_hashes, corpus.date_of
+        # The entries a newer version of their document dropped are indexed too: `--as-of` a
+        # date before that version finds them, and otherwise they rank after every current hit,
+        # marked "superseded by" (see `superseded_by`).
+        return corpus.records + corpus.superseded, corpus.stored_hashes, corpus.date_of
 
     return Source(load)
 
