@@ -71,7 +71,8 @@ def format_detachment(detachment, width: int = 80) -> str:
         for e in detachment.enhancements:
             cost = detachment.enhancement_cost(e)
             head = f"• {e.name}" + (f" ({cost} pts)" if cost is not None else "")
-            text = e.text.split("\n")[0] if e.text else ""
+            # the whole text, never its first line only: a rule cut at its colon says nothing
+            text = " ".join(p for p in (getattr(e, "restriction", None), " ".join((e.text or "").split())) if p)
             lines.extend(textwrap.wrap(f"{head}: {text}" if text else head, width, subsequent_indent="    "))
         for item in listed_only:  # named by the points list only
             cost = f" ({item.points} pts)" if item.points is not None else ""

@@ -276,8 +276,8 @@ class PopupParser:
         first = lines[j - 1]
         while j < len(lines):
             line = lines[j]
-            if not line.usable or is_start(j):
-                break
+            if not line.usable or is_start(j) or _section_label(line.text):
+                break  # (a section label, "ENHANCEMENTS", opens the next list)
             if region_changed(first.block, line.block):
                 break  # the loader marks where each popup or page section ends
             if body and self._rule_title(j):
@@ -362,6 +362,12 @@ def _is_prose(text: str) -> bool:
     """A sentence or more of running text (not a title, number or table cell)."""
     t = text.strip()
     return len(t.split()) >= 5 and (ends_sentence(t) or len(t.split()) >= 12)
+
+
+def _section_label(text: str) -> bool:
+    """A faction pack's list label: DETACHMENT RULE, ENHANCEMENTS, STRATAGEMS."""
+    text = text.strip()
+    return bool(_ENH_LIST.match(text) or _STRAT_LIST.match(text) or _DET_LIST.match(text))
 
 
 def _weapon_profile(line: Line) -> bool:
