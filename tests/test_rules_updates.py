@@ -38,7 +38,7 @@ def test_updates_without_pages_target_what_they_name():
     assert oath.faction_heading == "Army Rules" and oath.document == "Iron Wardens Faction Pack"
     value = got[("Gate Captain, Hold the Line Ability", None)]
     assert (value.operation, value.old_text, value.text) == ("replace", '9"', '8"')
-    keywords = got[("Rampart Walker", "Keywords")]
+    keywords = got[("Rampart Walker, Keywords", None)]  # the bullet's label joins the target
     assert keywords.operation == "delete"
     added = got[("Wall Guard Squad", None)]
     assert added.operation == "add" and added.text.startswith("Shield Wall")
@@ -59,3 +59,44 @@ def test_a_titled_update_that_prints_a_new_rule_is_an_add():
     (added,) = errata
     assert (added.operation, added.title, added.target) == ("add", "Steadfast Garrison", "Steadfast Garrison")
     assert added.text.startswith("Each time a unit") and added.page is None
+
+
+def test_a_heading_printed_with_dashes_is_one_target_path():
+    doc = pack(heading("RULES UPDATES", level=3, page=7), heading("DATASHEETS", level=6, page=7),
+               bold("Gate Wardens – Shieldbearer – Bastion Icon Wargear Ability"),
+               paragraph("Change to:", page=7), paragraph("'The bearer\u2019s unit has the Stealth ability.'", page=7),
+               bold("Rampart Walker, Siege Tank – Keywords Section"), paragraph("Add 'FRAME'.", page=7))
+    errata, _ = errata_of(doc)
+    got = {e.target: e for e in errata}
+    icon = got["Gate Wardens, Shieldbearer, Bastion Icon Wargear Ability"]
+    assert icon.location is None and icon.operation == "replace" and icon.text.endswith("Stealth ability.")
+    frame = got["Rampart Walker, Siege Tank, Keywords Section"]
+    assert (frame.location, frame.operation, frame.text) == (None, "add", "FRAME")
+
+
+def test_a_bullet_label_joins_the_target_and_the_instruction_names_the_place():
+    doc = pack(heading("RULES UPDATES", level=3, page=7), heading("DATASHEETS", level=6, page=7),
+               bold("Storm Hawk"),
+               Block("list_item", spans=(Span("Profile: ", bold=True), Span("Change M to 14\" and OC to '1'.")),
+                     page=7),
+               Block("list_item", spans=(Span("Keywords: ", bold=True), Span("Remove 'HOVER'.")), page=7))
+    errata, _ = errata_of(doc)
+    got = sorted((e.target, e.location, e.operation, e.text) for e in errata)
+    assert got == [("Storm Hawk, Keywords", None, "delete", "HOVER"),
+                   ("Storm Hawk, Profile", "M", "replace", '14"'),
+                   ("Storm Hawk, Profile", "OC", "replace", "1")]
+
+
+def test_updates_and_faqs_of_one_pack_name_the_same_document():
+    doc = pack(heading("RULES UPDATES", level=3, page=7), heading("ARMY RULES", level=6, page=7),
+               bold("Oath of Stone, Unyielding"), paragraph("Change to:", page=7),
+               paragraph("'This unit has +1 to charge rolls.'", page=7),
+               heading("FAQS", level=3, page=8),
+               paragraph("Q: Can a unit use Oath of Stone twice in one phase?", page=8),
+               paragraph("A: No.", page=8),
+               paragraph("Q: Does Unyielding apply to attached Characters?", page=8),
+               paragraph("A: Yes.", page=8))
+    ctx = ParseContext(doc=doc, edition=11)
+    records = parse_document(doc, ctx)
+    documents = {(r.kind, r.document, r.version) for r in records if r.kind in ("errata", "faq")}
+    assert documents == {("errata", "Iron Wardens Faction Pack", "1.2"), ("faq", "Iron Wardens Faction Pack", "1.2")}
