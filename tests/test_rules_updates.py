@@ -100,3 +100,19 @@ def test_updates_and_faqs_of_one_pack_name_the_same_document():
     records = parse_document(doc, ctx)
     documents = {(r.kind, r.document, r.version) for r in records if r.kind in ("errata", "faq")}
     assert documents == {("errata", "Iron Wardens Faction Pack", "1.2"), ("faq", "Iron Wardens Faction Pack", "1.2")}
+
+
+def test_wording_opened_on_the_instruction_line_runs_on_to_its_closing_quote():
+    doc = pack(heading("RULES UPDATES", level=3, page=7), heading("DATASHEETS", level=6, page=7),
+               bold("Siege Hound, Scent of Stone Ability"),
+               paragraph("Change to:'In the Charge phase, when this unit declares a charge:", page=7),
+               Block("list_item", spans=(Span('If an enemy unit is within 6" of this unit, add 1 to the roll.'),),
+                     page=7),
+               Block("list_item", spans=(Span("Otherwise, add nothing.'"),), page=7),
+               bold("Gate Captain, Hold the Line Ability"), paragraph('Change 9" to 8".', page=7))
+    errata, _ = errata_of(doc)
+    got = {e.target: e for e in errata}
+    lines = got["Siege Hound, Scent of Stone Ability"].text.splitlines()
+    assert lines[0] == "In the Charge phase, when this unit declares a charge:"
+    assert lines[1:] == ['- If an enemy unit is within 6" of this unit, add 1 to the roll.', "- Otherwise, add nothing."]
+    assert got["Gate Captain, Hold the Line Ability"].text == '8"'

@@ -190,8 +190,9 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
                                    text=new.strip("'‘’"), edition=ctx.edition, old_text=old,
                                    faction_heading=section, faction=known_faction(section or "")))
             continue
-        if ins.needs_body and not inline and value is None and not ins.rest:
-            # the wording follows, in quotes, until the paragraph that closes them
+        if ins.needs_body and (not inline or not _CLOSES.search(inline)) and value is None and not ins.rest:
+            # the wording follows, in quotes, until the paragraph that closes them (also when it
+            # opens on the instruction's own line: "Change to:'In the Charge phase, …:")
             while i < n and not ctx.is_claimed(i):
                 nb = doc.blocks[i]
                 t = _text(nb)
