@@ -116,3 +116,23 @@ def test_wording_opened_on_the_instruction_line_runs_on_to_its_closing_quote():
     assert lines[0] == "In the Charge phase, when this unit declares a charge:"
     assert lines[1:] == ['- If an enemy unit is within 6" of this unit, add 1 to the roll.', "- Otherwise, add nothing."]
     assert got["Gate Captain, Hold the Line Ability"].text == '8"'
+
+
+def _named_by(*title):
+    doc = Document(origin=DocumentOrigin(path="p.pdf", name="p.pdf", format="pdf", sha256="0"),
+                   blocks=tuple(title) + (heading("RULES UPDATES", level=3, page=7), heading("ARMY RULES", level=6, page=7),
+                                          bold("Oath of Stone, Unyielding"), paragraph("Change to:", page=7),
+                                          paragraph("'This unit has +1 to charge rolls.'", page=7)))
+    errata, _ = errata_of(doc)
+    return {(e.document, e.version) for e in errata}
+
+
+def test_a_pack_is_named_with_its_kind_last_however_its_title_block_prints_it():
+    pack_name = {("Iron Wardens Faction Pack", "1.3")}
+    assert _named_by(heading("FACTION PACK: IRON WARDENS", page=1), paragraph("VERSION 1.3", page=1)) == pack_name
+    assert _named_by(heading("IRON WARDENS", page=1), heading("FACTION PACK", page=1),
+                     paragraph("VERSION 1.3", page=1)) == pack_name
+    assert _named_by(heading("IRON WARDENS \u2013 FACTION PACK", page=1), paragraph("Version 1.3", page=1)) == pack_name
+    # a subtitle on the version line is no kind of document: the title alone names it
+    assert _named_by(heading("IRON WARDENS", page=1), paragraph("Siege Edition Version 1.3", page=1)) == \
+        {("Iron Wardens", "1.3")}

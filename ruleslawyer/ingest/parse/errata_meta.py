@@ -72,6 +72,9 @@ def document_name(lines: list[Line], doc: Document, stop: int) -> tuple[str | No
                 # "WORLD EATERS" / "FACTION PACK: VERSION 1.1": the version line says what kind
                 # of document the title names ("World Eaters Faction Pack").
                 document = f"{above} {before}"
+            elif document and _KIND.match(document) and len(earlier) >= 2:
+                # "WORLD EATERS" / "FACTION PACK" / "VERSION 1.1": the kind on a line of its own
+                document = f"{earlier[-2][1]} {document}"
             break
     if document is None:
         from .rule_chapter_titles import chapter_title
@@ -90,7 +93,7 @@ def document_name(lines: list[Line], doc: Document, stop: int) -> tuple[str | No
         version = m.group("v") if m else None
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = without_faq_words(document)
+        document = without_faq_words(_kind_last(document))
         document = record_name(document.strip(" :-([")) or None
     dated = title_date(document) if document and version is None else None
     if dated:  # "Balance Dataslate March 2027": the month tells one iteration from the next
@@ -99,6 +102,14 @@ def document_name(lines: list[Line], doc: Document, stop: int) -> tuple[str | No
         alone = [d for ln in head if is_heading_like(ln) and (d := title_date(ln.text, alone=True)) and not d.name]
         version = alone[0].version if alone else None
     return document, version
+
+
+def _kind_last(name: str) -> str:
+    """A pack's name as the family writes it, its kind last: "Faction Pack: World Eaters" and
+    "World Eaters – Faction Pack" are "World Eaters Faction Pack"."""
+    m = re.match(r"^(?P<kind>[A-Za-z]+\s+pack)\s*[:\u2013\u2014-]\s*(?P<name>\S.*)$", name, re.I) \
+        or re.match(r"^(?P<name>.*\S)\s*[:\u2013\u2014-]\s*(?P<kind>[A-Za-z]+\s+pack)$", name, re.I)
+    return f"{m.group('name')} {m.group('kind')}" if m else name
 
 
 def _named(text: str) -> str | None:
