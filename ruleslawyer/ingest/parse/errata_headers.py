@@ -23,6 +23,13 @@ DASH_HEADER = re.compile(r"^(?P<title>[^\u2013\u2014]{2,80}?)\s+[\u2013\u2014-]\
 _BARE_HEADER = re.compile(r"^[A-Z][^.:;'\"\u2018\u2019\u201c\u201d]{1,120}$")
 
 
+def dash_path(text: str) -> str:
+    """An unpaged header's path as the errata write it: the parts a document prints with dashes
+    ("Khorne Berzerkers – Jakhals – Icon of Khorne Wargear Ability") joined with ", " (records.md:
+    unpaged errata). The last part stays in the path: it is what changes, not a place inside it."""
+    return re.sub(r"\s+[\u2013\u2014-]\s+", ", ", text.strip())
+
+
 _INSTRUCTION_START = re.compile(r"\s(?=(?:Change|Add|Delete|Remove|Replace|Insert)\b)")
 
 
@@ -215,8 +222,7 @@ def titled_header(lines: list[Line], n: int) -> tuple[Header, int] | None:
         if header is None:
             if not _TITLE_LINE.match(text) or re.search(r"[.!?]$", text) or len(text.split()) > 24:
                 return None
-            # " – " between the unit and its part is written ", " (records.md: unpaged errata)
-            title = re.sub(r"\s+[\u2013\u2014-]\s+", ", ", text)
+            title = dash_path(text)
             header = Header("", title, None)
         target = record_name(header.target) if header.target else None
         return Header(header.page, target, header.location), end

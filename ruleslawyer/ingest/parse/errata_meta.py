@@ -28,6 +28,8 @@ _FAQ_WORDS = re.compile(r"\s*(?:[-\u2013\u2014:|]\s*)?\b(?:official\s+)?(?:faqs?
 _BANNER = r"warhammer\s*(?:40,?000|40k)(?:\s*:?\s*(?:\d+(?:st|nd|rd|th)\s+edition))?"
 _GENERIC = re.compile(rf"^(?:{_BANNER}|game\s+rules|rules|contents|introduction|faqs?|errata)$", re.I)
 _BANNER_PREFIX = re.compile(rf"^{_BANNER}\s*(?:[-\u2013\u2014:|]\s*)?(?=\S)", re.I)
+# What a version line calls the document its title names: "FACTION PACK: VERSION 1.1".
+_KIND = re.compile(r"^[a-z]+\s+pack$", re.I)
 # A title that says the document is an update ("RULES UPDATES", "Core Rules Updates").
 _UPDATE_TITLE = re.compile(r"\b(?:updates?|errata|faqs?|dataslate|commentary)\b", re.I)
 
@@ -42,7 +44,14 @@ class Meta:
 
 
 def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int) -> Meta:
-    """Document name and version from the title lines before line `stop` (the first entry)."""
+    """Document name, version and edition from the title lines before line `stop` (the first entry)."""
+    document, version = document_name(lines, doc, stop)
+    return Meta(document, version, edition if edition is not None else faq_edition(lines))
+
+
+def document_name(lines: list[Line], doc: Document, stop: int) -> tuple[str | None, str | None]:
+    """The name and version of the document whose title lines are those before line `stop` (the
+    first entry): the one resolver of a document's name for its FAQs, errata and rules updates."""
     head = lines[:min(max(stop, 1), 60)]
     # (the line at `stop` too: a title that is also the first section, "RULES UPDATES")
     names = [(ln, name) for ln in lines[:min(stop + 1, 60)] if is_heading_like(ln) and (name := _named(ln.text))]
@@ -59,6 +68,13 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
             # are then a subtitle ("CORE BOOK" / "Indomitus Version 1.7").
             above = earlier[-1][1] if earlier and lines.index(earlier[-1][0]) == lines.index(ln) - 1 else None
             document = above or before or (earlier[-1][1] if earlier else None)
+            if above and before and _KIND.match(before):
+                # "WORLD EATERS" / "FACTION PACK: VERSION 1.1": the version line says what kind
+                # of document the title names ("World Eaters Faction Pack").
+                document = f"{above} {before}"
+            elif document and _KIND.match(document) and len(earlier) >= 2:
+                # "WORLD EATERS" / "FACTION PACK" / "VERSION 1.1": the kind on a line of its own
+                document = f"{earlier[-2][1]} {document}"
             break
     if document is None:
         from .rule_chapter_titles import chapter_title
@@ -77,7 +93,7 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
         version = m.group("v") if m else None
     if document:
         document = re.sub(r"\b([A-Z]) (?=[A-Z]{2,}\b)", r"\1", document)  # letter-spaced "T YRANIDS"
-        document = without_faq_words(document)
+        document = without_faq_words(_kind_last(document))
         document = record_name(document.strip(" :-([")) or None
     dated = title_date(document) if document and version is None else None
     if dated:  # "Balance Dataslate March 2027": the month tells one iteration from the next
@@ -85,7 +101,15 @@ def title_block(lines: list[Line], doc: Document, edition: int | None, stop: int
     elif document and version is None:  # the date on a line of its own under the title
         alone = [d for ln in head if is_heading_like(ln) and (d := title_date(ln.text, alone=True)) and not d.name]
         version = alone[0].version if alone else None
-    return Meta(document, version, edition if edition is not None else faq_edition(lines))
+    return document, version
+
+
+def _kind_last(name: str) -> str:
+    """A pack's name as the family writes it, its kind last: "Faction Pack: World Eaters" and
+    "World Eaters – Faction Pack" are "World Eaters Faction Pack"."""
+    m = re.match(r"^(?P<kind>[A-Za-z]+\s+pack)\s*[:\u2013\u2014-]\s*(?P<name>\S.*)$", name, re.I) \
+        or re.match(r"^(?P<name>.*\S)\s*[:\u2013\u2014-]\s*(?P<kind>[A-Za-z]+\s+pack)$", name, re.I)
+    return f"{m.group('name')} {m.group('kind')}" if m else name
 
 
 def _named(text: str) -> str | None:

@@ -16,7 +16,6 @@ these records apply as any FAQ's do. The section ends at its FAQ heading (read b
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Iterator
 
@@ -24,6 +23,9 @@ from ...names import title_case
 from ...records import Erratum, Record
 from ..document import HEADING, LIST_ITEM, TABLE, Block, Document
 from .errata_grammar import Header, is_instruction, numbered_header, read_instruction, value_change
+from .errata_headers import dash_path
+from .errata_meta import document_name
+from .errata_text import entry_line
 from .inference import known_faction
 from .parsing import ParseContext
 
@@ -36,7 +38,6 @@ _OPENS = re.compile(r"^\s*['‘\"“]")
 # "Change 3" to 6".", "Change M to 12" and OC to '-'.": values changed in place, no wording after
 _PLAIN_CHANGES = re.compile(r"^Change\s+(?P<pairs>(?:[^'‘\s][^,]*?\s+to\s+\S+?)(?:\s*(?:,|and)\s+[^,]*?\s+to\s+\S+?)*)\.?$")
 _PLAIN_PAIR = re.compile(r"(?:^|\s*(?:,|and)\s+)(.+?)\s+to\s+(\S+?)(?=\s*(?:,|\band\b)\s+|$)")
-_VERSION = re.compile(r"\bVERSION\s+(\d+(?:\.\d+)*)", re.I)
 
 
 def _text(block: Block) -> str:
@@ -97,7 +98,8 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
     start = _section_start(doc, ctx)
     if start is None or _addresses_rule_numbers(doc, ctx, start):
         return  # updates addressed by rule number ("18.01 Stratagems") are the errata parser's
-    document, version = _document(doc)
+    lines = [entry_line(i, b) for i, b in enumerate(doc.blocks)]
+    document, version = document_name(lines, doc, start)
     section = None
     i = start
     used: list[int] = [start]
@@ -114,14 +116,9 @@ def parse(doc: Document, ctx: ParseContext) -> Iterator[Record]:
             used.append(i)
             continue
         if _is_header(doc, i):
-            target = text
-            location = None
-            parts = re.split(r"\s+[–—-]\s+", text)
-            if len(parts) == 2:  # "Chaos Rhino, Khorne Lord of Skulls – Keywords Section"
-                target, location = parts[0], re.sub(r"\s+section$", "", parts[1], flags=re.I)
             used.append(i)
-            i, records = _entry(doc, ctx, i + 1, target, section, document, version, used)
-            yield from (dataclasses.replace(r, location=r.location or location) for r in records)
+            i, records = _entry(doc, ctx, i + 1, dash_path(text), section, document, version, used)
+            yield from records
             i -= 1
             continue
         if _titles_new_rule(doc, ctx, i):
@@ -172,6 +169,9 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
         m = _LABELLED.match(text)
         if not is_instruction(text) and m and is_instruction(m.group("rest")) and not _CARD_LABEL.match(text):
             label, text = m.group("label"), m.group("rest")
+        # "▪ Profile: Change M to 12"": the label is a part of what the update names (the unit's
+        # profile); the place is only what the instruction itself names ("M").
+        labelled = f"{target}, {label}" if label else target
         if not is_instruction(text):
             break
         used.append(i)
@@ -185,15 +185,14 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
             for place, new in _PLAIN_PAIR.findall(plain.group("pairs")):
                 old = place if re.match(r"^[\d+\-–]", place) else None
                 where = None if old else place
-                if label:
-                    where = f"{label}, {where}" if where else label
-                out.append(Erratum(document=document, version=version, page=None, target=target,
+                out.append(Erratum(document=document, version=version, page=None, target=labelled,
                                    source=ctx.source(page), location=where, operation="replace",
                                    text=new.strip("'‘’"), edition=ctx.edition, old_text=old,
                                    faction_heading=section, faction=known_faction(section or "")))
             continue
-        if ins.needs_body and not inline and value is None and not ins.rest:
-            # the wording follows, in quotes, until the paragraph that closes them
+        if ins.needs_body and (not inline or not _CLOSES.search(inline)) and value is None and not ins.rest:
+            # the wording follows, in quotes, until the paragraph that closes them (also when it
+            # opens on the instruction's own line: "Change to:'In the Charge phase, …:")
             while i < n and not ctx.is_claimed(i):
                 nb = doc.blocks[i]
                 t = _text(nb)
@@ -214,10 +213,8 @@ def _entry(doc, ctx, i: int, target: str, section: str | None, document, version
             place, wording, old = value
             # "Change 3" to 6".": the old value is what changes, not a place in the rule
             location, operation = place or (None if old else location), "replace"
-        if label:
-            location = f"{label}, {location}" if location else label
         title = ins.title
-        out.append(Erratum(document=document, version=version, page=None, target=target,
+        out.append(Erratum(document=document, version=version, page=None, target=labelled,
                            source=ctx.source(page), location=location, operation=operation, text=wording,
                            edition=ctx.edition, title=title, old_text=old, faction_heading=section,
                            faction=known_faction(section or "")))
@@ -237,21 +234,3 @@ def _unquote(text: str) -> str:
     t = re.sub(r"^(-\s*)?['‘\"“]\s*", r"\1", t)
     t = re.sub(r"\s*['’\"”]\s*(\.)?\s*$", "", t)
     return t
-
-
-def _document(doc: Document) -> tuple[str | None, str | None]:
-    """The document's name and version from its title block ("WORLD EATERS" / "FACTION PACK:
-    VERSION 1.0" -> "World Eaters Faction Pack", "1.0")."""
-    head = [_text(b) for b in doc.blocks[:8] if _text(b)]
-    version = None
-    for line in head:
-        m = _VERSION.search(line)
-        if m:
-            version = m.group(1)
-            break
-    name = doc.title or (head[0] if head else None)
-    kind = next((re.sub(r"\s*:?\s*VERSION.*$", "", h, flags=re.I) for h in head if re.search(r"faction pack", h, re.I)),
-                None)
-    if name and kind and kind.lower() not in name.lower():
-        name = f"{name} {kind}"
-    return (title_case(name) if name else None), version
