@@ -193,3 +193,18 @@ def test_a_chapter_stratagem_filed_under_the_parent_faction_is_one_answer():
                          src=source("bones.pdf"))
     with pytest.raises(AmbiguousNameError):  # another faction's namesake is another thing
         pick_record(_one_name_corpus([pack, stranger, wolf], dates), "cold howl")
+
+
+def test_detachment_view_prints_each_enhancement_whole_with_its_restriction():
+    """A detachment's enhancements are printed with their restriction and every paragraph: a
+    rule cut after its first line ("... roll one D6:") would say nothing of what happens."""
+    from ruleslawyer.library.detachments import Detachment
+    from ruleslawyer.records import Enhancement, Source
+    from ruleslawyer.termview.answer import format_detachment
+
+    enhancement = Enhancement(name="Stubborn Hide", source=Source(file="made-up.pdf"), edition=11, faction="Orks",
+                              points=20, group="Made-up Mob", restriction="WARBOSS model only.",
+                              text="When this model is destroyed, roll one D6:\nOn a 4+, it stays on the battlefield.")
+    shown = " ".join(format_detachment(Detachment("Made-up Mob", "Orks", 11, enhancements=[enhancement])).split())
+    assert "Stubborn Hide (20 pts): WARBOSS model only. When this model is destroyed, roll one D6: On a 4+, it stays" \
+        in shown
