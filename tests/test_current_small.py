@@ -208,3 +208,22 @@ def test_detachment_view_prints_each_enhancement_whole_with_its_restriction():
     shown = " ".join(format_detachment(Detachment("Made-up Mob", "Orks", 11, enhancements=[enhancement])).split())
     assert "Stubborn Hide (20 pts): WARBOSS model only. When this model is destroyed, roll one D6: On a 4+, it stays" \
         in shown
+
+
+def test_an_enhancement_a_catalogue_lists_without_its_detachment_is_the_same_enhancement():
+    from ruleslawyer.errors import AmbiguousNameError
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Enhancement
+    from tests.factories import source
+
+    sheet = Enhancement(name="Stubborn Hide", source=source("sheet.pdf"), edition=11, faction="Orks", points=25,
+                        group="Made-up Mob", text="When this model is destroyed, roll one D6.")
+    catalogue = Enhancement(name="Stubborn Hide", source=source("catalogue.json"), edition=11, faction="Orks",
+                            text="When destroyed, roll a D6.")
+    dates = {"sheet.pdf": "2026-07-06", "catalogue.json": "2026-06-10"}
+    picked = pick_record(_one_name_corpus([catalogue, sheet], dates), "stubborn hide")
+    assert picked.record is sheet and picked.also == [catalogue]
+    other = Enhancement(name="Stubborn Hide", source=source("other.pdf"), edition=11, faction="Orks",
+                        group="Another Mob", text="Something else entirely.")
+    with pytest.raises(AmbiguousNameError):  # two detachments' namesakes are two things
+        pick_record(_one_name_corpus([sheet, other], dates), "stubborn hide")

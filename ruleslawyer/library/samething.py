@@ -53,11 +53,17 @@ def _preference(corpus: Corpus, r: Record) -> tuple:
 
 
 def _labels_apart(a: Record, b: Record) -> bool:
-    """Whether `a` and `b` have one identity but for the faction (and are not datasheets)."""
+    """Whether `a` and `b` have one identity but for the faction, or for a group only one of
+    them names (a catalogue that lists an enhancement without its detachment) — and are not
+    datasheets."""
     if a.kind == "datasheet" or b.kind == "datasheet":
         return False
     ka, kb = identity(a), identity(b)
-    return ka is not None and kb is not None and ka[:2] + ka[3:] == kb[:2] + kb[3:]
+    if ka is None or kb is None:
+        return False
+    if not (ka[4] and kb[4]):  # (kind, name, faction, edition, group, version): one names no group
+        ka, kb = ka[:4] + ka[5:], kb[:4] + kb[5:]
+    return ka[:2] + ka[3:] == kb[:2] + kb[3:]
 
 
 def _same(corpus: Corpus, a: Record, b: Record, families: dict[str, set[str]]) -> bool:
@@ -66,6 +72,8 @@ def _same(corpus: Corpus, a: Record, b: Record, families: dict[str, set[str]]) -
     apart = {d.field for d in differences(a, info_a, [(b, info_b)]) if d.field not in _LABELS}
     if not apart or (apart == {"text"} and _starts_alike(getattr(a, "text", ""), getattr(b, "text", ""))):
         return True  # the same wording, filed under two factions
+    if fold(getattr(a, "faction", None) or "") == fold(getattr(b, "faction", None) or ""):
+        return True  # one faction's one name of one kind and edition: a group only one names
     return a.kind in GROUPED_KINDS and bool(getattr(a, "group", None)) and _one_family(a, b, families)
 
 
