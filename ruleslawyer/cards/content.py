@@ -23,6 +23,7 @@ from typing import Any, Sequence
 from ..names import nth
 from ..library.operative import key_text, operative_text
 from ..library.points import wargear_text
+from ..library.prices import datasheet_price, newest_datasheet_editions
 from ..library.rule_refs import RuleRefs, named_on_datasheet, rule_key
 from ..names import fold
 from ..records import Datasheet, Record, Rule, Stratagem
@@ -100,10 +101,11 @@ def build_content(records: Sequence[Record], corpus_records: Sequence[Record], p
     for r in corpus_records:
         if isinstance(r, Rule):
             refs.add(r.name, r, edition=r.edition, faction=r.faction)
+    newest = newest_datasheet_editions(corpus_records) if prices else {}
     out = []
     for r in records:
         if isinstance(r, Datasheet):
-            out.append(datasheet_content(r, refs, prices.current(r.name, r.faction, at_least=r.edition) if prices else None))
+            out.append(datasheet_content(r, refs, datasheet_price(prices, r, newest) if prices else None))
         elif isinstance(r, Stratagem):
             out.append(stratagem_content(r))
     return out

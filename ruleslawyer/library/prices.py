@@ -134,6 +134,25 @@ class PriceIndex:
         return found[0]
 
 
+def newest_datasheet_editions(records: Iterable[Record]) -> dict[tuple[str, str], int]:
+    """The newest edition of each datasheet name and faction among `records`."""
+    newest: dict[tuple[str, str], int] = {}
+    for r in records:
+        if isinstance(r, Datasheet) and r.edition:
+            key = (fold(r.name), fold(r.faction or ""))
+            newest[key] = max(newest.get(key, 0), r.edition)
+    return newest
+
+
+def datasheet_price(index: "PriceIndex", record: Datasheet, newest: dict[tuple[str, str], int]) -> "Price | None":
+    """The price a datasheet's card or page shows. The newest datasheet of its name is priced as
+    `show` prices it, by the newest edition that prices it (a 10th edition datasheet with no 11th
+    edition one, by the 11th edition points list); an older edition's printing, by its edition."""
+    if record.edition and newest.get((fold(record.name), fold(record.faction or "")), 0) <= record.edition:
+        return index.current(record.name, record.faction, at_least=record.edition)
+    return index.current(record.name, record.faction, record.edition)
+
+
 def current_price(corpus: Corpus, name: str, faction: str | None = None, edition: int | None = None, *,
                   target_kind: str = "datasheet", as_of: str | None = None,
                   at_least: int | None = None) -> Price | None:

@@ -41,8 +41,10 @@ def gather(corpus: Corpus, files: Sequence[Any], title: str) -> SiteContext:
         r = e.record
         faction = getattr(r, "faction", None)
         name = record_name(r)
+        published = corpus.date_of(r)
         index.append(IndexEntry(name, r.kind, faction, r.edition, e.url,
-                                *index_fields(name, snippet(r), search_text(r)), getattr(r, "number", None) or ""))
+                                *index_fields(name, snippet(r), search_text(r)), getattr(r, "number", None) or "",
+                                f"{r.source.file}, {published}" if published else r.source.file))
         links = linker.resolve(r, link_requests(r), "../")
         crumbs, kids = rules.crumbs_and_kids(r) if r.kind == "rule" else ([], [])
         about = mentionable(r)
@@ -127,13 +129,14 @@ def current_points(corpus: Corpus) -> dict[tuple, Any]:
     """Each datasheet's current price (`library.prices`: the newest dated source of its edition,
     whatever its kind) and each detachment rule's and enhancement's detachment price, by record
     identity: the same number `show`, `points`, the cards and `list check` give."""
-    from ..library.prices import PriceIndex
+    from ..library.prices import PriceIndex, datasheet_price, newest_datasheet_editions
 
     index = PriceIndex(corpus)
+    newest = newest_datasheet_editions(corpus.records)
     out = {}
     for r in corpus.records:
         if r.kind == "datasheet":
-            found = index.current(r.name, r.faction, at_least=r.edition)
+            found = datasheet_price(index, r, newest)
         elif r.kind in ("detachment_rule", "enhancement") and r.group:
             found = index.current(r.group, r.faction, r.edition, "detachment")
         else:

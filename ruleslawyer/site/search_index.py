@@ -4,9 +4,10 @@
 file:// (fetch() and Pagefind's module scripts are blocked there for origin 'null'), so search
 works both opened from disk and served. The shape is compact: kinds, factions and editions are
 listed once and referenced by position; each document is
-`[name, kind#, faction# or -1, edition or 0, url, snippet, terms, number]` where `terms` are
+`[name, kind#, faction# or -1, edition or 0, url, snippet, terms, number, source# or -1]` where `terms` are
 the folded words of its text (deduplicated, stop words out, capped) for matching beyond the
-name and `number` is a printed rule number ("24.12") or "". `synonyms` holds the groups of
+name, `number` is a printed rule number ("24.12") or "", and `source#` points into `sources`, the
+files the records were read from with their publication dates ("core11_03_Moving.pdf, 2026-06-08"). `synonyms` holds the groups of
 player words from the CLI's `index/synonyms.txt` (folded), so "fnp" finds Feel No Pain here too.
 """
 from __future__ import annotations
@@ -51,6 +52,7 @@ class IndexEntry(NamedTuple):  # a tuple: 50,000 are made per build, a frozen da
     snippet: str  # as shown: one line, at most SNIPPET_CHARS (see `index_fields`)
     terms: str  # the folded words to match beyond the name (see `index_fields`)
     number: str = ""  # the printed rule number ("24.12"), if any
+    source: str = ""  # the file it was read from, with its publication date when known
 
 
 _TERM = re.compile(r"(?<![a-z0-9+])(?=[a-z0-9+]*[a-z+])[a-z0-9+]{3,}")
@@ -99,6 +101,8 @@ def render_index(entries: list[IndexEntry]) -> str:
     kinds = sorted({e.kind for e in entries})
     factions = sorted({e.faction for e in entries} - {None, ""})
     editions = sorted({e.edition for e in entries if isinstance(e.edition, int)})
+    sources = sorted({e.source for e in entries} - {""})
+    source_no = {s: i for i, s in enumerate(sources)}
     kind_no = {k: i for i, k in enumerate(kinds)}
     faction_no = {f: i for i, f in enumerate(factions)}
     dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
@@ -107,9 +111,10 @@ def render_index(entries: list[IndexEntry]) -> str:
 
     docs = ",".join([f"[{enc(e.name)},{kind_no[e.kind]},{faction_no.get(e.faction, -1) if e.faction else -1},"
                      f"{e.edition if isinstance(e.edition, int) else 0},{enc(e.url)},{enc(e.snippet)},"
-                     f"{enc(e.terms)},{enc(e.number or '')}]" for e in entries])
+                     f"{enc(e.terms)},{enc(e.number or '')},{source_no.get(e.source, -1)}]" for e in entries])
     body = (f'{{"version":2,"kinds":{dumps(kinds)},"factions":{dumps(factions)},"editions":{dumps(editions)},'
-            f'"synonyms":{dumps(synonym_groups())},"stop":{dumps(sorted(_STOP))},"docs":[{docs}]}}')
+            f'"sources":{dumps(sources)},"synonyms":{dumps(synonym_groups())},"stop":{dumps(sorted(_STOP))},'
+            f'"docs":[{docs}]}}')
     # Never let record text close a script element or open a comment if inlined somewhere.
     body = re.sub(r"</", r"<\\/", body).replace("<!--", "<\\!--")
     return f"window.RULESLAWYER_INDEX = {body};\n"

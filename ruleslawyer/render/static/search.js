@@ -285,6 +285,7 @@
     if (doc[7]) bits.push(doc[7]);
     if (doc[2] >= 0) bits.push(INDEX.factions[doc[2]]);
     if (doc[3]) bits.push(doc[3] + "th ed." + (doc[3] === CURRENT ? " (current)" : ""));
+    if (doc[8] >= 0 && INDEX.sources) bits.push(INDEX.sources[doc[8]]);  // where and when it was printed
     var meta = document.createElement("span"); meta.className = "meta"; meta.textContent = " " + bits.join(" \u00b7 ");
     li.appendChild(meta);
     if (doc[5]) { var p = document.createElement("p"); p.className = "snippet"; p.textContent = doc[5]; li.appendChild(p); }
