@@ -81,7 +81,7 @@ def test_a_faq_a_newer_version_dropped_is_not_offered_as_current(pile):
     hits = _search(pile, query).hits
     assert hits[0].superseded_by is None and all(h.superseded_by for h in summoned(hits))
     faqs = _search(pile, query, kind="faq", limit=100).hits
-    assert summoned(faqs) and all(h.superseded_by == "World Eaters v1.1" for h in summoned(faqs))
+    assert summoned(faqs) and all(h.superseded_by == "World Eaters Faction Pack v1.1" for h in summoned(faqs))
     first_superseded = min(faqs.index(h) for h in summoned(faqs))
     assert all(h.superseded_by for h in faqs[first_superseded:])
     frozen = _search(pile, "summoned by slaughter first battle round", as_of="2026-07-01").hits
