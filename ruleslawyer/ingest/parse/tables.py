@@ -265,8 +265,10 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     cells = [c for r in data for c in r if c]
     # A drawn grid with short row labels and column heads is a chart even when its cells hold
     # whole sentences (a definition per row and column).
-    keyed = grid.ruled and all(len(r[0].split()) <= 4 for r in data) and all(len(h.split()) <= 6 for h in header) \
-        and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
+    # A label's note in brackets under it ("Bodyguard unit (e.g. from a datasheet ability)")
+    # does not make it a sentence.
+    keyed = grid.ruled and all(len(_NOTE.sub(" ", r[0]).split()) <= 4 for r in data) \
+        and all(len(h.split()) <= 6 for h in header) and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
     if grid.has_header and cells and not keyed and (max(len(c) for c in cells) > 120 or
                                       sum(len(c) for c in cells) / len(cells) > 40):
         return False
@@ -300,6 +302,7 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
 
 
 # The per-cell tests of _reference_like (compiled once: it runs for every candidate table).
+_NOTE = re.compile(r"\([^()]*\)")
 _WORDISH = re.compile(r"[A-Za-z]{3}|\d\+")
 _LETTER = re.compile(r"[A-Za-z]")
 _DISTANCE = re.compile(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?')
