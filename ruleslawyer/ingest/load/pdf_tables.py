@@ -222,8 +222,9 @@ _FOOTNOTE = re.compile(r"^[*†‡]+\s*\S")
 
 
 def _crossed(seps: list[float], chars: list[Char]) -> set[float]:
-    """The column borders that a word, or the space between two words, of one line runs across:
-    in a cell the text keeps its padding clear of the border."""
+    """The column borders that a word runs across (glyphs of one word of three or more letters
+    on both sides): in a cell the text keeps its padding clear of the border, so such a line
+    spans the columns."""
     crossed: set[float] = set()
     lines: dict[float, list[Char]] = {}
     for c in chars:
@@ -231,12 +232,15 @@ def _crossed(seps: list[float], chars: list[Char]) -> set[float]:
             lines.setdefault(round(c.bottom), []).append(c)
     for line in lines.values():
         line.sort(key=lambda c: c.x0)
-        for x in seps:
-            for a, b in zip(line, line[1:]):
-                if a.x0 < x < a.x1 - 0.1 * a.size or (a.x1 <= x + 0.1 * a.size and x <= b.x0 + 0.1 * a.size
-                                                       and b.x0 - a.x1 < 0.35 * a.size):
-                    crossed.add(x)
-                    break
+        word = [line[0]]
+        for a, b in zip(line, line[1:] + [None]):
+            if b is not None and b.x0 - a.x1 < 0.15 * a.size:
+                word.append(b)
+                continue
+            if sum(1 for c in word if c.text.isalpha()) >= 3:
+                mids = [(c.x0 + c.x1) / 2 for c in word]
+                crossed.update(x for x in seps if mids[0] < x < mids[-1])
+            word = [b]
     return crossed
 
 
