@@ -4,7 +4,9 @@ pdfplumber's `find_tables` is thorough but slow, so ruled tables are found here 
 line and rectangle objects directly: segments that touch are clustered into a grid, its distinct
 x and y positions give the cell boundaries, and each character goes to the cell under its centre.
 A caption that spans several columns has no vertical rule through it, so the cells of that row
-are the intervals between the rules that do cross it.
+are the intervals between the rules that do cross it. A table ruled per column (each rule
+broken where a column ends) has no rule to tell a spanned row: a word that runs across a border
+spans it, and a closing footnote row ("* This means ...") is left to the text under the table.
 """
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ number on the last). Around the rules sit:
 
 - sub-headings (bold, larger than the body, smaller than a rule heading) inside a rule: they
   stay in its text as lines of their own;
+- a bar heading (white on colour) that cites other chapters' rule numbers over text of its own
+  ("LEADER 24.22 / SUPPORT 24.34"): a rule of this chapter with no number, named without them;
 - sidebars: a narrow column of small print level with the rules it explains; a sidebar goes to
   the rule whose heading is nearest above it in the other column of its page;
 - diagram pages with no rule heading: each captioned panel goes to the rule whose words its
