@@ -28,7 +28,7 @@ def _rule(y: float, broken: bool = True) -> bytes:
         20, y, BORDER - gap, y, BORDER + gap, y, 280, y)
 
 
-def _page() -> bytes:
+def _page(ruled: bool = True) -> bytes:
     body = [_text(20, 280 - 9 * k, line) for k, line in enumerate(
         ["Abilities that affect a unit apply to every model in it until the",
          "source of that ability is destroyed, as the table below shows for",
@@ -36,6 +36,8 @@ def _page() -> bytes:
     # The caption: white bold capitals on a dark tab sitting on the table's top rule.
     caption = b"0.15 g 20 212.4 110 12 re f\n1 g\n" + _text(23, 215, "ABILITIES IN UNITS", "F3", 9) + b"0 g\n"
     rules = b"0.5 w\n" + _rule(212, broken=False) + b"".join(_rule(y) for y in (198, 182, 166, 150)) + _rule(124)
+    if not ruled:  # the same table printed without a tab or rules: its rows align all the same
+        caption, rules = _text(20, 215, "ABILITIES IN UNITS", "F3", 9), b""
     heads = _text(23, 202, "SOURCE OF ABILITY", "F3", 7) + _text(BORDER + 3, 202, "APPLIES UNTIL", "F3", 7)
     cells = b"".join(_text(23, 187 - 16 * k, label) + _text(BORDER + 3, 187 - 16 * k, value)
                      for k, (label, value) in enumerate(ROWS))
@@ -44,8 +46,9 @@ def _page() -> bytes:
     return b"".join(body) + caption + rules + heads + cells + note + after
 
 
-def _doc():
-    return load_bytes(pages_pdf([_page()], size=(300, 300)), "chapter.pdf")
+def _doc(ruled: bool = True):
+    page = _page(ruled)
+    return load_bytes(pages_pdf([page], size=(300, 300)), "chapter.pdf")
 
 
 def test_a_captioned_table_ruled_per_column_keeps_its_head_row_and_gives_back_its_footnote():
@@ -62,8 +65,9 @@ def test_a_captioned_table_ruled_per_column_keeps_its_head_row_and_gives_back_it
     assert not any("Characteristically" in c for r in rows for c in r)
 
 
-def test_the_captioned_table_becomes_a_table_record_named_by_its_caption():
-    records = parse_document(_doc())
+@pytest.mark.parametrize("ruled", [True, False], ids=["ruled", "unruled"])
+def test_the_captioned_table_becomes_a_table_record_named_by_its_caption(ruled):
+    records = parse_document(_doc(ruled))
     tables = [r for r in records if r.kind == "table"]
     assert [t.name for t in tables] == ["Abilities in Units"]
     table = tables[0]
