@@ -94,3 +94,38 @@ def test_real_attached_units_chapter_table_and_bar_rule(shared):
     bar = rules["Leader / Support"]
     assert bar.number is None and bar.fluff and bar.fluff not in bar.text
     assert "24.22" not in rules["Forming Attached Units"].text
+
+
+WRAPPED = [(["Leader unit"], ["The last model in that", "unit is destroyed.*"]),
+           (["Bodyguard unit", "(e.g. from an ability)"], ["The last model in that", "bodyguard is destroyed."]),
+           (["A specific model", "(e.g. the bearer of", "an enhancement)"], ["That model is destroyed."])]
+
+
+def _wrapped_page() -> bytes:
+    """The table without rules, its cells wrapped over several lines and centred on their row
+    (a label with a note in brackets under it beside a value of one line)."""
+    def text(x, y, s, font="F1", size=7):
+        return _text(x, y, s.replace("(", "\\(").replace(")", "\\)"), font, size)
+
+    out = text(20, 270, "Abilities that affect a unit apply to every model in it until the source")
+    out += text(20, 240, "ABILITIES IN UNITS", "F3", 9)
+    out += text(23, 226, "SOURCE", "F3", 7) + text(BORDER + 3, 226, "APPLIES UNTIL", "F3", 7)
+    y = 212
+    for left, right in WRAPPED:
+        n = max(len(left), len(right))
+        for cell, x in ((left, 23), (right, BORDER + 3)):
+            out += b"".join(text(x, y - (n - len(cell)) * 4 - 8 * k, line) for k, line in enumerate(cell))
+        y -= 8 * n + 10
+    out += text(23, y, FOOTNOTE[0]) + text(26, y - 8, FOOTNOTE[1])
+    return out + text(20, y - 30, "In all of the above cases the ability lasts until the attack ends.")
+
+
+def test_an_unruled_table_of_wrapped_cells_is_rebuilt_row_by_row():
+    doc = load_bytes(pages_pdf([_wrapped_page()], size=(300, 300)), "chapter.pdf")
+    tables = [r for r in parse_document(doc) if r.kind == "table"]
+    assert [t.name for t in tables] == ["Abilities in Units"]
+    # Each cell's lines joined, whatever the other cell of its row is level with.
+    assert [(r.label, r.cells) for r in tables[0].rows] == [(" ".join(left), (" ".join(right),))
+                                                            for left, right in WRAPPED]
+    # The footnote under the table, which runs across both columns, stays text.
+    assert any(b.kind == PARAGRAPH and b.text.startswith("* Characteristically") for b in doc.blocks)

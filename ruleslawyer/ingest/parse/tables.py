@@ -105,7 +105,10 @@ def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, ListRun]) -
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
-        return _Grid([list(r) for r in b.rows], [i], ruled=(b.attrs or {}).get("ruled") == "yes"), i + 1
+        # Cells drawn apart by rules, or wrapped over several lines each: cells even when they
+        # hold sentences.
+        attrs = b.attrs or {}
+        return _Grid([list(r) for r in b.rows], [i], ruled="yes" in (attrs.get("ruled"), attrs.get("wrapped"))), i + 1
     if b.kind in (PARAGRAPH, HEADING) and "\t" in b.text:
         # Lines of tab-separated cells; an ALL-CAPS header line may have become a heading.
         n = b.text.count("\t")
