@@ -112,7 +112,8 @@ def _first_word_width(line: Line) -> float:
 
 def is_full(prev: Line, line: Line, slack: float = 0.0) -> bool:
     """True when the next line's first word would not have fitted at the end of `prev`."""
-    room = prev.col_x1 - prev.x1
+    # A line of a narrow frame (a sidebar) is measured against the frame's edge.
+    room = (prev.col_x1 if prev.frame_x1 is None else prev.frame_x1) - prev.x1
     # Typesetters that balance a whole paragraph (not just fill each line) leave a little more room.
     return room < _first_word_width(line) + 0.35 * line.size + 1.0 + slack
 
