@@ -260,3 +260,20 @@ def test_a_large_heading_one_gutter_after_a_line_does_not_join_it():
     # A word set a size larger on the same line keeps to it when the space is a normal one.
     word = run("BIG", line[-1].x1 + 3, 12, 581.4)
     assert [chars_text(f.chars) for f in build_fragments(word + line)] == ["1 model ..... 85 pts BIG"]
+
+
+SIDEBAR = ["Leader and support", "units often have", "abilities that make", "the models they", "are leading more",
+           "powerful. In the same", "way, some bodyguard", "units can enhance", "the power of those", "leading them."]
+
+
+def test_a_narrow_sidebar_in_a_wide_column_reads_as_one_paragraph():
+    """A sidebar set in a short measure beside a wider box of the same column (core rules): its
+    lines are full for the sidebar's width, not the column's, so its paragraph stays whole;
+    a short line that ends a sentence still ends it."""
+    wide = b"BT /F3 9 Tf 20 280 Td (A BOX HEADING SET ACROSS THE WHOLE WIDTH OF THE COLUMN) Tj ET\n"
+    lines = SIDEBAR + ["A new paragraph starts", "here and it goes on", "for a line or two."]
+    side = b"".join(b"BT /F1 7 Tf 20 %d Td (%s) Tj ET\n" % (240 - 8 * k, t.encode("latin-1"))
+                    for k, t in enumerate(lines))
+    doc = load_bytes(pages_pdf([wide + side], size=(360, 300)), "sidebar.pdf")
+    texts = [b.text for b in doc.blocks if b.kind == "paragraph"]
+    assert texts[:2] == [" ".join(SIDEBAR), " ".join(lines[len(SIDEBAR):])]

@@ -277,3 +277,34 @@ def test_flavour_line_under_a_numbered_heading_goes_to_fluff_in_both_columns():
     assert rules["Broken Ground"].fluff == "Broken ground slows an enemy's advance and shelters the desperate."
     assert rules["Broken Ground"].text == "Examples: Barricades, low walls."
     assert rules["Cover"].fluff is None  # upright rules text is never flavour
+
+
+def test_a_bar_heading_citing_another_chapter_heads_an_unnumbered_rule():
+    """A heading printed in white on a coloured bar ("LEADER 24.22 / SUPPORT 24.34"), over a
+    flavour line and text of its own, is a rule of the chapter like the chapter's own bar rules;
+    the numbers it cites (chapter 24) are not its number nor part of its name. The same heading
+    with no text under it stays out."""
+    def bar(text, top):
+        return Block(HEADING, spans=(Span(text, bold=True, color="#ffffff"),), page=1, column=1,
+                     attrs={"size": "10", "top": str(top)}, level=4)
+
+    blocks = [
+        _block(HEADING, "FORMING ATTACHED UNITS 19.01", size=20, top=60),
+        _block(PARAGRAPH, "Leader and bodyguard units can be joined together to form attached units.", top=90),
+        bar("LEADER 24.22 / SUPPORT 24.34", 196),
+        _block(PARAGRAPH, "Mighty heroes fight at the forefront of battle.", top=208, italic=True),
+        _block(PARAGRAPH, "Before the battle, select one bodyguard unit each leader unit can lead.", top=230),
+        _block(HEADING, "ATTACKING ATTACHED UNITS 19.02", size=20, top=300),
+        _block(PARAGRAPH, "Each time an attack targets an attached unit, use the bodyguard's toughness.", top=330),
+        bar("FEEL NO PAIN 24.12", 400),
+        _block(HEADING, "KEYWORDS IN ATTACHED UNITS 19.03", size=20, top=420),
+        _block(PARAGRAPH, "An attached unit has all of the keywords of all of its component units.", top=450),
+    ]
+    rules, _ = _rules(_doc(blocks, meta={"vertical_titles": "1\t48\tATTACHED UNITS"}))
+    assert set(rules) == {"Forming Attached Units", "Leader / Support", "Attacking Attached Units",
+                          "Keywords in Attached Units"}
+    bar_rule = rules["Leader / Support"]
+    assert bar_rule.number is None and bar_rule.section == ("Attached Units",)
+    assert bar_rule.fluff == "Mighty heroes fight at the forefront of battle."
+    assert bar_rule.text == "Before the battle, select one bodyguard unit each leader unit can lead."
+    assert "Before the battle" not in rules["Forming Attached Units"].text

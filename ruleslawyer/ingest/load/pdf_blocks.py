@@ -13,6 +13,7 @@ from collections import Counter
 
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Span
 from .pdf_layout import BULLETS, Line, styled_runs
+from .pdf_grid import wrapped_grid
 from .pdf_tables import unruled_rows
 from .text import is_caps_heading
 
@@ -111,7 +112,8 @@ def _first_word_width(line: Line) -> float:
 
 def is_full(prev: Line, line: Line, slack: float = 0.0) -> bool:
     """True when the next line's first word would not have fitted at the end of `prev`."""
-    room = prev.col_x1 - prev.x1
+    # A line of a narrow frame (a sidebar) is measured against the frame's edge.
+    room = (prev.col_x1 if prev.frame_x1 is None else prev.frame_x1) - prev.x1
     # Typesetters that balance a whole paragraph (not just fill each line) leave a little more room.
     return room < _first_word_width(line) + 0.35 * line.size + 1.0 + slack
 
@@ -140,8 +142,8 @@ class _Builder:
     def start(self, kind: str, line: Line, **extra) -> None:
         self.blocks.append({"kind": kind, "lines": [line], **extra})
 
-    def add_table(self, rows, line: Line, ruled: bool) -> None:
-        self.blocks.append({"kind": TABLE, "rows": rows, "lines": [line], "ruled": ruled})
+    def add_table(self, rows, line: Line, ruled: bool, wrapped: bool = False) -> None:
+        self.blocks.append({"kind": TABLE, "rows": rows, "lines": [line], "ruled": ruled, "wrapped": wrapped})
 
 
 def _continues(block: dict, prev: Line, line: Line, stats: Stats, heading: bool) -> bool:
@@ -246,6 +248,12 @@ def build_blocks(lines: list[Line], stats: Stats) -> list[Block]:
             prev = None
             continue
         if len(line.frags) >= 2 and not heading_flags[i]:
+            wrapped = wrapped_grid(lines, i, stats.pitch)
+            if wrapped is not None:
+                b.add_table(wrapped[0], line, False, wrapped=True)
+                prev = None
+                i = wrapped[1]
+                continue
             j = i
             while (j + 1 < len(lines) and len(lines[j + 1].frags) >= 2 and lines[j + 1].frags[0].table is None
                    and lines[j + 1].page == line.page and lines[j + 1].column == line.column
@@ -313,6 +321,8 @@ def _to_block(blk: dict, words: set[str]) -> Block:
     attrs = {"size": f"{first.size:.1f}", "top": f"{first.top:.1f}"}
     if blk["kind"] == TABLE:
         attrs["ruled"] = "yes" if blk["ruled"] else "no"
+        if blk.get("wrapped"):
+            attrs["wrapped"] = "yes"  # cells of several lines, set apart by position alone
         rows = tuple(tuple(c for c in r) for r in blk["rows"])
         return Block(TABLE, rows=rows, page=first.page, column=first.column, attrs=attrs)
     spans: list[Span] = []

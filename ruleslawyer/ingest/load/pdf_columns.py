@@ -320,7 +320,36 @@ def layout_page(frags: list[Fragment], page: int, width: float, height: float) -
             # A spanning fragment is read on its own, between the bands it separates.
             layout.lines.append(Line([sf], page, 1, col_x0=sf.x0, col_x1=sf.x1))
         band_start = cut
+    _narrow_frames(layout.lines)
     return layout
+
+
+def _narrow_frames(lines: list[Line]) -> None:
+    """Give the lines of a narrow frame of running text (a sidebar set in a short measure inside
+    a wider column) the frame's right edge, so that a paragraph there is told by its full lines
+    (the column's edge still measures the document's usual line endings, see pdf_blocks.Stats).
+
+    A frame is a run of five or more single-piece lines of one size, starting at one x, at the
+    line pitch, whose sentences mostly run on from line to line (the next line starts in lower
+    case), and whose longest line spans less than 60% of the column and ends well short of it.
+    """
+    run: list[Line] = []
+    for line in lines + [None]:
+        if line is not None and run and len(line.frags) == 1 and line.frags[0].table is None \
+                and (line.page, line.column) == (run[-1].page, run[-1].column) \
+                and abs(line.size - run[-1].size) <= 0.3 and abs(line.x0 - run[-1].x0) <= 2 \
+                and 0 < line.bottom - run[-1].bottom <= 1.6 * line.size:
+            run.append(line)
+            continue
+        if len(run) >= 5:
+            measure = max(ln.x1 for ln in run)
+            runs_on = sum(1 for ln in run[1:] if ln.text.lstrip()[:1].islower())
+            narrow = measure - run[0].x0 < 0.6 * (run[0].col_x1 - run[0].col_x0) \
+                and measure < run[0].col_x1 - 4 * run[0].size
+            if narrow and runs_on * 2 >= len(run) - 1:
+                for ln in run:
+                    ln.frame_x1 = measure
+        run = [line] if line is not None and len(line.frags) == 1 and line.frags[0].table is None else []
 
 
 def _section_breaks(by_col: list[list[Fragment]], frags: list[Fragment]) -> list[float]:

@@ -194,6 +194,7 @@ class Line:
     col_x0: float = 0.0
     col_x1: float = 0.0
     marker: str | None = None  # a bullet glyph that opened the line
+    frame_x1: float | None = None  # right edge of a narrow frame (a sidebar) inside the column
 
     @property
     def top(self) -> float:

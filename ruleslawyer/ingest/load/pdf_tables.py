@@ -4,15 +4,19 @@ pdfplumber's `find_tables` is thorough but slow, so ruled tables are found here 
 line and rectangle objects directly: segments that touch are clustered into a grid, its distinct
 x and y positions give the cell boundaries, and each character goes to the cell under its centre.
 A caption that spans several columns has no vertical rule through it, so the cells of that row
-are the intervals between the rules that do cross it.
+are the intervals between the rules that do cross it. A table ruled per column (each rule
+broken where a column ends) has no rule to tell a spanned row: a word that runs across a border
+spans it, and a closing footnote row ("* This means ...") is left to the text under the table.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .pdf_layout import Char, Fragment, chars_text
 
 _TOL = 1.5
+_BOX = 3.0  # a filled rectangle taller than this is a box (a caption tab), not a thick rule
 
 
 @dataclass
@@ -42,10 +46,12 @@ class RuledTable:
         return [" ".join(lead)] + cells if lead else cells
 
 
-def _segments(page) -> tuple[list[tuple], list[tuple]]:
-    """Horizontal (y, x0, x1) and vertical (x, top, bottom) segments from lines and rect edges."""
+def _segments(page) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """Horizontal (y, x0, x1) and vertical (x, top, bottom) segments from lines and rect edges,
+    and apart the top and bottom edges of boxes (y, x0, x1)."""
     horiz: list[tuple] = []
     vert: list[tuple] = []
+    boxes: list[tuple] = []
     area = float(page.width) * float(page.height)
     for ln in page.lines:
         x0, x1, top, bottom = ln["x0"], ln["x1"], ln["top"], ln["bottom"]
@@ -63,9 +69,12 @@ def _segments(page) -> tuple[list[tuple], list[tuple]]:
         elif w <= _TOL and h > _TOL:
             vert.append(((x0 + x1) / 2, top, bottom))
         elif w > _TOL and h > _TOL:
-            horiz += [(top, x0, x1), (bottom, x0, x1)]
+            # A box tall enough to hold text (a caption tab over a table) is no rule: its edges
+            # close grids but are kept out of the rules broken per column (`_broken_rules`).
+            edges = horiz if h <= _BOX else boxes
+            edges += [(top, x0, x1), (bottom, x0, x1)]
             vert += [(x0, top, bottom), (x1, top, bottom)]
-    return horiz, vert
+    return horiz, vert, boxes
 
 
 def _clusters(horiz, vert) -> list[tuple[list, list]]:
@@ -103,7 +112,8 @@ def _distinct(values: list[float]) -> list[float]:
 
 def find_ruled_tables(page, chars: list[Char]) -> list[RuledTable]:
     """Ruled tables on a page (only worth calling when the page has lines or rects)."""
-    horiz, vert = _segments(page)
+    rules, vert, boxes = _segments(page)
+    horiz = rules + boxes
     if len(horiz) < 2 or len(horiz) * max(1, len(vert)) > 400000:
         return []
     tables = []
@@ -116,7 +126,7 @@ def find_ruled_tables(page, chars: list[Char]) -> list[RuledTable]:
             table = _read_grid(xs, ys, vs, chars)
             if table is not None:
                 tables.append(table)
-    for xs, ys in _broken_rules(horiz):
+    for xs, ys in _broken_rules(rules):
         # Only where nothing vertical is drawn: a framed box is read (or refused) above.
         if any(xs[0] - 1 <= v[0] <= xs[-1] + 1 and v[1] < ys[-1] and v[2] > ys[0] for v in vert):
             continue
@@ -178,12 +188,22 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
         if abs(seps[-1] - x1) > _TOL * 1.5:
             seps = seps + [x1]
         row_chars = [c for c in inside if r_top <= (c.top + c.bottom) / 2 < r_bot]
+        # A line of text that runs across a border spans that border (a footnote printed
+        # across the whole table, between rules that are broken per column all the same).
+        crossed = _crossed(seps[1:-1], row_chars)
+        seps = [x for x in seps if x not in crossed]
         cells = [""] * ncols
         for a, b in zip(seps, seps[1:]):
             cell = [c for c in row_chars if a <= (c.x0 + c.x1) / 2 < b]
             col = min(range(ncols), key=lambda k: abs(xs[k] - a))
             cells[col] = cell_text(cell)
         rows.append(cells)
+    # A footnote row closing the table ("* This means ...", one cell across the table) is text
+    # under the table: its glyphs go back to the flow and the table ends above it.
+    while len(rows) > 1 and _FOOTNOTE.match(rows[-1][0]) and not any(rows[-1][1:]):
+        rows.pop()
+        bottom = ys[len(rows)]
+        inside = [c for c in inside if (c.top + c.bottom) / 2 < bottom]
     # Drop rows and columns that are empty everywhere (double rules, decorative frames).
     rows = [r for r in rows if any(r)]
     keep = [k for k in range(ncols) if any(r[k] for r in rows)]
@@ -198,6 +218,32 @@ def _read_grid(xs, ys, vs, chars) -> RuledTable | None:
         return None  # a page layout drawn with rules (a datasheet frame), mostly empty as a grid
     columns = [(xs[k], xs[k + 1]) for k in keep]
     return RuledTable(x0, top, x1, bottom, rows, inside, columns)
+
+
+_FOOTNOTE = re.compile(r"^[*†‡]+\s*\S")
+
+
+def _crossed(seps: list[float], chars: list[Char]) -> set[float]:
+    """The column borders that a word runs across (glyphs of one word of three or more letters
+    on both sides): in a cell the text keeps its padding clear of the border, so such a line
+    spans the columns."""
+    crossed: set[float] = set()
+    lines: dict[float, list[Char]] = {}
+    for c in chars:
+        if not c.text.isspace():
+            lines.setdefault(round(c.bottom), []).append(c)
+    for line in lines.values():
+        line.sort(key=lambda c: c.x0)
+        word = [line[0]]
+        for a, b in zip(line, line[1:] + [None]):
+            if b is not None and b.x0 - a.x1 < 0.15 * a.size:
+                word.append(b)
+                continue
+            if sum(1 for c in word if c.text.isalpha()) >= 3:
+                mids = [(c.x0 + c.x1) / 2 for c in word]
+                crossed.update(x for x in seps if mids[0] < x < mids[-1])
+            word = [b]
+    return crossed
 
 
 def _callout_column(cells: list[str]) -> bool:

@@ -6,6 +6,8 @@ number on the last). Around the rules sit:
 
 - sub-headings (bold, larger than the body, smaller than a rule heading) inside a rule: they
   stay in its text as lines of their own;
+- a bar heading (white on colour) that cites other chapters' rule numbers over text of its own
+  ("LEADER 24.22 / SUPPORT 24.34"): a rule of this chapter with no number, named without them;
 - sidebars: a narrow column of small print level with the rules it explains; a sidebar goes to
   the rule whose heading is nearest above it in the other column of its page;
 - diagram pages with no rule heading: each captioned panel goes to the rule whose words its
@@ -74,16 +76,22 @@ def find_rule_heads(lines: Sequence[Line], has_title: bool, eleventh: bool = Fal
     # unclaimed by the stratagem parser is an illustration.
     cards = {r[0] for r, _, _ in numbered if _card_head(lines, r[-1])}
     numbered = [x for x in numbered if x[0][0] not in cards]
-    # The rules of one chapter share the chapter's number ("19.01", "19.02"); a heading with
-    # another chapter's number ("LEADER 24.22 / SUPPORT 24.34") is a box pointing there.
+    # The rules of one chapter share the chapter's number ("19.01", "19.02"). A heading with
+    # another chapter's numbers only ("LEADER 24.22 / SUPPORT 24.34") cites those rules: set on
+    # a coloured bar over text of its own (as the chapter's own bar rules, "NORMAL MOVE 09.05"),
+    # it heads a rule of this chapter, which has no number here; elsewhere it is a box pointing
+    # there.
     chapters = Counter(num.split(".")[0] for _, _, num in numbered)
+    cited = []
     if chapters and chapters.most_common(1)[0][1] >= 2:
         own = chapters.most_common(1)[0][0]
+        cited = [(run, rule_name(" ".join(_NUMBERS.sub(" ", " ".join(lines[k].text for k in run)).split())), None)
+                 for run, _, num in numbered if num.split(".")[0] != own and _bar_rule(lines, run, own)]
         numbered = [x for x in numbered if x[2].split(".")[0] == own]
     # One numbered heading is enough under a sideways chapter title (a one-rule chapter).
     one_rule = eleventh and len(numbered) == 1 and numbered[0][2].endswith(".01")
     if numbered and (len(numbered) >= 2 or cards or claimed_numbered(lines) or has_title or one_rule):
-        chosen = numbered
+        chosen = numbered + cited
         # A bracketed weapon-ability heading ("[LETHAL HITS]") set at least half the size of the
         # numbered headings is a rule of its own even where the book prints no number beside it.
         big = max(size(lines[r[0]]) for r, _, _ in numbered)
@@ -134,6 +142,18 @@ def _card_head(lines: Sequence[Line], k: int) -> bool:
     return any(CP.match(ln.text.strip()) for ln in lines[k + 1:k + 3])
 
 
+
+
+def _bar_rule(lines: Sequence[Line], run: list[int], own: str) -> bool:
+    """A heading that cites only other chapters' rule numbers, printed in colour (white on a bar)
+    and followed by text of its own."""
+    text = " ".join(lines[k].text for k in run)
+    head = lines[run[0]]
+    return head.block.color is not None and all(n.split(".")[0] != own for n in _NUMBERS.findall(text)) \
+        and _has_body(lines, run[-1])
+
+
+_NUMBERS = re.compile(r"\b\d{2}\.\d{2}\b")
 
 
 def _has_body(lines: Sequence[Line], k: int) -> bool:

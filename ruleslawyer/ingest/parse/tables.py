@@ -105,7 +105,10 @@ def _grid_at(blocks, i: int, ctx: ParseContext, list_runs: dict[int, ListRun]) -
     """A table grid starting at block `i` (table block, tab paragraphs or a list table)."""
     b = blocks[i]
     if b.kind == TABLE and len(b.rows) >= 2:
-        return _Grid([list(r) for r in b.rows], [i], ruled=(b.attrs or {}).get("ruled") == "yes"), i + 1
+        # Cells drawn apart by rules, or wrapped over several lines each: cells even when they
+        # hold sentences.
+        attrs = b.attrs or {}
+        return _Grid([list(r) for r in b.rows], [i], ruled="yes" in (attrs.get("ruled"), attrs.get("wrapped"))), i + 1
     if b.kind in (PARAGRAPH, HEADING) and "\t" in b.text:
         # Lines of tab-separated cells; an ALL-CAPS header line may have become a heading.
         n = b.text.count("\t")
@@ -265,8 +268,10 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
     cells = [c for r in data for c in r if c]
     # A drawn grid with short row labels and column heads is a chart even when its cells hold
     # whole sentences (a definition per row and column).
-    keyed = grid.ruled and all(len(r[0].split()) <= 4 for r in data) and all(len(h.split()) <= 6 for h in header) \
-        and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
+    # A label's note in brackets under it ("Bodyguard unit (e.g. from a datasheet ability)")
+    # does not make it a sentence.
+    keyed = grid.ruled and all(len(_NOTE.sub(" ", r[0]).split()) <= 4 for r in data) \
+        and all(len(h.split()) <= 6 for h in header) and all(c[:1].isupper() or not c[:1].isalpha() for c in cells)
     if grid.has_header and cells and not keyed and (max(len(c) for c in cells) > 120 or
                                       sum(len(c) for c in cells) / len(cells) > 40):
         return False
@@ -300,6 +305,7 @@ def _reference_like(header: list[str], data: list[list[str]], grid: _Grid) -> bo
 
 
 # The per-cell tests of _reference_like (compiled once: it runs for every candidate table).
+_NOTE = re.compile(r"\([^()]*\)")
 _WORDISH = re.compile(r"[A-Za-z]{3}|\d\+")
 _LETTER = re.compile(r"[A-Za-z]")
 _DISTANCE = re.compile(r'[\d\s.\u2044\u00bd\u00bc\u00be/]+["\u201d]?')
