@@ -211,7 +211,7 @@ def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
         current, _ = one_per_thing(corpus, current)
     also = [r for r in pool if r not in current]
     if len(current) > 1:
-        owner = _defining(current)
+        owner = _defining(current) or _one_unit(corpus, current)
         if owner is not None:
             also = [r for r in current if r is not owner] + also
             current = [owner]
@@ -263,6 +263,31 @@ def _defining(records: list[Record]) -> Record | None:
     return owners[0] if len(owners) == 1 else None
 
 
+def _one_unit(corpus: Corpus, records: list[Record]) -> Record | None:
+    """Of datasheets of one name filed under several factions, the newest dated printing, when
+    they are one unit: each is linked to the others by a printing that bears another's faction
+    as a faction keyword (a chapter's unit filed under the parent faction by an export, with the
+    chapter's keyword, and under the chapter by its faction pack, whose keywords may not have
+    been read). Units of factions that name neither (four legions' Heldrakes) stay apart."""
+    if not all(isinstance(r, Datasheet) and r.faction for r in records) \
+            or len({fold(r.name) for r in records}) != 1:
+        return None
+    group = {id(r): id(r) for r in records}
+
+    def root(key: int) -> int:
+        while group[key] != key:
+            key = group[key]
+        return key
+
+    for a in records:
+        for b in records:
+            if fold(b.faction) in {fold(k) for k in a.faction_keywords if k}:
+                group[root(id(a))] = root(id(b))
+    if len({root(id(r)) for r in records}) != 1:
+        return None
+    return max(records, key=lambda r: corpus.date_of(r) or "")
+
+
 def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Record | None:
     """A newer edition's rule (or core stratagem) that took over what older editions named
     `name`, under another name:
@@ -309,6 +334,10 @@ def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
     if not name:
         return
     faction = getattr(record, "faction", None)
+    if record.kind == "enhancement":
+        picked.price = _enhancement_price(corpus, record, newest)
+        picked.points = points_of(corpus.records, name, faction, target, record.edition)
+        return
     if newest and record.kind == "datasheet" and record.edition:
         price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
     else:
@@ -318,6 +347,26 @@ def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
         and price.file == record.source.file
     picked.price = None if own else price
     picked.points = points_of(corpus.records, name, faction, target, record.edition)
+
+
+def _enhancement_price(corpus: Corpus, record: Record, newest: bool):
+    """An enhancement's current cost: its detachment's price, narrowed to this enhancement, from
+    the newest source (of the newest edition from the record's on, with `newest`) that names it;
+    None when no source names it (its printed cost stands)."""
+    import dataclasses
+
+    from .prices import price_sources
+
+    sources = [p for p in price_sources(corpus, record.group, getattr(record, "faction", None),
+                                        None if newest else record.edition, target_kind="detachment")
+               if not record.edition or not p.edition or (p.edition >= record.edition if newest
+                                                          else p.edition == record.edition)]
+    sources.sort(key=lambda p: p.edition or 0, reverse=True)  # stable: newest first within an edition
+    for price in sources:
+        item = next((c for c in price.wargear_costs if fold(c.name) == fold(record.name)), None)
+        if item is not None:
+            return dataclasses.replace(price, name=record.name, wargear_costs=(item,), detachment_points=None)
+    return None
 
 
 def show_command(record: Record, among: Sequence[Record]) -> str:
