@@ -478,3 +478,26 @@ def test_a_chapter_unit_filed_under_two_factions_is_one_answer(pile, corpus):
     data = json.loads(result.output)
     assert data["faction"] == newest.faction and data["answer"]["file"] == newest.source.file
     assert {a["faction"] for a in data["also"]} >= {r.faction for r in sheets if r is not newest}
+
+
+def test_a_faction_pack_profile_update_reaches_the_older_datasheet(pile, shared):
+    import pdfplumber
+
+    pack = shared / "realdata" / "nov26" / "fp11_world_eaters_v1.1_2026-07-22.pdf"
+    with pdfplumber.open(pack) as pdf:
+        text = " ".join((page.extract_text() or "") for page in pdf.pages)
+    move, oc = re.search(r"Change M to (\S+) and OC to '(\S+)'", text).groups()
+    removed = re.search(r"Keywords: Remove '([A-Z]+)'", text).group(1)
+    errata = run(pile, "errata")
+    lines = [line for line in errata.output.splitlines() if line.startswith("(no page) Heldrake,")]
+    assert sum("-> applied to Heldrake" in line for line in lines) == 3
+    result = run(pile, "show", "heldrake", "--faction", "world eaters", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["edition"] == 11 and data["answer"]["file"] == pack.name
+    (profile,) = data["profiles"]
+    assert profile["M"] == move and profile["OC"] == oc
+    assert removed not in data["keywords"]
+    assert any(c["document"] == "World Eaters Faction Pack" for c in data["changes"])
+    shown = run(pile, "show", "heldrake", "--faction", "world eaters")
+    assert "Errata applied" in shown.output and "10th ed." in shown.output
