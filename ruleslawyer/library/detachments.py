@@ -70,7 +70,8 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
                     exact_only: bool = True) -> Detachment | None:
     """The detachment called `name` (its newest edition unless `edition`), or None when no rule,
     enhancement or stratagem names it as its group. With `exact_only`, None also when a record
-    is itself called `name` (that record is meant)."""
+    is itself called `name` (that record is meant), unless, with no `edition` asked for, every
+    such record is of an older edition than the detachment (they are then in `also`)."""
     want = fold(name)
     if not want:
         return None

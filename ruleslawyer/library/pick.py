@@ -8,7 +8,8 @@ carries them, and `show_command` gives the command that shows each.
 
 A name is also looked up as a rule number ("05.02"), a detachment (its rule, enhancements,
 stratagems and Detachment Points: `Picked.detachment`), and among errata and FAQ titles when no
-rule or unit has it.
+rule or unit has it. A detachment of the current edition answers before an older edition's
+record of its name (a 9th edition stratagem), which is named under "also".
 """
 from __future__ import annotations
 
@@ -197,7 +198,8 @@ def _printed_in(corpus: Corpus, index: dict[tuple, Printings], record: Record, s
 def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
              renaming: bool = True) -> tuple[list[Record], list[Record]]:
     """(the current candidates, the others): the newest edition's, one per thing; printings of
-    one unit under two factions are one thing (the one whose faction it bears everywhere)."""
+    one unit under two factions are one thing (the one whose faction it bears everywhere, else,
+    when faction keywords link them, the newest dated)."""
     if edition is None:
         newest = max((r.edition or 0) for r in pool)
         current = [r for r in pool if (r.edition or 0) == newest]
