@@ -253,6 +253,10 @@ def test_a_detachment_of_the_current_edition_answers_before_an_older_namesake():
     shown = format_detachment(picked.detachment)
     assert "also: stratagem 9th edition (old.csv)" in shown and "--edition 9" in shown
     assert pick_record(corpus, "claws of the throne", edition=9).record is old
+    tenth = Enhancement(name="Dull Shield", source=source("det10.csv"), edition=10, faction="Gold Guard",
+                        group="Claws of the Throne", text="Ignore damage.")
+    asked = pick_record(_one_name_corpus([old, part, price, tenth]), "claws of the throne", edition=10)
+    assert asked.detachment is not None and asked.detachment.enhancements == [tenth]
     newer = stratagem("Claws of the Throne", edition=11, faction="Gold Guard", cp=1, effect="Add 2.",
                       src=source("new.csv"))  # a current namesake of another kind: that record is meant
     assert pick_record(_one_name_corpus([old, part, price, newer]), "claws of the throne").detachment is None

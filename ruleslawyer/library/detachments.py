@@ -88,7 +88,8 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
     # edition's thing answers, the older one is named under "also".
     named = [r for r in corpus.records if fold(getattr(r, "name", "") or "") == want
              and r.kind not in ("points", "errata", "faq") and not (r.kind == "rule" and r.source.file in files)
-             and (faction is None or fold(getattr(r, "faction", None) or "").startswith(fold(faction)))]
+             and (faction is None or fold(getattr(r, "faction", None) or "").startswith(fold(faction)))
+             and (edition is None or r.edition == edition)]
     older = [r for r in named if edition is None and (r.edition or 0) < (chosen or 0)]
     if exact_only and len(older) < len(named):
         return None
