@@ -307,3 +307,18 @@ def test_a_unit_filed_under_a_chapter_and_its_parent_faction_is_one_unit():
     legion = sheet("Frost Rider", faction="Bone Legion", faction_keywords=("BONE LEGION",), src=source("bones.csv"))
     with pytest.raises(AmbiguousNameError):
         pick_record(_one_name_corpus([pack, legion], dates), "frost rider")
+
+
+def test_a_datasheet_no_list_of_its_edition_prices_names_the_older_price_as_such():
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import UnitCost
+    from ruleslawyer.termview.answer import answer_lines
+    from tests.factories import sheet, source
+
+    old = sheet("Hell Wyrm", edition=10, faction="Blood Host", points=(UnitCost("1", 200),), src=source("old.csv"))
+    new = sheet("Hell Wyrm", edition=11, faction="Blood Host", src=source("pack.pdf"))
+    picked = pick_record(_one_name_corpus([old, new], {"old.csv": "2025-10-08", "pack.pdf": "2026-07-22"}),
+                         "hell wyrm")
+    assert picked.record is new and picked.price.edition == old.edition
+    line = next(line for line in answer_lines(picked) if line.startswith("Points"))
+    assert line.startswith("Points (10th edition, old.csv") and "no 11th edition points" in line

@@ -342,6 +342,13 @@ def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
         return
     if newest and record.kind == "datasheet" and record.edition:
         price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
+        if price is None:  # a new edition's printing no list of its edition prices yet (an update
+            # carried a 10th edition datasheet into 11th): the newest older edition's price, so labelled
+            from .prices import price_sources
+
+            older = [p for p in price_sources(corpus, name, faction, target_kind=target)
+                     if p.edition and p.edition < record.edition]
+            price = max(older, key=lambda p: p.edition, default=None)  # sources come newest first
     else:
         price = current_price(corpus, name, faction, record.edition, target_kind=target)
     # the record's own printed points need no line of their own: its card already gives them

@@ -42,6 +42,9 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
                              f"points: {cost}, {price.where}")
             else:
                 lines.append(f"Current points ({price.where}): {cost} pts")
+        elif price.edition and record.edition and price.edition < record.edition:  # no list of its edition
+            lines.append(f"Points ({edition_label(price.edition)}, {price.where}): {price.text}; "
+                         f"no {edition_label(record.edition)} points in your documents")
         elif price.edition and record.edition and price.edition != record.edition:  # a newer edition's list
             lines.append(f"Current points ({edition_label(price.edition)}, {price.where}): {price.text}; "
                          f"the newest {record.kind} in your documents is {edition_label(record.edition)}")
