@@ -75,3 +75,39 @@ def test_an_undated_entry_names_a_dated_printing_only_exactly():
     assert apply_errata([old, update], dated=lambda r: dated.get(r.source.file)).outcomes[0].applied
     assert not apply_errata([old, update], dated=lambda r: dated.get(r.source.file) if r is old else None
                             ).outcomes[0].applied
+
+
+def test_a_newer_edition_profile_and_keywords_update_makes_a_printing_of_the_datasheet():
+    """"Unit, Profile" (location: the characteristic) and "Unit, Keywords" entries of an 11th
+    edition pack reach the faction's 10th edition datasheet as a new 11th edition printing; the
+    10th printing and other factions' namesakes are kept as they were."""
+    from ruleslawyer.records import Profile
+    from tests.factories import sheet
+
+    row = Profile("Hell Wyrm", {"M": '20+"', "T": "9", "OC": "0"})
+    old = sheet("Hell Wyrm", faction="Blood Host", profiles=(row,), keywords=("AIRCRAFT", "FLY", "VEHICLE"),
+                points=(), src=CSV)
+    cousin = sheet("Hell Wyrm", faction="Iron Host", profiles=(row,), keywords=("AIRCRAFT", "FLY"), src=CSV)
+    updates = [_update("Hell Wyrm, Profile", '12"', location="M"), _update("Hell Wyrm, Profile", "-", location="OC"),
+               _update("Hell Wyrm, Keywords", "AIRCRAFT", operation="delete")]
+    result = apply_errata([old, cousin, *updates])
+    assert all(o.applied for o in result.outcomes), [o.reason for o in result.outcomes]
+    assert "edition 10 datasheet" in result.outcomes[0].detail
+    (new,) = [r for r in result.records if r.kind == "datasheet" and r.edition == 11]
+    assert new.faction == old.faction and new.source == PACK and len(new.changes) == len(updates)
+    assert (new.profiles[0].stats["M"], new.profiles[0].stats["OC"], new.profiles[0].stats["T"]) == ('12"', "-", "9")
+    assert "AIRCRAFT" not in new.keywords and "FLY" in new.keywords
+    assert old in result.records and cousin in result.records and not old.changes
+
+
+def test_a_profile_update_that_fits_nothing_makes_no_printing():
+    from ruleslawyer.records import Profile
+    from tests.factories import sheet
+
+    old = sheet("Hell Wyrm", faction="Blood Host", profiles=(Profile("Hell Wyrm", {"M": '20+"'}),), src=CSV)
+    result = apply_errata([old, _update("Hell Wyrm, Profile", "3", location="Leadership characteristic")])
+    assert not result.outcomes[0].applied and "Leadership" in result.outcomes[0].reason
+    assert [r.edition for r in result.records if r.kind == "datasheet"] == [10]
+    tenth = erratum("Hell Wyrm, Profile line", "14", location="Move characteristic", edition=10, src=PACK)
+    (amended,) = [r for r in apply_errata([old, tenth]).records if r.kind == "datasheet"]
+    assert amended.profiles[0].stats["M"] == '14"' and amended.edition == 10  # an own-edition entry applies

@@ -424,3 +424,80 @@ def test_an_faq_answer_as_of_a_date_is_the_version_current_then(pile, corpus):
     assert all(d is not None and d["source"]["file"].startswith("fp11_world_eaters_v1.0") for d in then)
     assert [d["question"] for d in then] == [r.question for r in repeated]
     assert any("Summoned by Slaughter" in r.question for r in corpus.superseded if r.kind == "faq")
+
+
+def _mfm_detachment(shared, faction_file: str, detachment: str) -> dict:
+    """A detachment's entry in a Munitorum Field Manual YAML file (dp, enhancements with points)."""
+    import yaml
+
+    data = yaml.safe_load((shared / "realdata" / "e11" / "mfm" / faction_file).read_text(encoding="utf-8"))
+
+    def entries(node):
+        if isinstance(node, dict):
+            if str(node.get("name", "")).lower() == detachment.lower() and "enhancements" in node:
+                yield node
+            for value in node.values():
+                yield from entries(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from entries(value)
+
+    return next(entries(data))
+
+
+def test_a_detachment_named_like_an_older_stratagem_is_the_detachment_view(pile, shared):
+    entry = _mfm_detachment(shared, "adeptus-custodes.yaml", "Talons of the Emperor")
+    result = run(pile, "show", "talons of the emperor")
+    assert result.exit_code == 0, result.output
+    assert "(detachment)" in result.output and "11th edition" in result.output
+    assert f"{entry['dp']} DP" in result.output
+    for item in entry["enhancements"]:
+        assert f"{item['name']} ({item['points']} pts)" in result.output
+    also = next(line for line in result.output.splitlines() if line.startswith("also:"))
+    assert "stratagem 9th edition" in also
+    older = run(pile, "show", "talons of the emperor", "--kind", "stratagem", "--edition", "9")
+    assert older.exit_code == 0 and "9th edition" in older.output
+
+
+def test_an_older_enhancement_gives_its_current_cost_from_the_points_list(pile, shared):
+    entry = _mfm_detachment(shared, "adeptus-custodes.yaml", "Shield Host")
+    (cost,) = [i["points"] for i in entry["enhancements"] if i["name"] == "From the Hall of Armouries"]
+    result = run(pile, "show", "from the hall of armouries")
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("Current points"))
+    assert f"11th edition points: {cost}, adeptus-custodes.yaml v1.1" in line
+    assert not any(i["name"] in line for i in entry["enhancements"] if i["name"] != "From the Hall of Armouries")
+
+
+def test_a_chapter_unit_filed_under_two_factions_is_one_answer(pile, corpus):
+    sheets = [r for r in corpus.records if r.kind == "datasheet" and r.name == "Harald Deathwolf" and r.edition == 10]
+    assert len({r.faction for r in sheets}) == 2
+    newest = max(sheets, key=lambda r: corpus.date_of(r) or "")
+    result = run(pile, "show", "harald deathwolf", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["faction"] == newest.faction and data["answer"]["file"] == newest.source.file
+    assert {a["faction"] for a in data["also"]} >= {r.faction for r in sheets if r is not newest}
+
+
+def test_a_faction_pack_profile_update_reaches_the_older_datasheet(pile, shared):
+    import pdfplumber
+
+    pack = shared / "realdata" / "nov26" / "fp11_world_eaters_v1.1_2026-07-22.pdf"
+    with pdfplumber.open(pack) as pdf:
+        text = " ".join((page.extract_text() or "") for page in pdf.pages)
+    move, oc = re.search(r"Change M to (\S+) and OC to '(\S+)'", text).groups()
+    removed = re.search(r"Keywords: Remove '([A-Z]+)'", text).group(1)
+    errata = run(pile, "errata")
+    lines = [line for line in errata.output.splitlines() if line.startswith("(no page) Heldrake,")]
+    assert sum("-> applied to Heldrake" in line for line in lines) == 3
+    result = run(pile, "show", "heldrake", "--faction", "world eaters", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["edition"] == 11 and data["answer"]["file"] == pack.name
+    (profile,) = data["profiles"]
+    assert profile["M"] == move and profile["OC"] == oc
+    assert removed not in data["keywords"]
+    assert any(c["document"] == "World Eaters Faction Pack" for c in data["changes"])
+    shown = run(pile, "show", "heldrake", "--faction", "world eaters")
+    assert "Errata applied" in shown.output and "10th ed." in shown.output

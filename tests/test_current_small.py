@@ -227,3 +227,98 @@ def test_an_enhancement_a_catalogue_lists_without_its_detachment_is_the_same_enh
                         group="Another Mob", text="Something else entirely.")
     with pytest.raises(AmbiguousNameError):  # two detachments' namesakes are two things
         pick_record(_one_name_corpus([sheet, other], dates), "stubborn hide")
+
+
+def test_a_detachment_of_the_current_edition_answers_before_an_older_namesake():
+    """An 11th edition detachment named like a 9th edition stratagem: the detachment view answers
+    (its DP and enhancement costs), the stratagem is named under "also"; with --edition 9 the
+    stratagem answers."""
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Enhancement, ItemCost, Points
+    from ruleslawyer.termview.answer import format_detachment
+    from tests.factories import source, stratagem
+
+    old = stratagem("Claws of the Throne", edition=9, faction="Gold Guard", cp=1, effect="Add 1.",
+                    src=source("old.csv"))
+    part = Enhancement(name="Shiny Shield", source=source("det.csv"), edition=11, faction="Gold Guard", points=20,
+                       group="Claws of the Throne", text="Ignore damage once.")
+    price = Points(name="Claws of the Throne", source=source("mfm.yaml"), edition=11, faction="Gold Guard",
+                   version="1.1", target_kind="detachment", detachment_points=3,
+                   wargear_costs=(ItemCost("Shiny Shield", 20), ItemCost("Bright Cloak", 30)))
+    corpus = _one_name_corpus([old, part, price], {"old.csv": "2022-01-01", "mfm.yaml": "2026-07-22"})
+    picked = pick_record(corpus, "claws of the throne")
+    assert picked.detachment is not None and picked.detachment.edition == part.edition
+    assert picked.detachment.detachment_points == price.detachment_points
+    assert picked.detachment.also == [old]
+    shown = format_detachment(picked.detachment)
+    assert "also: stratagem 9th edition (old.csv)" in shown and "--edition 9" in shown
+    assert pick_record(corpus, "claws of the throne", edition=9).record is old
+    tenth = Enhancement(name="Dull Shield", source=source("det10.csv"), edition=10, faction="Gold Guard",
+                        group="Claws of the Throne", text="Ignore damage.")
+    asked = pick_record(_one_name_corpus([old, part, price, tenth]), "claws of the throne", edition=10)
+    assert asked.detachment is not None and asked.detachment.enhancements == [tenth]
+    newer = stratagem("Claws of the Throne", edition=11, faction="Gold Guard", cp=1, effect="Add 2.",
+                      src=source("new.csv"))  # a current namesake of another kind: that record is meant
+    assert pick_record(_one_name_corpus([old, part, price, newer]), "claws of the throne").detachment is None
+
+
+def test_an_enhancement_of_an_older_edition_gives_its_own_current_cost():
+    """A 10th edition enhancement whose detachment an 11th edition points list prices: the line
+    gives this enhancement's cost from that list and says both editions, never the other
+    enhancements of an older list."""
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import Enhancement, ItemCost, Points
+    from ruleslawyer.termview.answer import answer_lines
+    from tests.factories import source
+
+    text = Enhancement(name="Long Blade", source=source("export.csv"), edition=10, faction="Gold Guard", points=25,
+                       group="Host", text="Add 1 to Strength.")
+    tenth = Points(name="Host", source=source("mfm10.pdf"), edition=10, faction="Gold Guard", version="1.2",
+                   target_kind="detachment", wargear_costs=(ItemCost("Other Thing", 30),))
+    eleventh = Points(name="Host", source=source("mfm11.yaml"), edition=11, faction="Gold Guard", version="1.1",
+                      target_kind="detachment", detachment_points=2,
+                      wargear_costs=(ItemCost("Long Blade", 20), ItemCost("Other Thing", 10)))
+    dates = {"export.csv": "2025-11-14", "mfm10.pdf": "2023-06-27", "mfm11.yaml": "2026-07-22"}
+    picked = pick_record(_one_name_corpus([text, tenth, eleventh], dates), "long blade")
+    assert [(c.name, c.points) for c in picked.price.wargear_costs] == [("Long Blade", 20)]
+    assert picked.price.file == "mfm11.yaml"
+    line = next(line for line in answer_lines(picked) if line.startswith("Current points"))
+    assert "10th edition text; 11th edition points: 20, mfm11.yaml v1.1" in line and "Other Thing" not in line
+    unnamed = pick_record(_one_name_corpus([text, tenth], dates), "long blade")
+    assert unnamed.price is None  # no list names it: its printed cost stands
+
+
+def test_a_unit_filed_under_a_chapter_and_its_parent_faction_is_one_unit():
+    """A faction pack files a unit under the chapter (keywords not read); an export files it under
+    the parent faction with the chapter's faction keyword: one unit, the newest dated printing
+    answers. Units of factions that name neither stay apart."""
+    from ruleslawyer.errors import AmbiguousNameError
+    from ruleslawyer.library.pick import pick_record
+    from tests.factories import sheet, source
+
+    pack = sheet("Frost Rider", faction="Ice Wolves", src=source("pack.pdf"))
+    export = sheet("Frost Rider", faction="Star Marines", faction_keywords=("STAR ASTARTES", "ICE WOLVES"),
+                   src=source("export.csv"))
+    dates = {"pack.pdf": "2025-10-08", "export.csv": "2025-11-14"}
+    picked = pick_record(_one_name_corpus([pack, export], dates), "frost rider")
+    assert picked.record is export and picked.also == [pack]
+    later = {"pack.pdf": "2025-12-01", "export.csv": "2025-11-14"}
+    assert pick_record(_one_name_corpus([pack, export], later), "frost rider").record is pack
+    legion = sheet("Frost Rider", faction="Bone Legion", faction_keywords=("BONE LEGION",), src=source("bones.csv"))
+    with pytest.raises(AmbiguousNameError):
+        pick_record(_one_name_corpus([pack, legion], dates), "frost rider")
+
+
+def test_a_datasheet_no_list_of_its_edition_prices_names_the_older_price_as_such():
+    from ruleslawyer.library.pick import pick_record
+    from ruleslawyer.records import UnitCost
+    from ruleslawyer.termview.answer import answer_lines
+    from tests.factories import sheet, source
+
+    old = sheet("Hell Wyrm", edition=10, faction="Blood Host", points=(UnitCost("1", 200),), src=source("old.csv"))
+    new = sheet("Hell Wyrm", edition=11, faction="Blood Host", src=source("pack.pdf"))
+    picked = pick_record(_one_name_corpus([old, new], {"old.csv": "2025-10-08", "pack.pdf": "2026-07-22"}),
+                         "hell wyrm")
+    assert picked.record is new and picked.price.edition == old.edition
+    line = next(line for line in answer_lines(picked) if line.startswith("Points"))
+    assert line.startswith("Points (10th edition, old.csv") and "no 11th edition points" in line

@@ -31,6 +31,7 @@ from .weapons import weapon_target
 from .targets import TargetIndex
 from .versions import document_of, drop_superseded_and_repeated, newest_versions, superseded, version_key
 from .carried import carried_printing, enhancement_parts, kind_named, whole_stratagem
+from .profile import profile_target, profile_update
 from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, swap, tokens
 from ..names import fold, name_key
 from ..records import Ability, Erratum, Record, Rule, Stratagem, record_name
@@ -112,12 +113,12 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
         return Outcome(e, False, None, "the entry names no target")
     # An entry of no known edition is taken to be for the corpus's newest datasheets.
     sheet_edition = e.edition if e.edition is not None else index.newest_sheet_edition()
-    unit = keyword_target(e)
-    if unit is not None:
-        outcome = apply_to_sheet(e, index.sheets(unit, sheet_edition), "keywords", current,
-                                 lambda sheet: keywords_update(sheet, e))
-        if outcome is not None:
-            return outcome
+    for unit, part, update in ((keyword_target(e), "keywords", keywords_update),
+                               (profile_target(e), "profile", profile_update)):
+        if unit is not None:
+            outcome = _on_sheets(e, unit, sheet_edition, part, current, index, update)
+            if outcome is not None:
+                return outcome
     # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
     where = weapon_target(e) or list_target(e)
     if where is not None:
@@ -282,20 +283,42 @@ def _named(target: str | None, edition: int | None, index: TargetIndex) -> list[
     return []
 
 
-def _carry(e: Erratum, name: str | None, current: list[Record | None], index: TargetIndex) -> tuple | None:
+def _on_sheets(e: Erratum, unit: str, edition: int | None, part: str, current: list[Record | None],
+               index: TargetIndex, update) -> Outcome | None:
+    """An entry on a part of a unit's datasheets of `edition` (`update(sheet, e)` gives the new
+    fields); when there are none, on a new printing in the entry's edition of its faction's
+    datasheet of the edition before (carried.py), kept only if the entry applies to it."""
+    found = index.sheets(unit, edition)
+    carried = None
+    if not found and e.edition is not None and not index.skipped_newer:  # a newer printing is no reason to carry
+        carried = _carry(e, lambda: index.sheets(unit, None), current, index)
+        found = [carried[0]] if carried is not None else []
+    outcome = apply_to_sheet(e, found, part, current, lambda sheet: update(sheet, e))
+    if carried is not None:
+        if outcome is None or not outcome.applied:
+            current[carried[0]] = None  # the new printing is made only to carry this update
+        else:
+            outcome = dataclasses.replace(outcome, detail=f"a new edition {e.edition} printing of the edition "
+                                          f"{_original_edition(index, carried)} datasheet, the original kept")
+    return outcome
+
+
+def _carry(e: Erratum, name, current: list[Record | None], index: TargetIndex) -> tuple | None:
     """Where the update's own-edition printing of a faction record printed only in the edition
-    before it now sits (carried.py), or None."""
+    before it now sits (carried.py), or None. `name` is the target's name, or a function giving
+    the positions of the records it names in every edition."""
     if e.edition is None:
         return None
     skipped = list(index.skipped_newer)  # looking in every edition must not change why the entry failed
-    older = [current[i] for i in _named(name, None, index) if (current[i].edition or e.edition) < e.edition]
+    named = name() if callable(name) else _named(name, None, index)
+    older = [current[i] for i in named if (current[i].edition or e.edition) < e.edition]
     index.skipped_newer[:] = skipped
     record = carried_printing(e, older)
     if record is None:
         return None
     current.append(record)
     index.add(len(current) - 1)
-    index.carried[len(current) - 1] = next(r.edition for r in older if r.kind == record.kind)
+    index.carried[len(current) - 1] = e.edition - 1  # carried_printing takes only the edition before
     return len(current) - 1, None
 
 

@@ -8,8 +8,9 @@ the update makes a new printing of the record in its own edition (a copy, printe
 document, which then receives the update); the older printing is kept as it was, and the current
 edition's printing wins where the current answer is asked for.
 
-Only faction records of the text kinds (rules, stratagems, enhancements, detachment rules) are
-carried, and only from the edition just before the update's, to the faction the update's document
+Only faction records are carried: the text kinds (rules, stratagems, enhancements, detachment
+rules), and datasheets for updates of their profile or keywords ("Heldrake, Profile", location
+"M"; "Heldrake, Keywords"), and only from the edition just before the update's, to the faction the update's document
 names: core rules are replaced by each edition's own book, never carried.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import dataclasses
 import re
 
 from ..names import fold
-from ..records import Enhancement, Erratum, Record, Stratagem
+from ..records import Datasheet, Enhancement, Erratum, Record, Stratagem
 
 # The last words of a target that say what kind of record it names ("Butcher Lord Enhancement").
 _KIND_WORDS = re.compile(r"^(?P<name>.+?)\s+(?P<kind>enhancement|stratagem|detachment rule|detachment ability|"
@@ -51,7 +52,7 @@ def carried_printing(e: Erratum, older: list[Record]) -> Record | None:
         return None
     record = fits[0]
     updates = {"edition": e.edition, "source": e.source, "changes": ()}
-    if isinstance(record, Enhancement):
+    if isinstance(record, (Enhancement, Datasheet)):
         updates["points"] = None  # the update prints wording, not the new edition's cost
     return dataclasses.replace(record, **updates)
 

@@ -30,7 +30,9 @@ class TargetIndex:
                 self.datasheets.setdefault(name_key(r.name), []).append(i)
 
     def add(self, i: int) -> None:
-        self.by_name.setdefault(name_key(self.current[i].name), []).append(i)
+        """Index the record appended at position `i` (a new printing made by an update)."""
+        where = self.datasheets if isinstance(self.current[i], Datasheet) else self.by_name
+        where.setdefault(name_key(self.current[i].name), []).append(i)
 
     def newest_sheet_edition(self) -> int | None:
         """The newest edition of any datasheet in the corpus (None when none says)."""

@@ -75,6 +75,9 @@ def _displayed(picked):
     import dataclasses
 
     price = picked.price
+    if picked.record.kind == "enhancement" and price is not None and len(price.wargear_costs) == 1:
+        same = not (price.edition and picked.record.edition and price.edition != picked.record.edition)
+        return dataclasses.replace(picked.record, points=price.wargear_costs[0].points if same else None)
     if picked.record.kind == "datasheet" and price is not None and price.costs:
         if price.edition and picked.record.edition and price.edition != picked.record.edition:
             return dataclasses.replace(picked.record, points=None)  # priced in another edition: see its line
@@ -133,7 +136,9 @@ def _show_detachment(detachment, corpus, as_json: bool, width: int) -> None:
                 "also_printed_in": detachment.also_printed_in,
                 "current_points": _price_json(detachment.price) if detachment.price is not None else None,
                 "newer_points": _price_json(detachment.newer_price) if detachment.newer_price is not None else None,
-                "other_editions": detachment.other_editions, "as_of": corpus.as_of}
+                "other_editions": detachment.other_editions, "as_of": corpus.as_of,
+                "also": [{"name": r.name, "kind": r.kind, "edition": r.edition, "faction": getattr(r, "faction", None),
+                          "file": r.source.file} for r in detachment.also]}
         echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
     from ..termview.answer import format_detachment

@@ -36,6 +36,9 @@ class Detachment:
     # where the parts were read: (file, publication date or None), one per file
     sources: list[tuple[str, str | None]] = field(default_factory=list)
     also_printed_in: list[str] = field(default_factory=list)  # other files printing the same parts
+    # records of an older edition called by the detachment's name (a 9th edition stratagem
+    # "Talons of the Emperor" beside the 11th edition detachment): named under "also"
+    also: list[Record] = field(default_factory=list)
 
     def enhancement_cost(self, enhancement: Enhancement) -> int | None:
         """An enhancement's cost: the current price's (or the points list's), else the one
@@ -67,7 +70,8 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
                     exact_only: bool = True) -> Detachment | None:
     """The detachment called `name` (its newest edition unless `edition`), or None when no rule,
     enhancement or stratagem names it as its group. With `exact_only`, None also when a record
-    is itself called `name` (that record is meant)."""
+    is itself called `name` (that record is meant), unless, with no `edition` asked for, every
+    such record is of an older edition than the detachment (they are then in `also`)."""
     want = fold(name)
     if not want:
         return None
@@ -76,14 +80,19 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
     if not members:
         return _priced_only(corpus, name, faction, edition)
     files = {r.source.file for r in members}
-    # A record called `name` is meant, unless it is a plain rule printed in a document that
-    # prints this detachment's parts: the detachment's introduction, read as a rule.
-    if exact_only and any(fold(getattr(r, "name", "") or "") == want for r in corpus.records
-                          if r.kind not in ("points", "errata", "faq")
-                          and not (r.kind == "rule" and r.source.file in files)):
-        return None
     editions = sorted({r.edition or 0 for r in members}, reverse=True)
     chosen = edition if edition is not None else editions[0]
+    # A record called `name` is meant, unless it is a plain rule printed in a document that
+    # prints this detachment's parts (the detachment's introduction, read as a rule), or, when
+    # no edition is asked for, it is of an older edition than the detachment: the current
+    # edition's thing answers, the older one is named under "also".
+    named = [r for r in corpus.records if fold(getattr(r, "name", "") or "") == want
+             and r.kind not in ("points", "errata", "faq") and not (r.kind == "rule" and r.source.file in files)
+             and (faction is None or fold(getattr(r, "faction", None) or "").startswith(fold(faction)))
+             and (edition is None or r.edition == edition)]
+    older = [r for r in named if edition is None and (r.edition or 0) < (chosen or 0)]
+    if exact_only and len(older) < len(named):
+        return None
     members = [r for r in members if (r.edition or 0) == (chosen or 0)]
     if not members:
         return None
@@ -109,6 +118,7 @@ def find_detachment(corpus: Corpus, name: str, *, faction: str | None = None, ed
         dates.setdefault(r.source.file, corpus.date_of(r))
     detachment.sources = sorted(dates.items())
     detachment.also_printed_in = sorted({r.source.file for r in merged} - set(dates))
+    detachment.also = older
     newer = _priced_only(corpus, detachment.name, owner, None)
     if newer is not None and (newer.edition or 0) > (detachment.edition or 0):
         detachment.newer_price = newer.price

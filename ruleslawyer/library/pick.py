@@ -8,7 +8,8 @@ carries them, and `show_command` gives the command that shows each.
 
 A name is also looked up as a rule number ("05.02"), a detachment (its rule, enhancements,
 stratagems and Detachment Points: `Picked.detachment`), and among errata and FAQ titles when no
-rule or unit has it.
+rule or unit has it. A detachment of the current edition answers before an older edition's
+record of its name (a 9th edition stratagem), which is named under "also".
 """
 from __future__ import annotations
 
@@ -197,7 +198,8 @@ def _printed_in(corpus: Corpus, index: dict[tuple, Printings], record: Record, s
 def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
              renaming: bool = True) -> tuple[list[Record], list[Record]]:
     """(the current candidates, the others): the newest edition's, one per thing; printings of
-    one unit under two factions are one thing (the one whose faction it bears everywhere)."""
+    one unit under two factions are one thing (the one whose faction it bears everywhere, else,
+    when faction keywords link them, the newest dated)."""
     if edition is None:
         newest = max((r.edition or 0) for r in pool)
         current = [r for r in pool if (r.edition or 0) == newest]
@@ -211,7 +213,7 @@ def _current(corpus: Corpus, pool: list[Record], name: str, edition: int | None,
         current, _ = one_per_thing(corpus, current)
     also = [r for r in pool if r not in current]
     if len(current) > 1:
-        owner = _defining(current)
+        owner = _defining(current) or _one_unit(corpus, current)
         if owner is not None:
             also = [r for r in current if r is not owner] + also
             current = [owner]
@@ -263,6 +265,31 @@ def _defining(records: list[Record]) -> Record | None:
     return owners[0] if len(owners) == 1 else None
 
 
+def _one_unit(corpus: Corpus, records: list[Record]) -> Record | None:
+    """Of datasheets of one name filed under several factions, the newest dated printing, when
+    they are one unit: each is linked to the others by a printing that bears another's faction
+    as a faction keyword (a chapter's unit filed under the parent faction by an export, with the
+    chapter's keyword, and under the chapter by its faction pack, whose keywords may not have
+    been read). Units of factions that name neither (four legions' Heldrakes) stay apart."""
+    if not all(isinstance(r, Datasheet) and r.faction for r in records) \
+            or len({fold(r.name) for r in records}) != 1:
+        return None
+    group = {id(r): id(r) for r in records}
+
+    def root(key: int) -> int:
+        while group[key] != key:
+            key = group[key]
+        return key
+
+    for a in records:
+        for b in records:
+            if fold(b.faction) in {fold(k) for k in a.faction_keywords if k}:
+                group[root(id(a))] = root(id(b))
+    if len({root(id(r)) for r in records}) != 1:
+        return None
+    return max(records, key=lambda r: corpus.date_of(r) or "")
+
+
 def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Record | None:
     """A newer edition's rule (or core stratagem) that took over what older editions named
     `name`, under another name:
@@ -309,8 +336,19 @@ def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
     if not name:
         return
     faction = getattr(record, "faction", None)
+    if record.kind == "enhancement":
+        picked.price = _enhancement_price(corpus, record, newest)
+        picked.points = points_of(corpus.records, name, faction, target, record.edition)
+        return
     if newest and record.kind == "datasheet" and record.edition:
         price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
+        if price is None:  # a new edition's printing no list of its edition prices yet (an update
+            # carried a 10th edition datasheet into 11th): the newest older edition's price, so labelled
+            from .prices import price_sources
+
+            older = [p for p in price_sources(corpus, name, faction, target_kind=target)
+                     if p.edition and p.edition < record.edition]
+            price = max(older, key=lambda p: p.edition, default=None)  # sources come newest first
     else:
         price = current_price(corpus, name, faction, record.edition, target_kind=target)
     # the record's own printed points need no line of their own: its card already gives them
@@ -318,6 +356,26 @@ def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
         and price.file == record.source.file
     picked.price = None if own else price
     picked.points = points_of(corpus.records, name, faction, target, record.edition)
+
+
+def _enhancement_price(corpus: Corpus, record: Record, newest: bool):
+    """An enhancement's current cost: its detachment's price, narrowed to this enhancement, from
+    the newest source (of the newest edition from the record's on, with `newest`) that names it;
+    None when no source names it (its printed cost stands)."""
+    import dataclasses
+
+    from .prices import price_sources
+
+    sources = [p for p in price_sources(corpus, record.group, getattr(record, "faction", None),
+                                        None if newest else record.edition, target_kind="detachment")
+               if not record.edition or not p.edition or (p.edition >= record.edition if newest
+                                                          else p.edition == record.edition)]
+    sources.sort(key=lambda p: p.edition or 0, reverse=True)  # stable: newest first within an edition
+    for price in sources:
+        item = next((c for c in price.wargear_costs if fold(c.name) == fold(record.name)), None)
+        if item is not None:
+            return dataclasses.replace(price, name=record.name, wargear_costs=(item,), detachment_points=None)
+    return None
 
 
 def show_command(record: Record, among: Sequence[Record]) -> str:

@@ -35,7 +35,17 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
     price = picked.price
     if price is not None and price.text:
         record = picked.record
-        if price.edition and record.edition and price.edition != record.edition:  # a newer edition's list
+        if record.kind == "enhancement" and len(price.wargear_costs) == 1:  # its detachment's price
+            cost = price.wargear_costs[0].points
+            if price.edition and record.edition and price.edition != record.edition:
+                lines.append(f"Current points: {edition_label(record.edition)} text; {edition_label(price.edition)} "
+                             f"points: {cost}, {price.where}")
+            else:
+                lines.append(f"Current points ({price.where}): {cost} pts")
+        elif price.edition and record.edition and price.edition < record.edition:  # no list of its edition
+            lines.append(f"Points ({edition_label(price.edition)}, {price.where}): {price.text}; "
+                         f"no {edition_label(record.edition)} points in your documents")
+        elif price.edition and record.edition and price.edition != record.edition:  # a newer edition's list
             lines.append(f"Current points ({edition_label(price.edition)}, {price.where}): {price.text}; "
                          f"the newest {record.kind} in your documents is {edition_label(record.edition)}")
         else:
@@ -101,6 +111,12 @@ def format_detachment(detachment, width: int = 80) -> str:
     if newer is not None:
         lines.append(f"{edition_label(newer.edition).capitalize()} points ({newer.where}): {newer.text}; "
                      "that edition's rules of this detachment are not in the store")
+    older = getattr(detachment, "also", None) or []
+    if older:  # an older edition's record of the detachment's name (a 9th edition stratagem)
+        lines.extend(textwrap.wrap("also: " + ", ".join(
+            f"{r.kind} {edition_label(r.edition) if r.edition else 'no edition'} ({r.source.file}): "
+            f'ruleslawyer show "{r.name}" --kind {r.kind}' + (f" --edition {r.edition}" if r.edition else "")
+            for r in older), width, subsequent_indent="  "))
     if detachment.other_editions:
         lines.append("Other editions: " + ", ".join(edition_label(e) for e in detachment.other_editions)
                      + " (show one with --edition N)")
