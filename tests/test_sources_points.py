@@ -322,3 +322,34 @@ def test_points_web_page_sizes_said_by_what_they_hold(tmp_path):
     assert [(c.models, c.points, c.description) for c in grots.costs] == [("10", 45, "10 Grots"),
                                                                          ("11", 50, "1 Herder, 10 Grots")]
     assert grots.wargear_costs == ()
+
+
+def test_changes_compare_versions_of_one_edition():
+    """An 11th edition list in v1.0 and v1.1 and a 10th edition list in v1.2: by default the
+    newest edition's two newest versions are compared, never 11th v1.1 with 10th v1.2."""
+    from ruleslawyer.library.points import changes_edition
+    from ruleslawyer.records import Points, Source, UnitCost
+
+    def price(edition, version, pts):
+        return Points(name="Test Tank", source=Source(file=f"e{edition}_{version}.yaml"), edition=edition,
+                      faction="Testers", version=version, costs=(UnitCost("1", pts),))
+
+    recs = [price(11, "1.0", 100), price(11, "1.1", 110), price(10, "1.2", 90)]
+    assert changes_edition(recs) == 11
+    assert changes_edition(recs, 10) == 10
+    assert changes_edition(recs, wanted=["1.2"]) == 10
+    of_11 = [r for r in recs if r.edition == changes_edition(recs)]
+    old, new, changes = points_changes(of_11)
+    assert (old, new) == ("1.0", "1.1") and [c.after.costs[0].points for c in changes] == [110]
+
+
+@pytest.mark.realdata
+def test_real_necron_changes_are_of_the_11th_edition(shared, runner, tmp_path):
+    from ruleslawyer.cli.main import cli
+
+    db = str(tmp_path / "x.sqlite")
+    for folder in (shared / "realdata" / "e11" / "mfm",):
+        assert runner.invoke(cli, ["--db", db, "ingest", str(folder)]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "points", "--changes", "--faction", "necrons"])
+    assert out.exit_code == 0, out.output
+    assert "11th edition v1.0 -> v1.1" in out.output and "The Silent King" in out.output

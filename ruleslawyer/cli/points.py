@@ -27,7 +27,8 @@ def _costs(record) -> str:
 @click.argument("name", required=False)
 @click.option("--faction", help='Only this faction ("necrons", or its first letters).')
 @click.option("--edition", type=int, help="Only points of this edition, e.g. 11.")
-@click.option("--changes", is_flag=True, help="List what changed between two versions instead.")
+@click.option("--changes", is_flag=True, help="List what changed between two versions of one edition's points "
+              "instead (default: the newest edition's two newest versions).")
 @click.option("--from", "old", metavar="V", help="With --changes: the older version (default: the one before --to).")
 @click.option("--to", "new", metavar="V", help="With --changes: the newer version (default: the newest).")
 @click.option("--as-of", metavar="YYYY-MM-DD", help="Use only points published on or before this date.")
@@ -49,7 +50,7 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
     with app.store() as store:
         check_faction(store, faction)
         if changes:
-            old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction,
+            old_v, new_v, found, changes_ed = find_points_changes(store, old=old, new=new, faction=faction,
                                                          edition=edition)
         else:
             from ..library.corpus import load_corpus
@@ -66,7 +67,8 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
                                        "from": to_dict(c.before) if c.before else None,
                                        "to": to_dict(c.after) if c.after else None}, ensure_ascii=False))
             return
-        echo(f"Points changes v{old_v} -> v{new_v}: {len(found)}")
+        edition_label = f"{changes_ed}th edition " if changes_ed else ""
+        echo(f"Points changes, {edition_label}v{old_v} -> v{new_v}: {len(found)}")
         for c in found:
             before = _costs(c.before) if c.before else "(not listed)"
             after = _costs(c.after) if c.after else "(removed)"
