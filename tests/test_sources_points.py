@@ -353,3 +353,40 @@ def test_real_necron_changes_are_of_the_11th_edition(shared, runner, tmp_path):
     out = runner.invoke(cli, ["--db", db, "points", "--changes", "--faction", "necrons"])
     assert out.exit_code == 0, out.output
     assert "11th edition v1.0 -> v1.1" in out.output and "The Silent King" in out.output
+
+
+def test_points_of_an_enhancement_by_name(runner, tmp_path):
+    """An enhancement is priced by its detachment's points record: `points NAME` gives its current
+    cost, its detachment and source; a bare `points` still lists units and detachments only."""
+    from ruleslawyer.cli.main import cli
+
+    folder = make_mfm(tmp_path / "mfm")
+    assert runner.invoke(cli, ["ingest", str(folder)]).exit_code == 0
+    recs = list(detect(folder).records())
+    host = current_points(recs, "test host")[0]
+    relic = host.wargear_costs[0]
+    out = runner.invoke(cli, ["points", relic.name.lower()])
+    assert out.exit_code == 0, out.output
+    line = out.output.splitlines()[0]
+    assert f"enhancement of {host.name}" in line and f"{relic.points} pts" in line and "v1.1" in line
+    row = json.loads(runner.invoke(cli, ["points", relic.name, "--json"]).output.splitlines()[0])
+    assert (row["kind"], row["detachment"]) == ("enhancement", host.name)
+    listing = runner.invoke(cli, ["points"]).output
+    assert "enhancement of" not in listing and host.name in listing
+
+
+@pytest.mark.realdata
+def test_real_enhancement_cost_is_the_newest_field_manual(shared, runner, tmp_path):
+    """From the Hall of Armouries: the 11th edition MFM YAML's cost, not the 10th edition export's."""
+    import yaml
+    from ruleslawyer.cli.main import cli
+
+    path = shared / "realdata" / "e11" / "mfm" / "adeptus-custodes.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    detachment, cost = next((d["name"], e["points"]) for d in data["detachments"] for e in d["enhancements"]
+                            if e["name"].casefold() == "from the hall of armouries")
+    db = str(tmp_path / "x.sqlite")
+    assert runner.invoke(cli, ["--db", db, "ingest", str(path.parent)]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "points", "from the hall of armouries"])
+    assert out.exit_code == 0, out.output
+    assert f"enhancement of {detachment}" in out.output and f"{cost} pts" in out.output
