@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ruleslawyer.ingest.document import DocumentOrigin
 from ruleslawyer.ingest.load.text import load_text
 from ruleslawyer.ingest.parse.errata_sections import subject_heading
@@ -291,3 +293,72 @@ EFFECT: Your unit can Advance and still declare a charge this turn.
     assert set(errata) == {"Hold Fast", "Run for It", "Hold the Line"}
     assert errata["Hold Fast"]["text"].splitlines()[-1].startswith("EFFECT: Until the start of your next turn")
     assert errata["Run for It"]["text"].splitlines()[:2] == ["RUN FOR IT", "CORE - STRATEGIC PLOY STRATAGEM"]
+
+
+# A two-column page read out of order: the Orks part's detachment is printed after the next
+# faction's datasheets part (made-up wording).
+OUT_OF_ORDER = """# WARHAMMER 40,000
+
+# BALANCE DATASLATE MARCH 2027
+
+These adjustments apply at every matched play event until the next iteration of this slate.
+
+# FACTION RULES
+
+# ORKS
+
+# ARMY RULE
+
+# Waaagh! Army Rule
+
+Change to: 'Once per battle, in your Command phase, your army can call a Waaagh!.'
+
+# NECRONS
+
+# DATASHEETS
+
+# Lychguard, Melee Weapons
+
+Change to: 'Each time this unit makes a melee attack, add 1 to the Wound roll.'
+
+# DREAD MOB DETACHMENT
+
+# Grot Shields Stratagem, CP Cost
+
+Change to '2CP'.
+
+# TAU EMPIRE
+
+# DATASHEETS
+
+# Stealth Suits, Abilities
+
+Change to: 'Each time a ranged attack targets this unit, subtract 1 from the Hit roll.'
+
+# KAUYON DETACHMENT
+
+# Patient Hunter Detachment Rule
+
+Change to: 'Ranged attacks made in the third battle round or later have [SUSTAINED HITS 1].'
+"""
+
+
+def test_a_detachment_read_out_of_order_keeps_its_faction():
+    """A detachment heading after a faction's datasheets part continues the faction part before it
+    when that one has not reached its datasheets part; otherwise it stays where it is printed."""
+    factions = {r["target"]: r["faction"] for r in _parse(OUT_OF_ORDER) if r["kind"] == "errata"}
+    assert factions["Lychguard, Melee Weapons"] == "Necrons"
+    assert factions["Grot Shields Stratagem, CP Cost"] == "Orks"
+    # the Necrons part before it has reached its datasheets: the Kauyon detachment stays T'au
+    assert factions["Patient Hunter Detachment Rule"] == factions["Stealth Suits, Abilities"] != "Necrons"
+
+
+@pytest.mark.realdata
+def test_real_dataslate_noble_lance_is_imperial_knights(shared):
+    """The June 2024 dataslate prints the Imperial Knights' Noble Lance detachment after the Grey
+    Knights' datasheets (a two-column page read out of order)."""
+    path = shared / "realdata" / "nov26" / "dataslate10_balance_dataslate_2024-06.md"
+    records = _parse(path.read_text(encoding="utf-8"))
+    factions = {r["target"]: r["faction"] for r in records if r["kind"] == "errata"}
+    assert factions["Trophy Claim Stratagem, CP Cost"] == "Imperial Knights"
+    assert factions["Brotherhood Librarian, Vortex of Doom Ability"] == "Grey Knights"

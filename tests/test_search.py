@@ -307,3 +307,18 @@ def test_a_rule_of_another_faction_is_not_a_printing_of_it(tmp_path):
         we10 = found.index(("Oath of Moment", "World Eaters", 10))  # the only record saying "god"
         assert found[we10 - 1] == ("Oath of Moment", "World Eaters", 11)
         assert all(faction != "Space Marines" for _, faction, _ in found)
+
+
+def test_dp_reads_as_detachment_points_and_the_definition_comes_first(tmp_path):
+    """'DP' is Detachment Points: a note defining them answers before detachments priced in DP."""
+    from ruleslawyer.records import Note, Points
+
+    priced = [Points(name=f"Test Host {i}", source=SRC, edition=11, faction="Testers", version="1.1",
+                     target_kind="detachment", detachment_points=1) for i in range(6)]
+    definition = Note(name="Detachments", source=SRC, edition=11,
+                      text="Detachment Points: the number you can spend on detachments depends on the battle size.")
+    assert ("dp",) in load_synonyms() and terms("detachment points") in load_synonyms()[("dp",)]
+    with Store(tmp_path / "s.sqlite") as st:
+        fill(st, [*RECORDS, *priced, definition])
+        result = search(st, "DP")
+        assert result.corrected is None and names(result)[0] == "Detachments"

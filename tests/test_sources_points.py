@@ -322,3 +322,71 @@ def test_points_web_page_sizes_said_by_what_they_hold(tmp_path):
     assert [(c.models, c.points, c.description) for c in grots.costs] == [("10", 45, "10 Grots"),
                                                                          ("11", 50, "1 Herder, 10 Grots")]
     assert grots.wargear_costs == ()
+
+
+def test_changes_compare_versions_of_one_edition():
+    """An 11th edition list in v1.0 and v1.1 and a 10th edition list in v1.2: by default the
+    newest edition's two newest versions are compared, never 11th v1.1 with 10th v1.2."""
+    from ruleslawyer.library.points import changes_edition
+    from ruleslawyer.records import Points, Source, UnitCost
+
+    def price(edition, version, pts):
+        return Points(name="Test Tank", source=Source(file=f"e{edition}_{version}.yaml"), edition=edition,
+                      faction="Testers", version=version, costs=(UnitCost("1", pts),))
+
+    recs = [price(11, "1.0", 100), price(11, "1.1", 110), price(10, "1.2", 90)]
+    assert changes_edition(recs) == 11
+    assert changes_edition(recs, 10) == 10
+    assert changes_edition(recs, wanted=["1.2"]) == 10
+    of_11 = [r for r in recs if r.edition == changes_edition(recs)]
+    old, new, changes = points_changes(of_11)
+    assert (old, new) == ("1.0", "1.1") and [c.after.costs[0].points for c in changes] == [110]
+
+
+@pytest.mark.realdata
+def test_real_necron_changes_are_of_the_11th_edition(shared, runner, tmp_path):
+    from ruleslawyer.cli.main import cli
+
+    db = str(tmp_path / "x.sqlite")
+    for folder in (shared / "realdata" / "e11" / "mfm",):
+        assert runner.invoke(cli, ["--db", db, "ingest", str(folder)]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "points", "--changes", "--faction", "necrons"])
+    assert out.exit_code == 0, out.output
+    assert "11th edition v1.0 -> v1.1" in out.output and "The Silent King" in out.output
+
+
+def test_points_of_an_enhancement_by_name(runner, tmp_path):
+    """An enhancement is priced by its detachment's points record: `points NAME` gives its current
+    cost, its detachment and source; a bare `points` still lists units and detachments only."""
+    from ruleslawyer.cli.main import cli
+
+    folder = make_mfm(tmp_path / "mfm")
+    assert runner.invoke(cli, ["ingest", str(folder)]).exit_code == 0
+    recs = list(detect(folder).records())
+    host = current_points(recs, "test host")[0]
+    relic = host.wargear_costs[0]
+    out = runner.invoke(cli, ["points", relic.name.lower()])
+    assert out.exit_code == 0, out.output
+    line = out.output.splitlines()[0]
+    assert f"enhancement of {host.name}" in line and f"{relic.points} pts" in line and "v1.1" in line
+    row = json.loads(runner.invoke(cli, ["points", relic.name, "--json"]).output.splitlines()[0])
+    assert (row["kind"], row["detachment"]) == ("enhancement", host.name)
+    listing = runner.invoke(cli, ["points"]).output
+    assert "enhancement of" not in listing and host.name in listing
+
+
+@pytest.mark.realdata
+def test_real_enhancement_cost_is_the_newest_field_manual(shared, runner, tmp_path):
+    """From the Hall of Armouries: the 11th edition MFM YAML's cost, not the 10th edition export's."""
+    import yaml
+    from ruleslawyer.cli.main import cli
+
+    path = shared / "realdata" / "e11" / "mfm" / "adeptus-custodes.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    detachment, cost = next((d["name"], e["points"]) for d in data["detachments"] for e in d["enhancements"]
+                            if e["name"].casefold() == "from the hall of armouries")
+    db = str(tmp_path / "x.sqlite")
+    assert runner.invoke(cli, ["--db", db, "ingest", str(path.parent)]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "points", "from the hall of armouries"])
+    assert out.exit_code == 0, out.output
+    assert f"enhancement of {detachment}" in out.output and f"{cost} pts" in out.output

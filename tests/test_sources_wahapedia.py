@@ -177,3 +177,34 @@ def test_rows_of_missing_datasheets_are_counted(tmp_path):
     assert sum(1 for r in recs if r.kind == "datasheet") == 1
     assert any(w.startswith("rows that name datasheets Datasheets.csv does not have") and
                "Datasheets_models.csv 1" in w and "Datasheets_wargear.csv 1" in w for w in source.warnings)
+
+
+# A minimal 9th edition export (WS/BS columns, no Last_update.csv): it states no date of its own,
+# only each publication's errata date in Source.csv.
+TABLES_9 = {
+    "Factions.csv": "id|name|link|\nTS|Testers|https://wahapedia.ru/wh40k9ed/factions/testers|\n",
+    "Source.csv": "id|name|type|edition|version|errata_date|errata_link|\n"
+                  "000000024|Codex: Testers|Codex|9|Indomitus 1.0|22.02.2022 0:00:00||\n",
+    "Datasheets.csv": "id|name|link|faction_id|source_id|role|unit_composition|transport|power_points|\n"
+                      "000000882|Test Guard|x|TS|000000024|Troops|5 Test Guard.||7|\n",
+    "Datasheets_models.csv": "datasheet_id|line|name|M|WS|BS|S|T|W|A|Ld|Sv|Cost|base_size|\n"
+                             "000000882|1|Test Guard|6\"|2+|2+|5|5|3|3|8|2+||40mm|\n",
+    "Stratagems.csv": "faction_id|name|type|cp_cost|legend|source_id|description|id|\n"
+                      "TS|TEST CLAIM|Testers Stratagem|1||000000024|Use this Stratagem in any phase.|000000001|\n"
+                      "TS|TEST TALONS|Testers Stratagem|1|||Use this Stratagem in any phase.|000000002|\n",
+}
+
+
+def test_9th_edition_export_is_dated_by_its_publications_only(tmp_path):
+    """A 9th edition record is dated by its publication's Source.csv row; one with no publication
+    has no date (never another export's)."""
+    folder = tmp_path / "ninth"
+    folder.mkdir()
+    for name, text in TABLES_9.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    found, source = records(folder)
+    assert source.edition == 9
+    by_name = {r.name: r for r in found}
+    published = iso_date(TABLES_9["Source.csv"].splitlines()[1].split("|")[5])
+    assert by_name["Test Guard"].source.date == published == by_name["Test Claim"].source.date
+    assert by_name["Test Talons"].source.date is None

@@ -11,7 +11,9 @@ from .main import pass_app
 
 def _costs(record) -> str:
     """"5: 60, 10: 120 (1st-2nd); 5: 70, 10: 130 (3rd+)" for units, "2 DP" for detachments (of a
-    points record or a library.prices.Price)."""
+    points record or a library.prices.Price); "20" pts for an enhancement."""
+    if record.target_kind == "enhancement":
+        return ", ".join(f"{c.points if c.points is not None else '?'} pts" for c in record.costs) or "-"
     tiers: dict = {}
     for c in record.costs:
         tiers.setdefault(c.tier, []).append(f"{c.models}: {c.points if c.points is not None else '?'}")
@@ -27,7 +29,8 @@ def _costs(record) -> str:
 @click.argument("name", required=False)
 @click.option("--faction", help='Only this faction ("necrons", or its first letters).')
 @click.option("--edition", type=int, help="Only points of this edition, e.g. 11.")
-@click.option("--changes", is_flag=True, help="List what changed between two versions instead.")
+@click.option("--changes", is_flag=True, help="List what changed between two versions of one edition's points "
+              "instead (default: the newest edition's two newest versions).")
 @click.option("--from", "old", metavar="V", help="With --changes: the older version (default: the one before --to).")
 @click.option("--to", "new", metavar="V", help="With --changes: the newer version (default: the newest).")
 @click.option("--as-of", metavar="YYYY-MM-DD", help="Use only points published on or before this date.")
@@ -49,7 +52,7 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
     with app.store() as store:
         check_faction(store, faction)
         if changes:
-            old_v, new_v, found = find_points_changes(store, old=old, new=new, faction=faction,
+            old_v, new_v, found, changes_ed = find_points_changes(store, old=old, new=new, faction=faction,
                                                          edition=edition)
         else:
             from ..library.corpus import load_corpus
@@ -66,7 +69,8 @@ def points(app, name, faction, edition, changes, old, new, as_of, as_json):
                                        "from": to_dict(c.before) if c.before else None,
                                        "to": to_dict(c.after) if c.after else None}, ensure_ascii=False))
             return
-        echo(f"Points changes v{old_v} -> v{new_v}: {len(found)}")
+        edition_label = f"{changes_ed}th edition " if changes_ed else ""
+        echo(f"Points changes, {edition_label}v{old_v} -> v{new_v}: {len(found)}")
         for c in found:
             before = _costs(c.before) if c.before else "(not listed)"
             after = _costs(c.after) if c.after else "(removed)"
@@ -81,6 +85,7 @@ def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -
         for e in entries:
             echo(json.dumps({"name": e.current.name, "faction": e.current.faction, "edition": e.current.edition,
                                    "kind": e.current.target_kind, "points": e.current.text,
+                                   "detachment": e.current.detachment,
                                    "sources": [_source_json(p) for p in e.sources], "as_of": as_of},
                                   ensure_ascii=False))
         return
@@ -88,7 +93,9 @@ def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -
         echo(note)
     for e in entries:
         p = e.current
-        kind = "detachment" if p.target_kind == "detachment" else "unit"
+        kind = {"detachment": "detachment", "enhancement": "enhancement"}.get(p.target_kind, "unit")
+        if p.target_kind == "enhancement" and p.detachment:
+            kind = f"enhancement of {p.detachment}"
         edition = f", {p.edition}th ed." if p.edition else ""
         echo(f"{p.faction or '-'} | {p.name} ({kind}{edition}): {_costs(p)}  [{p.where}]")
         for other in e.disagreeing:
@@ -96,6 +103,6 @@ def _print_prices(entries, as_json: bool, note: str | None, as_of: str | None) -
 
 
 def _source_json(price) -> dict:
-    return {"points": price.text, "file": price.file, "date": price.date, "version": price.version,
+    return {"points": price.text, "detachment": price.detachment, "file": price.file, "date": price.date, "version": price.version,
             "source_kind": price.kind, "detachment_points": price.detachment_points,
             "costs": [{"models": c.models, "points": c.points, "tier": c.tier} for c in price.costs]}

@@ -265,7 +265,30 @@ def find_points(store, name: str | None = None, *, faction: str | None = None,
     return current_points(_of_edition(list(store.records("points")), edition), name, faction=faction)
 
 
+def changes_edition(records: Sequence[Record], edition: int | None = None, faction: str | None = None,
+                    wanted: Sequence[str] = ()) -> int | None:
+    """The edition whose points versions are compared: `edition` when given, else the newest
+    edition with points records (of `faction`, when given) in at least two versions, else the newest
+    edition with points. Versions of two editions' documents are never compared with each other;
+    `wanted` versions (--from/--to) pick the newest edition that has them all."""
+    if edition is not None:
+        return edition
+    pool = [r for r in records if isinstance(r, Points) and r.edition
+            and (not faction or fold(r.faction or "").startswith(fold(faction)))]
+    editions = sorted({r.edition for r in pool}, reverse=True)
+    for e in editions:
+        known = versions(r for r in pool if r.edition == e)
+        if wanted and all(v.lstrip("vV") in known for v in wanted):
+            return e
+        if not wanted and len(known) >= 2:
+            return e
+    return editions[0] if editions else None
+
+
 def find_points_changes(store, *, old: str | None = None, new: str | None = None, faction: str | None = None,
-                        edition: int | None = None) -> tuple[str, str, list[PointsChange]]:
-    """What changed in `store` between two points versions (see points_changes), of one edition."""
-    return points_changes(_of_edition(list(store.records("points")), edition), old=old, new=new, faction=faction)
+                        edition: int | None = None) -> tuple[str, str, list[PointsChange], int | None]:
+    """What changed in `store` between two points versions of one edition (see points_changes and
+    changes_edition): (old version, new version, changes, the edition compared)."""
+    records = list(store.records("points"))
+    edition = changes_edition(records, edition, faction, [v for v in (old, new) if v])
+    return (*points_changes(_of_edition(records, edition), old=old, new=new, faction=faction), edition)

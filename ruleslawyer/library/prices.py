@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..names import fold
-from ..records import Datasheet, DetachmentRule, ItemCost, Points, Record, UnitCost
+from ..records import Datasheet, DetachmentRule, Enhancement, ItemCost, Points, Record, UnitCost
 from .corpus import Corpus
 from .points import version_key
 
@@ -27,13 +27,14 @@ _TAG_END = " ["  # a catalogue's trailing tag ("Warboss on Warbike [Legends]") i
 
 @dataclass(frozen=True)
 class Price:
-    """One source's price of a unit (costs by size and tier, wargear) or of a detachment (its
-    Detachment Points and enhancement costs), with where and when it was printed."""
+    """One source's price of a unit (costs by size and tier, wargear), of a detachment (its
+    Detachment Points and enhancement costs) or of one enhancement (its cost as a 1-model size, and
+    its detachment), with where and when it was printed."""
 
     name: str
     faction: str | None
     edition: int | None
-    target_kind: str  # "datasheet" or "detachment"
+    target_kind: str  # "datasheet", "detachment" or "enhancement"
     costs: tuple[UnitCost, ...]
     wargear_costs: tuple[ItemCost, ...]
     detachment_points: int | None
@@ -43,6 +44,7 @@ class Price:
     kind: str  # "points list" (a Field Manual version), "datasheet" (a export's or catalogue's costs)
     version: str | None = None
     record: Record | None = None
+    detachment: str | None = None  # an enhancement's detachment, where the source names it
 
     @property
     def source(self):
@@ -56,6 +58,8 @@ class Price:
         """The price as one line ("1st-2nd: 1 model 210 pts; 3rd+: 1 model 230 pts", "3 DP; ...")."""
         from .points import costs_text, wargear_text
 
+        if self.target_kind == "enhancement":
+            return "; ".join(f"{'?' if c.points is None else c.points} pts" for c in self.costs)
         parts = []
         if self.detachment_points is not None:
             parts.append(f"{self.detachment_points} DP")
@@ -181,7 +185,7 @@ def _printings(corpus: Corpus, kinds: tuple[type, ...]) -> Iterable[Record]:
 
 
 def _sources(corpus: Corpus) -> Iterable[Price]:
-    for r in _printings(corpus, (Points, Datasheet, DetachmentRule)):
+    for r in _printings(corpus, (Points, Datasheet, DetachmentRule, Enhancement)):
         info = corpus.file_of(r)
         date = corpus.date_of(r)
         ingested = info.date if info is not None and not info.published else None
@@ -190,12 +194,21 @@ def _sources(corpus: Corpus) -> Iterable[Price]:
         if isinstance(r, Points):
             if not (r.costs or r.wargear_costs or r.detachment_points is not None):
                 continue  # a version saying the entry was dropped
+            if r.target_kind == "detachment":  # each enhancement is priced by its detachment's record
+                for item in r.wargear_costs:
+                    yield Price(target_kind="enhancement", costs=(UnitCost("1", item.points),), wargear_costs=(),
+                                detachment_points=None, kind="points list", version=r.version or r.source.version,
+                                detachment=r.name, **{**common, "name": item.name})
             yield Price(target_kind=r.target_kind, costs=r.costs, wargear_costs=r.wargear_costs,
                         detachment_points=r.detachment_points, kind="points list",
                         version=r.version or r.source.version, **common)
         elif isinstance(r, Datasheet) and r.points:
             yield Price(target_kind="datasheet", costs=r.points, wargear_costs=r.wargear_costs,
                         detachment_points=None, kind="datasheet", version=r.source.version, **common)
+        elif isinstance(r, Enhancement) and r.points is not None:
+            yield Price(target_kind="enhancement", costs=(UnitCost("1", r.points),), wargear_costs=(),
+                        detachment_points=None, kind="enhancement", version=r.source.version,
+                        detachment=r.group, **common)
         elif isinstance(r, DetachmentRule) and r.detachment_points is not None and r.group:
             yield Price(target_kind="detachment", costs=(), wargear_costs=(), detachment_points=r.detachment_points,
                         kind="detachment", version=r.source.version,
@@ -215,11 +228,17 @@ class PricedEntry:
         return [p for p in self.sources if p is not self.current and not p.same_as(self.current)]
 
 
+def _bare(folded_name: str) -> str:
+    """A folded MFM enhancement name without its "(Upgrade)" label ("tools of dominion upgrade")."""
+    return folded_name[:-len(" upgrade")] if folded_name.endswith(" upgrade") else folded_name
+
+
 def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | None = None,
                    edition: int | None = None) -> list[PricedEntry]:
     """Every priced unit and detachment matching `name` (exact name first, else a part of it) and
     `faction`, at the newest edition priced for it unless `edition` is given; NotFoundError when
-    none matches."""
+    none matches. Enhancements (priced by their detachment's points record or their own printing)
+    are found by name only: by their exact name, or a part of it when no unit or detachment has it."""
     from ..errors import NotFoundError
 
     groups: dict[tuple, list[Price]] = {}
@@ -233,12 +252,15 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
             continue
         if edition is not None and price.edition != edition:
             continue
-        key = (price.target_kind, fold(price.name.split(_TAG_END)[0]), fold(price.faction or ""))
+        key = (price.target_kind, _bare(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""))
         groups.setdefault(key, []).append(price)
-    if name:
+    if not name:
+        groups = {k: v for k, v in groups.items() if k[0] != "enhancement"}
+    else:
         want = fold(name)
-        exact = {k: v for k, v in groups.items() if k[1] == want}
-        found = exact or {k: v for k, v in groups.items() if want in k[1]}
+        exact = {k: v for k, v in groups.items() if k[1] in (want, _bare(want))}
+        found = exact or {k: v for k, v in groups.items() if want in k[1] and k[0] != "enhancement"} \
+            or {k: v for k, v in groups.items() if want in k[1]}
         if not found and len(want.split()) > 1:  # "ork boyz": a faction's word, then the name
             head, rest = want.split(" ", 1)
             found = {k: v for k, v in groups.items() if k[1] == rest

@@ -6,6 +6,10 @@
 - A dataslate's faction part: under a faction heading (in a document with several), a rule's
   title ("Big Noise Stratagem") over its wording with no instruction reprints the rule as it now
   reads; the "CORE RULES" part has no faction.
+- A dataslate's faction part prints its army rules, then its detachments, then its datasheets. A
+  two-column page read out of order can put a faction's detachment part after the next faction's
+  datasheets part: a detachment heading there continues the faction part before it, when that one
+  has not reached its datasheets part (`FactionParts`).
 - A card amendments heading ("CARD AMENDMENTS FOR TOURNAMENTS", "AMENDED CARDS") opens cards
   reprinted as amended: each card starts at its type line ("PRIMARY MISSION - DEFENDER") over
   its name ("HOLD THE LINE"), or its name over its type line, as the section's first card does,
@@ -90,6 +94,9 @@ _RULE_TITLE = re.compile(r"^[A-Z][^.:;!?]{2,120}\s(?:rules?|abilit(?:y|ies)|enha
 # A part of a faction's entries, no rule's name: "ARMY RULE", "DATASHEETS".
 _PART_TITLE = re.compile(r"^(?:(?:army|detachment|faction|core|datasheets?|unit)\s+)*(?:rules?|abilit(?:y|ies)|"
                          r"enhancements?|stratagems?|keywords|weapons)$", re.I)
+# The parts of a faction's entries that say where in its order a heading is.
+_DATASHEETS_PART = re.compile(r"^datasheets?$", re.I)
+_DETACHMENT_PART = re.compile(r"^[A-Z][^.:;!?,]{2,80}\sdetachment$", re.I)
 _SENTENCE_END = re.compile(r"[.!?]['\u2019\u201d\")]?$")
 
 
@@ -111,3 +118,37 @@ def reprinted_title(lines: list[Line], n: int) -> bool:
     return not (nxt.kind == HEADING or nxt.bold or nxt.is_table or nxt.italic or is_instruction(nxt.text)
                 or QUESTION.match(nxt.text) or section_of(nxt)
                 or not (_SENTENCE_END.search(nxt.text) or len(nxt.text.split()) >= 12))
+
+
+class FactionParts:
+    """The faction parts of a many-faction dataslate as the walk meets them: which faction the
+    entries under a heading are about (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.faction: str | None = None  # the faction of the entries now
+        # the faction part of the last faction heading and the one before it: [faction, reached
+        # its datasheets part]
+        self.printed: list | None = None
+        self.earlier: list | None = None
+
+    def enter(self, faction: str | None) -> str | None:
+        """A faction heading (None: the core rules part or a section): the faction it opens."""
+        self.earlier = self.printed if self.printed and self.printed[0] else None
+        self.printed = [faction, False]
+        self.faction = faction
+        return faction
+
+    def part(self, text: str) -> str | None:
+        """Another heading under a faction heading: the faction of the entries below it. A
+        detachment heading after the datasheets part goes back to the faction part before, when
+        that one has not reached its datasheets part (read out of order)."""
+        text = " ".join(text.split())
+        current = self.printed if self.printed and self.faction == self.printed[0] else self.earlier
+        if current is None:
+            return self.faction
+        if _DATASHEETS_PART.match(text):
+            current[1] = True
+        elif _DETACHMENT_PART.match(text) and current is self.printed and current[1] \
+                and self.earlier and not self.earlier[1]:
+            self.faction = self.earlier[0]
+        return self.faction

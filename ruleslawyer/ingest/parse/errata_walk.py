@@ -8,6 +8,8 @@ the line as used, and the next steps see the same line. The table, in order:
     faction heading         (passing) a heading over index-card entries: their faction
     known faction           (passing) a heading naming a known faction ("NECRONS") closes the entry
                             open; the entries below carry that faction (until "CORE RULES")
+    faction part            (passing) another heading under it: a detachment part read out of
+                            order returns to the faction before (errata_sections.FactionParts)
     boundary                (passing) a section heading, entry header, titled update, reprinted
                             rule or question closes the note, entry and (for all but a question)
                             the pair open
@@ -52,8 +54,8 @@ from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
 from .errata_records import Entry, complete, errata, faq, note, with_text
-from .errata_sections import (card_start, cards_name_first, ends_factions, is_card_section, reprinted_title,
-                              subject_heading)
+from .errata_sections import (FactionParts, card_start, cards_name_first, ends_factions, is_card_section,
+                              reprinted_title, subject_heading)
 from .errata_text import is_heading_like
 from .inference import known_faction
 from .lines import Line, record_name, Step
@@ -90,6 +92,7 @@ class Walk:
     section: str = "intro"
     group: str | None = None  # the heading over the entries (index cards: the faction)
     faction: str | None = None  # the known faction whose heading is over the entries
+    parts: FactionParts = field(default_factory=FactionParts)  # where in a faction's parts the walk is
     subject: str | None = None  # what a subject section ("<X>: FAQS", "<X> ERRATA") is about
     subject_level: int = 0  # that heading's level (0: not known)
     subjects: set[str] = field(default_factory=set)  # every subject named so far
@@ -176,7 +179,7 @@ def _known_faction(w: Walk, h: Here) -> bool:
 
 def _take_faction(w: Walk, h: Here) -> None:
     w.end_entry()
-    w.faction = None if h.section or ends_factions(h.text) else known_faction(h.text)
+    w.faction = w.parts.enter(None if h.section or ends_factions(h.text) else known_faction(h.text))
 
 
 def _reprinted_title(w: Walk, h: Here) -> bool:
@@ -359,6 +362,8 @@ STEPS: tuple[Step, ...] = (
     Step("page footer", lambda w, h: h.header and w.index_cards and not h.header.target, _use),
     Step("faction heading", _faction_heading, _take_group, passing=True),
     Step("known faction", _known_faction, _take_faction, passing=True),
+    Step("faction part", lambda w, h: w.faction and h.line.kind == HEADING and not _known_faction(w, h)
+         and w.many_factions, lambda w, h: setattr(w, "faction", w.parts.part(h.text)), passing=True),
     Step("boundary", lambda w, h: h.section or h.header or h.dash or h.addition or h.reprint or h.question,
          _boundary, passing=True),
     Step("leaving the material", _leaves, _leave, passing=True),

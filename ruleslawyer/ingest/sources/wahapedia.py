@@ -348,7 +348,7 @@ class WahapediaExport(StructuredSource):
             brackets = damage.get(sid, [])
             damaged = "\n".join("\t".join(c for c in (b.get(f"Col{i}", "") for i in range(1, 6)) if c) for b in brackets)
             yield Datasheet(
-                name=title_case(fragment_text(row["name"])), source=self._source("Datasheets.csv", sid), edition=9,
+                name=title_case(fragment_text(row["name"])), source=self._source("Datasheets.csv", sid, row.get("source_id")), edition=9,
                 faction=self._faction(factions, row), role=row.get("role") or None,
                 power=_int(row.get("power_points", "")),
                 base=next((m["base_size"] for m in models.get(sid, []) if m.get("base_size")), None),
@@ -362,7 +362,9 @@ class WahapediaExport(StructuredSource):
         # StratagemPhases.csv only tags the phases; the WHEN of a 9th edition stratagem is its prose.
         for row in self._table("Stratagems.csv"):
             kind = row.get("type", "")
-            yield Stratagem(name=title_case(row["name"]), source=self._source("Stratagems.csv", row["id"]), edition=9,
+            # dated by its publication's row in Source.csv: a 9th edition export states no date of its own
+            yield Stratagem(name=title_case(row["name"]), edition=9,
+                            source=self._source("Stratagems.csv", row["id"], row.get("source_id")),
                             faction=self._faction(factions, row), cp=_int(row.get("cp_cost", "")),
                             group=_dash(kind).split(" - ")[0].strip() if " - " in _dash(kind) else
                             re.sub(r"\s*Stratagem$", "", kind).strip() or None,
