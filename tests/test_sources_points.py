@@ -208,7 +208,8 @@ def test_cli_points_of_one_unit_size(runner, tmp_path):
 
 def test_real_mfm_yaml_and_page_agree(shared):
     e11 = shared / "realdata" / "e11"
-    yaml_recs = [r for r in detect(e11 / "mfm").records() if r.faction == "Necrons" and r.version == "1.1"]
+    yaml_recs = [r for r in detect(e11 / "mfm").records()
+                 if r.kind == "points" and r.faction == "Necrons" and r.version == "1.1"]
     page_recs = {(r.target_kind, r.name.casefold()): r for r in detect_page(e11 / "html" / "mfm_necrons.html").records()}
     compared = 0
     for r in yaml_recs:
@@ -390,3 +391,17 @@ def test_real_enhancement_cost_is_the_newest_field_manual(shared, runner, tmp_pa
     out = runner.invoke(cli, ["--db", db, "points", "from the hall of armouries"])
     assert out.exit_code == 0, out.output
     assert f"enhancement of {detachment}" in out.output and f"{cost} pts" in out.output
+
+
+def test_the_manuals_notes_are_notes_a_search_finds(tmp_path):
+    """meta.yaml's notes say what the manual's terms mean: one note per "## " section."""
+    folder = make_mfm(tmp_path)
+    notes = ("version: \"1.1\"\nlastUpdated: 2026-07-22\nnotes: |-\n  You need points and **Test Points (TP)**.\n\n"
+             "  ## TESTS\n\n  - **Test Points (TP)**: how many you spend depends on the game size.\n"
+             "factions:\n  - testers\n")
+    (folder / "meta.yaml").write_text(notes, encoding="utf-8")
+    found = [r for r in detect(folder).records() if r.kind == "note"]
+    assert [(n.name, n.text, n.version, n.edition) for n in found] == [
+        ("Mustering an Army", "You need points and Test Points (TP).", "1.1", 11),
+        ("Tests", "- Test Points (TP): how many you spend depends on the game size.", "1.1", 11)]
+    assert all(n.source.file == "meta.yaml" and n.source.date == "2026-07-22" for n in found)

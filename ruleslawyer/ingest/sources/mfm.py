@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Iterator
 
 from ...errors import LoadError
-from ...names import fold
-from ...records import ItemCost, Points, Record, Source, UnitCost
+from ...names import fold, title_case
+from ...records import ItemCost, Note, Points, Record, Source, UnitCost
 from .mfm_changelog import Entry, previous_versions, tier_of
 from .structured import StructuredSource
 
@@ -104,6 +104,7 @@ class MfmSource(StructuredSource):
     def records(self) -> Iterator[Record]:
         """Current points of every unit and detachment, then the earlier versions the changelog implies."""
         version = date = None
+        notes: list[Note] = []
         faction_files = [f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and not _is_meta(f)]
         for meta in (f for f in self.files if f.suffix.lower() in (".yaml", ".yml") and _is_meta(f)):
             data = _yaml(meta) or {}
@@ -111,6 +112,7 @@ class MfmSource(StructuredSource):
                 self.warnings.append(f"{meta.name}: not a mapping of version and factions; its version is left out")
                 continue
             version, date = str(data.get("version") or "") or None, str(data.get("lastUpdated") or "") or None
+            notes.extend(self._notes(meta, data.get("notes"), version, date))
         current: dict[tuple, Entry] = {}
         for path in faction_files:
             data = _yaml(path)
@@ -119,6 +121,7 @@ class MfmSource(StructuredSource):
                 continue
             for entry in self._faction(path, data, version, date):
                 current[entry.key] = entry
+        yield from notes
         for entry in current.values():
             yield self._record(entry)
         changelogs = [f for f in self.files if f.name.upper().startswith("DATA-CHANGELOG")]
@@ -167,6 +170,20 @@ class MfmSource(StructuredSource):
                                  for e in _items(det.get("enhancements"), where, "enhancements", self.warnings))
             yield Entry(faction=faction, name=str(det["name"]).strip(), kind="detachment", version=version,
                         wargear=enhancements, dp=_points(det.get("dp"), where, self.warnings), source=src)
+
+    def _notes(self, meta: Path, notes, version: str | None, date: str | None) -> Iterator[Note]:
+        """The manual's own notes, one per "## " section ("Units", "Detachments"): they say what
+        its terms mean (Detachment Points (DP), requisition thresholds), so a search finds them."""
+        if not isinstance(notes, str):
+            return
+        for n, part in enumerate(re.split(r"^##\s+", notes, flags=re.M)):
+            title, _, body = part.partition("\n") if n else ("Mustering an Army", "", part)
+            text = re.sub(r"\*\*(.+?)\*\*", r"\1", body).strip()
+            if title.strip() and text:
+                yield Note(name=title_case(title.strip()), text=text, edition=11, version=version,
+                           document="Munitorum Field Manual",
+                           source=Source(file=meta.name, format=self.format, date=date, version=version,
+                                         locator=f"notes/{fold(title)}"))
 
     def _record(self, entry: Entry) -> Points:
         file, _, date = entry.source
