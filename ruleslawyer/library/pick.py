@@ -22,6 +22,7 @@ from ..names import fold
 from ..records import Datasheet, Record, record_name
 from .corpus import Corpus
 from .find import find_by_name
+from .pick_price import shown_price
 from .reconcile import FileInfo, Printings, identity
 from .samething import one_per_thing
 
@@ -97,7 +98,7 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
     _, others = newest_editions([r for r in pool if _edition_free(r) == _edition_free(record)])
     picked = Picked(record, printings_index(corpus).get(identity(record)),
                     others.get(id(record), []), also=also, file=corpus.file_of(record))
-    _price(corpus, picked, newest=edition is None)
+    picked.price, picked.points = shown_price(corpus, picked.record, newest=edition is None)
     return picked
 
 
@@ -320,62 +321,6 @@ def _renamed(corpus: Corpus, name: str, pool: list[Record], newest: int) -> Reco
     top = max(r.edition or 0 for r in found)
     best = [r for r in found if (r.edition or 0) == top]
     return best[0] if len({fold(r.name) for r in best}) == 1 else None
-
-
-def _price(corpus: Corpus, picked: Picked, newest: bool = False) -> None:
-    """The current price of a datasheet, or of the detachment of a detachment rule or enhancement.
-    With `newest` (no edition asked for) a unit is priced in its current edition: the newest
-    that prices it, which may be newer than its newest datasheet (`Price.edition` says)."""
-    record = picked.record
-    if record.kind not in ("datasheet", "detachment_rule", "enhancement"):
-        return
-    from .points import points_of
-    from .prices import current_price
-
-    name, target = (record.name, "datasheet") if record.kind == "datasheet" else (record.group, "detachment")
-    if not name:
-        return
-    faction = getattr(record, "faction", None)
-    if record.kind == "enhancement":
-        picked.price = _enhancement_price(corpus, record, newest)
-        picked.points = points_of(corpus.records, name, faction, target, record.edition)
-        return
-    if newest and record.kind == "datasheet" and record.edition:
-        price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
-        if price is None:  # a new edition's printing no list of its edition prices yet (an update
-            # carried a 10th edition datasheet into 11th): the newest older edition's price, so labelled
-            from .prices import price_sources
-
-            older = [p for p in price_sources(corpus, name, faction, target_kind=target)
-                     if p.edition and p.edition < record.edition]
-            price = max(older, key=lambda p: p.edition, default=None)  # sources come newest first
-    else:
-        price = current_price(corpus, name, faction, record.edition, target_kind=target)
-    # the record's own printed points need no line of their own: its card already gives them
-    own = price is not None and price.record is not None and identity(price.record) == identity(record) \
-        and price.file == record.source.file
-    picked.price = None if own else price
-    picked.points = points_of(corpus.records, name, faction, target, record.edition)
-
-
-def _enhancement_price(corpus: Corpus, record: Record, newest: bool):
-    """An enhancement's current cost: its detachment's price, narrowed to this enhancement, from
-    the newest source (of the newest edition from the record's on, with `newest`) that names it;
-    None when no source names it (its printed cost stands)."""
-    import dataclasses
-
-    from .prices import price_sources
-
-    sources = [p for p in price_sources(corpus, record.group, getattr(record, "faction", None),
-                                        None if newest else record.edition, target_kind="detachment")
-               if not record.edition or not p.edition or (p.edition >= record.edition if newest
-                                                          else p.edition == record.edition)]
-    sources.sort(key=lambda p: p.edition or 0, reverse=True)  # stable: newest first within an edition
-    for price in sources:
-        item = next((c for c in price.wargear_costs if fold(c.name) == fold(record.name)), None)
-        if item is not None:
-            return dataclasses.replace(price, name=record.name, wargear_costs=(item,), detachment_points=None)
-    return None
 
 
 def show_command(record: Record, among: Sequence[Record]) -> str:

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ...records import Erratum, Faq, Note
-from .errata_entries import Header, is_instruction, parse_entries
+from .errata_entries import Header, is_instruction, parse_entries, read_instruction
 from .errata_meta import Meta
 from .errata_text import highlight_of, join_broken
 from .lines import Line, record_name
@@ -109,3 +109,16 @@ def faq(question: list[Line], answer: list[Line], meta: Meta, ctx: ParseContext)
                source=ctx.source(question[0].page), document=meta.document, version=meta.version,
                edition=meta.edition, highlight=_highlight(question + answer))
 
+
+def opens_another_addition(entry: Entry, line: Line) -> bool:
+    """True when `line` opens a new titled addition inside an entry that already has its own
+    instruction and wording (so it cannot be a second instruction of the same entry)."""
+    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
+        return False
+    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
+        return False
+    first = read_instruction(entry.lines[0].text, entry.header)
+    this = read_instruction(line.text, entry.header)
+    # One that names a place ("… section before 'Abilities':") is about this entry's target.
+    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule") \
+        and not this.location

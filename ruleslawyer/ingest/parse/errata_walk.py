@@ -48,12 +48,12 @@ from functools import cached_property
 from ...names import fold
 from ...records import Record
 from ..document import HEADING
-from .errata_entries import DESIGNERS_NOTE, Header, is_instruction, parse_header, read_instruction
+from .errata_entries import DESIGNERS_NOTE, Header, parse_header
 from .errata_grammar import numbered_header
 from .errata_headers import dash_header, full_header, section_of, titled_header
 from .errata_meta import Meta
 from .errata_qa import ANSWER, QUESTION, answers_next_question, split_qa
-from .errata_records import Entry, complete, errata, faq, note, with_text
+from .errata_records import Entry, complete, errata, faq, note, opens_another_addition, with_text
 from .errata_sections import (FactionParts, card_start, cards_name_first, ends_factions, is_card_section,
                               reprinted_title, subject_heading)
 from .errata_text import is_heading_like
@@ -322,20 +322,6 @@ def _end_entry(w: Walk, h: Here) -> int:
     return 1
 
 
-def _orphan_addition(entry: Entry, line: Line) -> bool:
-    """True when `line` opens a new titled addition inside an entry that already has its own
-    instruction and wording (so it cannot be a second instruction of the same entry)."""
-    if len(entry.lines) < 2 or not is_instruction(line.text) or not is_instruction(entry.lines[0].text):
-        return False
-    if not entry.header.page:  # unpaged errata (index cards) give one header several instructions
-        return False
-    first = read_instruction(entry.lines[0].text, entry.header)
-    this = read_instruction(line.text, entry.header)
-    # One that names a place ("… section before 'Abilities':") is about this entry's target.
-    return this.operation == "add" and first.operation != "add" and this.unit in ("", "sub-section", "section", "rule") \
-        and not this.location
-
-
 def _lost_header(w: Walk, h: Here) -> int:
     # An "Add the following sub-section:" after a complete entry of another kind: its page
     # header was lost (a PDF loader can take "Page 247" for a page number).
@@ -381,7 +367,7 @@ STEPS: tuple[Step, ...] = (
     Step("designer's note", lambda w, h: w.question and w.answer and DESIGNERS_NOTE.match(h.text), _designers_note),
     Step("pair goes on", lambda w, h: w.question, _pair_more),
     Step("heading between entries", _heading_between, _end_entry),
-    Step("lost header", lambda w, h: w.entry and _orphan_addition(w.entry, h.line), _lost_header),
+    Step("lost header", lambda w, h: w.entry and opens_another_addition(w.entry, h.line), _lost_header),
     Step("entry wording", lambda w, h: w.entry, _wording),
     Step("note", lambda w, h: w.section == "notes", _note_line),
     Step("other", lambda w, h: True, lambda w, h: 1),

@@ -21,7 +21,7 @@ from ..load.fragments import fragment_lines, fragment_text
 from ...names import fold, title_case
 from .structured import StructuredSource
 from .wahapedia11 import flag, iso_date, publications, rule_number, unit_costs, weapon_keywords, without_number
-from .wahapedia_csv import read_header, read_table
+from .wahapedia_csv import is_11th_export, read_header, read_table
 
 REQUIRED = ("Datasheets.csv", "Factions.csv", "Datasheets_models.csv")
 STATS_10 = ("M", "T", "Sv", "W", "Ld", "OC")
@@ -39,22 +39,10 @@ def detect(path: Path) -> "WahapediaExport | None":
     files = tuple(sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv"))
     header = read_header(path / "Datasheets_models.csv")
     edition = 10 if "OC" in header else 9 if "WS" in header else None
-    if edition == 10 and _is_11th(path):
+    if edition == 10 and is_11th_export(path):
         edition = 11
     return WahapediaExport(path=path, files=files, format="wahapedia-csv", edition=edition,
                            title=f"Wahapedia data export ({edition}th edition)" if edition else "Wahapedia data export")
-
-
-def _is_11th(path: Path) -> bool:
-    """11th edition columns (SUPPORT, Detachment Points) or the export's own 11th edition links."""
-    if "is_support" in read_header(path / "Datasheets.csv"):
-        return True
-    if (path / "Detachments.csv").is_file() and "dp" in read_header(path / "Detachments.csv"):
-        return True
-    try:
-        return "wh40k11ed" in (path / "Factions.csv").read_text(encoding="utf-8-sig", errors="replace")[:65536]
-    except OSError:
-        return False
 
 
 def _dash(name: str) -> str:

@@ -116,3 +116,15 @@ def read_table(path: Path, required: tuple[str, ...] = (), warnings: list[str] |
         warnings.append(f"{path.name}: the file ends inside a row (truncated?); {pending.count(chr(10))} "
                         f"line(s) after row {len(rows)} were not read")
     return rows
+
+
+def is_11th_export(path: Path) -> bool:
+    """11th edition columns (SUPPORT, Detachment Points) or the export's own 11th edition links."""
+    if "is_support" in read_header(path / "Datasheets.csv"):
+        return True
+    if (path / "Detachments.csv").is_file() and "dp" in read_header(path / "Detachments.csv"):
+        return True
+    try:
+        return "wh40k11ed" in (path / "Factions.csv").read_text(encoding="utf-8-sig", errors="replace")[:65536]
+    except OSError:
+        return False
