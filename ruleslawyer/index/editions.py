@@ -45,7 +45,8 @@ def current_first(index, hits: list, filters: list, node=None, concepts=()) -> l
     if node is not None and concepts and len(editions) > 1 and _older_answer(found, concepts, editions[0]) \
             and not any(f[:2] == ("id", "edition") for f in filters):
         have = {h.fields.get("data") for h in found}
-        more = index.search(node, [*filters, ("id", "edition", str(editions[0]))], limit=CURRENT_CANDIDATES)
+        more = index.search(node, [*filters, ("id", "edition", str(editions[0]))], limit=CURRENT_CANDIDATES,
+                            matched=len(concepts) > 1)
         found += [h for h in coordinated(more, concepts) if h.fields.get("data") not in have]
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:

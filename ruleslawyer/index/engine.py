@@ -178,13 +178,18 @@ class Index:
     def doc_count(self) -> int:
         return self.searcher.doc_count()
 
-    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False) -> list[Hit]:
+    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False,
+               matched: bool = True) -> list[Hit]:
         """The best `limit` documents for query node `node`, restricted by filter nodes
-        (by name instead of score with `sort_by_name`)."""
+        (by name instead of score with `sort_by_name`). With `matched`, each hit carries the
+        query terms it matched (Whoosh then records them for every matching document, which
+        costs: a query of one concept does without)."""
         query = self.whoosh_query(node, filters)
         if sort_by_name:
             results = self.searcher.search(query, limit=limit, sortedby="name_exact")
             return [Hit(0.0, hit.fields()) for hit in results]
+        if not matched:
+            return [Hit(hit.score or 0.0, hit.fields()) for hit in self.searcher.search(query, limit=limit)]
         results = self.searcher.search(query, limit=limit, terms=True)
         return [Hit(hit.score or 0.0, hit.fields(), _matched(hit)) for hit in results]
 

@@ -14,7 +14,10 @@ def concepts_matched(hit, concepts) -> int:
 
 
 def answers_all(hit, concepts) -> bool:
-    """Whether the engine hit matched every concept of the query."""
+    """Whether the engine hit matched every concept of the query (a hit of a one-concept query
+    matched it: the engine found it for that concept, and its terms are not recorded)."""
+    if len(concepts) == 1 and not hit.terms:
+        return True
     return bool(concepts) and concepts_matched(hit, concepts) == len(concepts)
 
 

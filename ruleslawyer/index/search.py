@@ -19,7 +19,7 @@ from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 SNIPPET_CHARS = 160
 # The engine's best this many hits at least are reordered (the share of the query each hit
 # answers, the current edition, superseded versions) before the first `limit` are kept.
-POOL = 30
+POOL = 10
 
 
 @dataclass
@@ -232,7 +232,8 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        raw = editions.current_first(index, index.search(parsed.node, filters, limit=max(limit, POOL)), filters,
+        found = index.search(parsed.node, filters, limit=max(limit, POOL), matched=len(parsed.concepts) > 1)
+        raw = editions.current_first(index, found, filters,
                                      parsed.node, parsed.concepts)
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
