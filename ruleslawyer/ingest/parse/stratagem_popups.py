@@ -99,7 +99,7 @@ class PopupParser:
                 self.ctx.claim([line.index])
                 return
             text = line.text.strip()
-            if line.kind == HEADING and (_ENH_LIST.match(text) or _DET_LIST.match(text) or _STRAT_LIST.match(text)):
+            if line.kind == HEADING and _section_label(text):
                 return
             if not is_title_like(text, max_words=8) or self._opens_text(k):
                 return
@@ -218,7 +218,7 @@ class PopupParser:
             if above.claimed:
                 return None
             text = above.text.strip()
-            if _ENH_LIST.match(text) or _DET_LIST.match(text) or _STRAT_LIST.match(text):
+            if _section_label(text):
                 return above
             if level is not None and above.block.level == level:
                 continue  # the enhancement before this one
