@@ -8,7 +8,8 @@ A rule often changes its name between editions (10th "Engagement Range" is 11th 
 10th "Invulnerable Saves" is a characteristic on the 11th's Profiles). So when an older
 edition's rule answers the query, the current edition's rules that answer every word of it
 (`answers_all`) come first: a core rule before every older answer, a faction's rule before its
-faction's older ones.
+faction's older ones. The current edition's best hits are kept in the same pass over the
+postings as the overall best (`engine.Index.search_keeping`).
 
 The same holds for prices and document versions: of one unit's prices, the newest dated source
 comes first (`newest_price_in_place`), and an FAQ entry or erratum of a document version a newer
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 
 from . import analysis
+from .query import kind_named
 from .ranking import answers_all, coordinated
 
 # A record of an older edition than the newest the store holds scores this much less per
@@ -31,28 +33,46 @@ OLDEST_FACTOR = 0.6
 RULE_KINDS = frozenset({"rule", "table", "stratagem"})
 # Kinds an older edition's answer may have: each gives way to the current rule that answers.
 ANSWER_KINDS = RULE_KINDS | {"faq", "errata", "note"}
-# How many current-edition candidates are looked up when an older edition answers the query.
+# How many of the current edition's best hits are added when an older edition answers the query.
 CURRENT_CANDIDATES = 10
 
 
-def current_first(index, hits: list, filters: list, node=None, concepts=()) -> list:
-    """`hits` (engine hits of an open `engine.Index`, best first) in current-edition order,
-    with the newer printings they lack added (`filters`: the query's filter nodes; `node` and
-    `concepts`: the parsed query's node and concepts, see query.ParsedQuery)."""
+def ranked(index, node, filters: list, concepts, limit: int) -> list:
+    """The best hits (engine hits of an open `engine.Index`) of query node `node` under filter
+    nodes `filters`, at least `limit` of them, in current-edition order (`concepts`: the parsed
+    query's, see query.ParsedQuery), with the newer printings they lack added."""
     editions = index.editions()
-    found = newest_preferred(coordinated(hits, concepts), editions)
+    if len(editions) > 1 and concepts and not any(f[:2] == ("id", "edition") for f in filters):
+        hits, current = index.search_keeping(node, filters, limit, str(editions[0]), CURRENT_CANDIDATES)
+    else:
+        hits, current = index.search(node, filters, limit=limit), []
+    found = newest_preferred(coordinated(with_concepts(index, hits, concepts), concepts), editions)
     found = found + newer_printings(index, found, filters)
-    if node is not None and concepts and len(editions) > 1 and _older_answer(found, concepts, editions[0]) \
-            and not any(f[:2] == ("id", "edition") for f in filters):
+    if current and _older_answer(found, concepts, editions[0]):
         have = {h.fields.get("data") for h in found}
-        more = index.search(node, [*filters, ("id", "edition", str(editions[0]))], limit=CURRENT_CANDIDATES,
-                            matched=len(concepts) > 1)
-        found += [h for h in coordinated(more, concepts) if h.fields.get("data") not in have]
+        found += [h for h in coordinated(with_concepts(index, current, concepts), concepts)
+                  if h.fields.get("data") not in have]
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:
         found = current_answers_first(found, concepts, editions[0])
     asks_price = any(alt == (analysis.stem("points"),) for alts in concepts for alt in alts)
     return newest_price_in_place(newest_in_place(found), asks_price)
+
+
+def with_concepts(index, hits: list, concepts) -> list:
+    """`hits` each carrying the terms of the query's concepts it matched (a query of one concept
+    needs none: every hit matched it)."""
+    if len(concepts) < 2:
+        return hits
+    return index.concept_terms(hits, {alt: _saying(alt) for alts in concepts for alt in alts})
+
+
+def _saying(alt: tuple[str, ...]) -> tuple:
+    """The query node of a concept's alternative: its words anywhere, or for a word naming a
+    kind ("stratagem"), a record of that kind too."""
+    words = ("terms", None, alt)
+    kind = kind_named(alt[0]) if len(alt) == 1 else None
+    return ("or", words, ("id", "kind", kind)) if kind else words
 
 
 def _older_answer(hits: list, concepts, newest: int) -> bool:
@@ -138,7 +158,8 @@ def newer_printings(index, hits: list, filters: list) -> list:
         printed = older.get(key)
         if (printed is not None and (*key, edition) not in have
                 and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
-            out.append(printed._replace(score=printed.score * (1 + 1e-9) + 1e-12, fields=fields, terms=frozenset()))
+            out.append(printed._replace(score=printed.score * (1 + 1e-9) + 1e-12, fields=fields, terms=None,
+                                        docnum=docnum))
             have.add((*key, edition))
     return out
 

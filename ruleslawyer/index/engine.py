@@ -1,4 +1,5 @@
-"""The one module that knows the search engine (Whoosh): schema, building, lifecycle, running.
+"""The module that knows the search engine (Whoosh): schema, building, lifecycle, running
+(with the one collector of ours, `collectors.py`).
 
 Everything else in `index/` speaks in plain Python (query nodes from `query.py`, documents
 from `documents.py`), so the engine could be swapped for another by rewriting this module.
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple, Sequence
 
 from . import analysis
+from .collectors import edition_collector
 
 # Scored fields and their weight: a word in a record's name counts most, then its tags
 # (faction, group, keywords, weapon names, section headings), then its text.
@@ -29,21 +31,14 @@ PHRASE_BOOST = 0.5
 
 
 class Hit(NamedTuple):
-    """One result: engine score, the stored fields of the document (dict), and the index terms
-    of the query it matched (stems; a word pair "a|b" counts as both words)."""
+    """One result: engine score, the stored fields of the document (dict), the index terms of
+    the query's concepts it matched (`Index.concept_terms`; None when not looked up) and its
+    document number in the open index."""
 
     score: float
     fields: dict
-    terms: frozenset = frozenset()
-
-
-def _matched(hit) -> frozenset:
-    """The query terms a Whoosh hit matched, as index terms (word pairs split into words)."""
-    out = set()
-    for _field, text in hit.matched_terms():
-        word = text.decode("utf-8") if isinstance(text, bytes) else str(text)
-        out.update(word.split("|"))
-    return frozenset(out)
+    terms: frozenset | None = None
+    docnum: int = -1
 
 
 def schema():
@@ -178,20 +173,65 @@ class Index:
     def doc_count(self) -> int:
         return self.searcher.doc_count()
 
-    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False,
-               matched: bool = True) -> list[Hit]:
+    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False) -> list[Hit]:
         """The best `limit` documents for query node `node`, restricted by filter nodes
-        (by name instead of score with `sort_by_name`). With `matched`, each hit carries the
-        query terms it matched (Whoosh then records them for every matching document, which
-        costs: a query of one concept does without)."""
+        (by name instead of score with `sort_by_name`)."""
         query = self.whoosh_query(node, filters)
         if sort_by_name:
             results = self.searcher.search(query, limit=limit, sortedby="name_exact")
-            return [Hit(0.0, hit.fields()) for hit in results]
-        if not matched:
-            return [Hit(hit.score or 0.0, hit.fields()) for hit in self.searcher.search(query, limit=limit)]
-        results = self.searcher.search(query, limit=limit, terms=True)
-        return [Hit(hit.score or 0.0, hit.fields(), _matched(hit)) for hit in results]
+            return [Hit(0.0, hit.fields(), docnum=hit.docnum) for hit in results]
+        return [Hit(hit.score or 0.0, hit.fields(), docnum=hit.docnum)
+                for hit in self.searcher.search(query, limit=limit)]
+
+    def search_keeping(self, node, filters: Sequence, limit: int, edition: str,
+                       edition_limit: int) -> tuple[list[Hit], list[Hit]]:
+        """`search`, and the best `edition_limit` documents of edition `edition` ("11") among
+        those it matched: what a second search restricted to that edition would find, from the
+        same pass over the postings."""
+        collector = edition_collector(limit, self.edition_docs(edition), edition_limit)
+        self.searcher.search_with_collector(self.whoosh_query(node, filters), collector)
+        best = [Hit(hit.score or 0.0, hit.fields(), docnum=hit.docnum) for hit in collector.results()]
+        return best, [Hit(score, self.stored(docnum), docnum=docnum) for score, docnum in collector.best_of_edition()]
+
+    def edition_docs(self, edition: str) -> frozenset:
+        """The document numbers of edition `edition` (kept for the life of this open index)."""
+        from whoosh import query as q
+
+        if not hasattr(self, "_edition_docs"):
+            self._edition_docs: dict[str, frozenset] = {}
+        if edition not in self._edition_docs:
+            self._edition_docs[edition] = frozenset(self.searcher.docs_for_query(q.Term("edition", edition)))
+        return self._edition_docs[edition]
+
+    def concept_terms(self, hits: Sequence[Hit], alternatives: dict) -> list[Hit]:
+        """`hits` each with the terms of the `alternatives` its document matches.
+
+        `alternatives`: index-term tuple (a word, a phrase) -> the query node that says it.
+        Only these documents are looked at: a matcher per alternative skips straight to them.
+        (Whoosh's `terms=True` would record the matched terms of every document the query
+        matches, most of which are never shown.)
+        """
+        docnums = sorted({h.docnum for h in hits if h.docnum >= 0})
+        found: dict[int, set[str]] = {d: set() for d in docnums}
+        for terms, node in alternatives.items():
+            for docnum in self._matching(docnums, compile_query(node)):
+                found[docnum].update(terms)
+        return [h._replace(terms=frozenset(found[h.docnum])) if h.docnum in found else h for h in hits]
+
+    def _matching(self, docnums: Sequence[int], query) -> list[int]:
+        """Of `docnums` (ascending), those `query` matches."""
+        matcher = query.normalize().matcher(self.searcher)
+        out = []
+        for docnum in docnums:
+            if not matcher.is_active():
+                break
+            if matcher.id() < docnum:
+                matcher.skip_to(docnum)
+                if not matcher.is_active():
+                    break
+            if matcher.id() == docnum:
+                out.append(docnum)
+        return out
 
     def whoosh_query(self, node, filters: Sequence = ()):
         """The Whoosh query for query node `node` and filter nodes, flattened for speed."""
@@ -220,13 +260,16 @@ class Index:
 
     def versions(self, document: str) -> list[tuple[str, str]]:
         """(version, date) of every document of the FAQ or errata document `document` (as
-        documents.document_key names it)."""
+        documents.document_key names it). Kept for the life of this open index (a snapshot)."""
         from whoosh import query as q
 
-        if not hasattr(self, "_version_columns"):
+        if not hasattr(self, "_versions"):
+            self._versions: dict[str, list[tuple[str, str]]] = {}
             self._version_columns = [self.reader.column_reader(f) for f in ("version", "date")]
-        return [tuple(c[d] for c in self._version_columns)
-                for d in self.searcher.docs_for_query(q.Term("document", document))]
+        if document not in self._versions:
+            self._versions[document] = sorted({tuple(c[d] for c in self._version_columns)
+                                               for d in self.searcher.docs_for_query(q.Term("document", document))})
+        return self._versions[document]
 
     def stored(self, docnum: int) -> dict:
         """The stored fields of document `docnum`."""

@@ -76,6 +76,11 @@ class ParsedQuery:
     concepts: list = field(default_factory=list)
 
 
+def kind_named(stem: str) -> str | None:
+    """The record kind a query word names (its stem: "strat", "enhanc"), or None."""
+    return _KIND_WORDS.get(stem)
+
+
 def normalize_kind(value: str) -> str:
     """A record kind from what a user typed ("stratagems", "Detachment-Rule") or QueryError."""
     v = re.sub(r"[\s-]+", "_", value.strip().lower())

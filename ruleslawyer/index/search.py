@@ -18,7 +18,8 @@ from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
 
 SNIPPET_CHARS = 160
 # The engine's best this many hits at least are reordered (the share of the query each hit
-# answers, the current edition, superseded versions) before the first `limit` are kept.
+# answers, the current edition, superseded versions) before the first `limit` are kept. (The
+# current edition's best hits join them from the same pass: editions.ranked.)
 POOL = 10
 
 
@@ -232,9 +233,7 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
         filters = parsed.filters + option_filters(kind, faction, edition)
         corrected = corrected_text
     if parsed.has_terms:
-        found = index.search(parsed.node, filters, limit=max(limit, POOL), matched=len(parsed.concepts) > 1)
-        raw = editions.current_first(index, found, filters,
-                                     parsed.node, parsed.concepts)
+        raw = editions.ranked(index, parsed.node, filters, parsed.concepts, max(limit, POOL))
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     raw = editions.superseded_last(index, raw, as_of)[:limit]
