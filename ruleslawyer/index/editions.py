@@ -146,18 +146,18 @@ def newer_printings(index, hits: list, filters: list) -> list:
     if not older:
         return []
     have = {(*_rule_key(h.fields), h.fields.get("edition")) for h in hits}
-    oldest: dict[tuple[str, str], int] = {}  # the columns tell which candidates are newer
+    oldest: dict[tuple[str, str], int] = {}  # (kind, name) -> the oldest edition among the hits
     for (kind, name, _), hit in older.items():
         oldest[(kind, name)] = min(oldest.get((kind, name), 99), _edition_number(hit.fields))
     out = []
-    for docnum, kind, name, edition in index.printings(sorted({name for _, name in oldest}), filters):
-        if _edition_number({"edition": edition}) <= oldest.get((kind, name), 99):
-            continue
-        fields = index.stored(docnum)
+    for docnum, fields in index.printings(sorted({name for _, name in oldest}), filters):
         key = _rule_key(fields)
+        edition = fields.get("edition")
+        if _edition_number(fields) <= oldest.get(key[:2], 99):
+            continue
         printed = older.get(key)
         if (printed is not None and (*key, edition) not in have
-                and _edition_number({"edition": edition}) > _edition_number(printed.fields)):
+                and _edition_number(fields) > _edition_number(printed.fields)):
             out.append(printed._replace(score=printed.score * (1 + 1e-9) + 1e-12, fields=fields, terms=None,
                                         docnum=docnum))
             have.add((*key, edition))

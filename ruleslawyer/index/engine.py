@@ -247,16 +247,14 @@ class Index:
         _union_tree_ors(q, query)
         return query
 
-    def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, str, str, str]]:
-        """(docnum, kind, folded name, edition) of every document named exactly one of `names`
-        (folded, as documents.make_document folds them) that the filter nodes allow."""
+    def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, dict]]:
+        """(docnum, stored fields) of every document named exactly one of `names` (folded, as
+        documents.make_document folds them) that the filter nodes allow."""
         names = [n for n in names if self.reader.doc_frequency("name_exact", n) > 1]  # others: only the hit
         if not names:
             return []
         query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
-        if not hasattr(self, "_columns"):  # opening a column reader reads its header: once
-            self._columns = [self.reader.column_reader(f) for f in ("kind", "name_exact", "edition")]
-        return [(d, *(c[d] for c in self._columns)) for d in self.searcher.docs_for_query(query)]
+        return [(d, self.stored(d)) for d in self.searcher.docs_for_query(query)]
 
     def versions(self, document: str) -> list[tuple[str, str]]:
         """(version, date) of every document of the FAQ or errata document `document` (as
@@ -265,10 +263,9 @@ class Index:
 
         if not hasattr(self, "_versions"):
             self._versions: dict[str, list[tuple[str, str]]] = {}
-            self._version_columns = [self.reader.column_reader(f) for f in ("version", "date")]
         if document not in self._versions:
-            self._versions[document] = sorted({tuple(c[d] for c in self._version_columns)
-                                               for d in self.searcher.docs_for_query(q.Term("document", document))})
+            stored = (self.stored(d) for d in self.searcher.docs_for_query(q.Term("document", document)))
+            self._versions[document] = sorted({(f.get("version") or "", f.get("date") or "") for f in stored})
         return self._versions[document]
 
     def stored(self, docnum: int) -> dict:
