@@ -103,6 +103,11 @@ def _as_json(picked, corpus) -> dict:
                          "faction": getattr(r, "faction", None), "file": r.source.file} for r in picked.also]
     if picked.price is not None:
         data["current_points"] = _price_json(picked.price)
+    if picked.newer_errata:
+        data["newer_errata_not_applied"] = [
+            {"document": o.erratum.document, "edition": o.erratum.edition, "date": date, "target": o.erratum.target,
+             "location": o.erratum.location, "text": o.erratum.text, "reason": o.reason}
+            for o, date in picked.newer_errata]
     return data
 
 

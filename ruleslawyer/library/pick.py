@@ -22,6 +22,7 @@ from ..names import fold
 from ..records import Datasheet, Record, record_name
 from .corpus import Corpus
 from .find import find_by_name
+from .newer_errata import newer_errata
 from .pick_price import shown_price
 from .reconcile import FileInfo, Printings, identity
 from .samething import one_per_thing
@@ -42,6 +43,8 @@ class Picked:
     also: list[Record] = field(default_factory=list)
     file: FileInfo | None = None
     detachment: object | None = None  # detachments.Detachment, when the name is a detachment's
+    # errata of a newer edition naming the record that could not be applied (newer_errata.py)
+    newer_errata: list = field(default_factory=list)
 
 
 _RULE_NUMBER = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\s*$")
@@ -99,6 +102,7 @@ def pick_record(corpus: Corpus, name: str, *, kind: str | None = None, edition: 
     picked = Picked(record, printings_index(corpus).get(identity(record)),
                     others.get(id(record), []), also=also, file=corpus.file_of(record))
     picked.price, picked.points = shown_price(corpus, picked.record, newest=edition is None)
+    picked.newer_errata = newer_errata(corpus, record)
     return picked
 
 

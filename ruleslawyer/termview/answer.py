@@ -27,6 +27,18 @@ def origin_line(record: Record, file_info=None, as_of_note: str | None = None) -
     return f"{line} · {as_of_note}" if as_of_note else line
 
 
+def newer_erratum_line(outcome, date: str | None, record: Record) -> str:
+    """ "Newer erratum, not applied: Balance Dataslate (10th edition, 2024-06-01): Trophy Claim
+    Stratagem, CP Cost: Change to 2CP (no 10th edition printing of it in your documents)"."""
+    erratum = outcome.erratum
+    where = ", ".join(p for p in (edition_label(erratum.edition), date) if p)
+    place = ", ".join(p for p in (erratum.target, erratum.location) if p)
+    reason = (f"no {edition_label(erratum.edition)} printing of it in your documents"
+              if outcome.reason == "target not in the corpus" else outcome.reason)
+    return (f"Newer erratum, not applied: {erratum.document or erratum.source.file} ({where}): {place}: "
+            f"{erratum.text.strip()} ({reason}; this {record.kind} is {edition_label(record.edition)})")
+
+
 def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: int = 0) -> list[str]:
     """What follows a record's view in `show`: its edition and source, its current price (and
     where it comes from), the other files that print it (and where they differ), and the other
@@ -51,10 +63,11 @@ def answer_lines(picked, also: str = "", as_of_note: str | None = None, width: i
         else:
             lines.append(f"Current points ({price.where}): {price.text}")
     lines.extend(printing_lines(picked.printings))
+    lines.extend(newer_erratum_line(o, date, picked.record) for o, date in picked.newer_errata)
     if also:
         lines.append(f"also: {also} (pick one with --edition N, --faction or --kind)")
     if width:  # the lines made here wrapped to the terminal (a printing's differences are not)
-        ours = {lines[0]} | {line for line in lines if line.startswith("also: ")}
+        ours = {lines[0]} | {line for line in lines if line.startswith(("also: ", "Newer "))}
         return [part for line in lines
                 for part in (textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False)
                              if line in ours else [line])]
