@@ -7,7 +7,8 @@ from ruleslawyer.errors import QueryError
 from ruleslawyer.index import engine, lifecycle
 from ruleslawyer.index.analysis import load_synonyms, terms
 from ruleslawyer.index.query import parse_query
-from ruleslawyer.index.search import ensure_index, make_snippet, search
+from ruleslawyer.index.search import ensure_index, search
+from ruleslawyer.index.snippets import SNIPPET_CHARS, make_snippet
 from ruleslawyer.records import Rule
 from ruleslawyer.store import Store
 
@@ -107,7 +108,7 @@ def test_snippet_highlights_matched_words():
     text = "First passage about nothing.\n" + "word " * 60 + "the charging unit can fire overwatch at the enemy " + "tail " * 40
     snippet, spans = make_snippet(text, set(terms("overwatch charge")))
     assert [snippet[s:e] for s, e in spans] == ["charging", "overwatch"]
-    assert snippet.startswith("... ") and snippet.endswith(" ...") and len(snippet) <= 170
+    assert snippet.startswith("... ") and snippet.endswith(" ...") and len(snippet) <= SNIPPET_CHARS + 8
 
 
 # ---------------------------------------------------------------- index lifecycle

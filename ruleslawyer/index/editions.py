@@ -35,6 +35,8 @@ RULE_KINDS = frozenset({"rule", "table", "stratagem"})
 ANSWER_KINDS = RULE_KINDS | {"faq", "errata", "note"}
 # How many of the current edition's best hits are added when an older edition answers the query.
 CURRENT_CANDIDATES = 10
+# How many of the engine's best hits a query of several concepts is coordinated over.
+COORDINATION_POOL = 20
 
 
 def ranked(index, node, filters: list, concepts, limit: int) -> list:
@@ -42,16 +44,23 @@ def ranked(index, node, filters: list, concepts, limit: int) -> list:
     nodes `filters`, at least `limit` of them, in current-edition order (`concepts`: the parsed
     query's, see query.ParsedQuery), with the newer printings they lack added."""
     editions = index.editions()
+    # When none of the first `limit` hits of a question of several concepts answers all of them,
+    # a wider pool is coordinated: a record answering all may score below the first on the
+    # engine's sums alone. Stored fields are read only for the hits kept.
+    wide = max(limit, COORDINATION_POOL) if len(concepts) > 1 else limit
     if len(editions) > 1 and concepts and not any(f[:2] == ("id", "edition") for f in filters):
-        hits, current = index.search_keeping(node, filters, limit, str(editions[0]), CURRENT_CANDIDATES)
+        hits, current = index.search_keeping(node, filters, wide, str(editions[0]), wide, fields=False)
     else:
-        hits, current = index.search(node, filters, limit=limit), []
-    found = newest_preferred(coordinated(with_concepts(index, hits, concepts), concepts), editions)
+        hits, current = index.search(node, filters, limit=wide, fields=False), []
+    best = with_concepts(index, hits[:limit], concepts)
+    if not any(answers_all(h, concepts) for h in best):  # look further for a hit that answers all
+        best += with_concepts(index, hits[limit:], concepts)
+    found = newest_preferred(index.with_fields(coordinated(best, concepts)[:limit]), editions)
     found = found + newer_printings(index, found, filters)
     if current and _older_answer(found, concepts, editions[0]):
-        have = {h.fields.get("data") for h in found}
-        found += [h for h in coordinated(with_concepts(index, current, concepts), concepts)
-                  if h.fields.get("data") not in have]
+        have = {h.docnum for h in found}
+        current = coordinated(with_concepts(index, current[:CURRENT_CANDIDATES], concepts), concepts)
+        found += [h for h in index.with_fields(current) if h.docnum not in have]
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:
         found = current_answers_first(found, concepts, editions[0])

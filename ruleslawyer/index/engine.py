@@ -36,7 +36,7 @@ class Hit(NamedTuple):
     document number in the open index."""
 
     score: float
-    fields: dict
+    fields: dict | None  # None until read (`Index.with_fields`)
     terms: frozenset | None = None
     docnum: int = -1
 
@@ -173,25 +173,32 @@ class Index:
     def doc_count(self) -> int:
         return self.searcher.doc_count()
 
-    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False) -> list[Hit]:
+    def search(self, node, filters: Sequence = (), limit: int = 10, sort_by_name: bool = False,
+               fields: bool = True) -> list[Hit]:
         """The best `limit` documents for query node `node`, restricted by filter nodes
-        (by name instead of score with `sort_by_name`)."""
+        (by name instead of score with `sort_by_name`). Without `fields` the hits carry no
+        stored fields yet (None: `with_fields` reads them)."""
         query = self.whoosh_query(node, filters)
         if sort_by_name:
             results = self.searcher.search(query, limit=limit, sortedby="name_exact")
             return [Hit(0.0, hit.fields(), docnum=hit.docnum) for hit in results]
-        return [Hit(hit.score or 0.0, hit.fields(), docnum=hit.docnum)
+        return [Hit(hit.score or 0.0, hit.fields() if fields else None, docnum=hit.docnum)
                 for hit in self.searcher.search(query, limit=limit)]
 
     def search_keeping(self, node, filters: Sequence, limit: int, edition: str,
-                       edition_limit: int) -> tuple[list[Hit], list[Hit]]:
+                       edition_limit: int, fields: bool = True) -> tuple[list[Hit], list[Hit]]:
         """`search`, and the best `edition_limit` documents of edition `edition` ("11") among
         those it matched: what a second search restricted to that edition would find, from the
         same pass over the postings."""
         collector = edition_collector(limit, self.edition_docs(edition), edition_limit)
         self.searcher.search_with_collector(self.whoosh_query(node, filters), collector)
-        best = [Hit(hit.score or 0.0, hit.fields(), docnum=hit.docnum) for hit in collector.results()]
-        return best, [Hit(score, self.stored(docnum), docnum=docnum) for score, docnum in collector.best_of_edition()]
+        best = [Hit(hit.score or 0.0, None, docnum=hit.docnum) for hit in collector.results()]
+        current = [Hit(score, None, docnum=docnum) for score, docnum in collector.best_of_edition()]
+        return (self.with_fields(best), self.with_fields(current)) if fields else (best, current)
+
+    def with_fields(self, hits: Sequence[Hit]) -> list[Hit]:
+        """`hits` each with its stored fields (read now for those that have none yet)."""
+        return [h if h.fields is not None else h._replace(fields=self.stored(h.docnum)) for h in hits]
 
     def edition_docs(self, edition: str) -> frozenset:
         """The document numbers of edition `edition` (kept for the life of this open index)."""
@@ -271,6 +278,10 @@ class Index:
     def stored(self, docnum: int) -> dict:
         """The stored fields of document `docnum`."""
         return self.reader.stored_fields(docnum)
+
+    def text_frequency(self, term: str) -> int:
+        """How many documents hold index term `term` in their text."""
+        return self.reader.doc_frequency("text", term)
 
     def has_term(self, term: str) -> bool:
         """True when index term `term` (stemmed) occurs in any scored field."""

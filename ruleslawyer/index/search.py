@@ -15,8 +15,8 @@ from typing import Any
 from ..errors import QueryError
 from . import analysis, editions
 from .query import ParsedQuery, normalize_edition, normalize_kind, parse_query
+from .snippets import asks_for_number, make_snippet, term_weights
 
-SNIPPET_CHARS = 160
 # The engine's best this many hits at least are reordered (the share of the query each hit
 # answers, the current edition, superseded versions) before the first `limit` are kept. (The
 # current edition's best hits join them from the same pass: editions.ranked.)
@@ -237,7 +237,9 @@ def search_index(index, query: str, *, kind=None, faction=None, edition=None, li
     else:
         raw = index.search(parsed.node, filters, limit=limit, sort_by_name=True)
     raw = editions.superseded_last(index, raw, as_of)[:limit]
-    hits = [_hit(h, parsed) for h in raw]
+    weights = term_weights(index.text_frequency, index.doc_count, parsed.highlight_terms)
+    wants_number = asks_for_number(corrected or query)
+    hits = [_hit(h, parsed, weights, wants_number) for h in raw]
     result = SearchResult(query=query, hits=hits, corrected=corrected)
     if not hits:
         result.suggestions = _suggestions(index, parsed, filters)
@@ -289,7 +291,7 @@ def _describe(node: tuple) -> str:
     return f"{node[1]}:{' '.join(node[2])}"
 
 
-# ---------------------------------------------------------------- snippets
+# ---------------------------------------------------------------- hits
 def as_printing(hit: SearchHit, data: dict, query: str, date: str | None = None) -> SearchHit:
     """`hit` showing another printing of its record (records.md dict `data`: the printing of an
     earlier date, say, published on `date`), its snippet cut from that printing's text as the
@@ -300,65 +302,17 @@ def as_printing(hit: SearchHit, data: dict, query: str, date: str | None = None)
     from .documents import make_document
 
     text = make_document(from_dict(data)).get("snippet") or data.get("name") or ""
-    snippet, highlights = make_snippet(text, parse_query(query).highlight_terms)
+    terms = parse_query(query).highlight_terms
+    snippet, highlights = make_snippet(text, terms, shown=set(analysis.terms(data.get("name") or "")) & terms,
+                                       wants_number=asks_for_number(query))
     return dataclasses.replace(hit, data=data, snippet=snippet, highlights=highlights, date=date)
 
 
-def _hit(raw, parsed: ParsedQuery) -> SearchHit:
+def _hit(raw, parsed: ParsedQuery, weights: dict, wants_number: bool) -> SearchHit:
     text = raw.fields.get("snippet") or raw.fields.get("name") or ""
-    snippet, highlights = make_snippet(text, parsed.highlight_terms)
+    terms = parsed.highlight_terms
+    shown = set(analysis.terms(raw.fields.get("name") or "")) & terms
+    snippet, highlights = make_snippet(text, terms, weights=weights, shown=shown, wants_number=wants_number)
     return SearchHit(name=raw.fields["name"], data=json.loads(raw.fields["data"]), score=raw.score,
                      snippet=snippet, highlights=highlights, date=raw.fields.get("date") or None,
                      superseded_by=raw.fields.get("superseded_by"))
-
-
-def _term_finder(terms: set[str]) -> re.Pattern | None:
-    """A regex that finds words which may stem to one of `terms` (checked by stemming after).
-
-    Porter stems are word prefixes except for a final y -> i ("deny" -> "deni"), so the stem
-    minus its last letter is a safe prefix; regex scanning is much cheaper than stemming
-    every word of every passage.
-    """
-    prefixes = sorted({t[:-1] if len(t) > 3 else t for t in terms if t}, key=len, reverse=True)
-    if not prefixes:
-        return None
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, prefixes)) + r")[\w']*\+?", re.I)
-
-
-def _matches(finder: re.Pattern | None, passage: str, terms: set[str]) -> list[tuple[int, int, str]]:
-    if finder is None:
-        return []
-    return [(m.start(), m.end(), stem) for m in finder.finditer(passage)
-            if (stem := analysis.stem(m.group(0).lower())) in terms]
-
-
-def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS) -> tuple[str, list[tuple[int, int]]]:
-    """The passage of `text` with the most query terms, cut to `width` around the first match.
-
-    Returns the snippet and the (start, end) ranges of matched words in it.
-    """
-    finder = _term_finder(terms)
-    passages = text.split("\n")
-    best, best_spans, best_score = "", [], 0
-    for passage in passages:
-        found = _matches(finder, passage, terms)
-        score = len({stem for _, _, stem in found})
-        if score > best_score:
-            best, best_spans, best_score = passage, found, score
-            if score == len(terms):
-                break
-    if best_score == 0:  # nothing matched in the text (a filter-only query): the first real passage
-        best = next((p for p in passages if len(p) > 40), passages[0])
-    spans = [(s, e) for s, e, _ in best_spans]
-    start = 0
-    if len(best) > width and spans:
-        start = max(0, spans[0][0] - width // 4)
-        start = best.rfind(" ", 0, start) + 1 if start else 0
-    cut = best[start:start + width]
-    if start + width < len(best):
-        cut = cut[:cut.rfind(" ")] if " " in cut else cut
-        cut += " ..."
-    prefix = "... " if start else ""
-    highlights = [(s - start + len(prefix), e - start + len(prefix)) for s, e in spans
-                  if s >= start and e <= start + len(cut)]
-    return prefix + cut, highlights
