@@ -111,3 +111,22 @@ def test_a_profile_update_that_fits_nothing_makes_no_printing():
     tenth = erratum("Hell Wyrm, Profile line", "14", location="Move characteristic", edition=10, src=PACK)
     (amended,) = [r for r in apply_errata([old, tenth]).records if r.kind == "datasheet"]
     assert amended.profiles[0].stats["M"] == '14"' and amended.edition == 10  # an own-edition entry applies
+
+
+def test_a_newer_edition_ability_update_reaches_a_datasheet_of_the_edition_before():
+    """"Unit, Ability Name Ability" of an 11th edition pack: the faction's 10th edition datasheet
+    gets an 11th edition printing with the new wording; an ability the sheet lacks makes none."""
+    from ruleslawyer.records import Ability
+    from tests.factories import sheet
+
+    old = sheet("Gore Wagon", faction="Blood Host", src=CSV,
+                abilities=(Ability("Meet the Foe", 'Units within 9" can disembark.'),))
+    update = _update("Gore Wagon, Meet the Foe Ability", 'Units within 8" can disembark.')
+    result = apply_errata([old, update])
+    assert result.outcomes[0].applied and "edition 10 datasheet" in result.outcomes[0].detail
+    (new,) = [r for r in result.records if r.kind == "datasheet" and r.edition == 11]
+    assert new.abilities[0].text == 'Units within 8" can disembark.' and new.source == PACK
+    assert old in result.records and old.abilities[0].text == 'Units within 9" can disembark.'
+    missing = apply_errata([old, _update("Gore Wagon, Blood Rage Ability", "New words.")])
+    assert not missing.outcomes[0].applied
+    assert [r.edition for r in missing.records if r.kind == "datasheet"] == [10]

@@ -143,7 +143,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
     target = _find_target(name, e.edition, index)
     carried = None
     if target is None:
-        target = carried = _carry(e, name, current, index)
+        target = carried = _carry(e, name, current, index) or _carried_ability(e, name, current, index)
     if target is None:
         return _by_wording(e, current, index, location) or Outcome(e, False, e.target, "target not in the corpus")
     if e.operation == "renumber":
@@ -320,6 +320,21 @@ def _carry(e: Erratum, name, current: list[Record | None], index: TargetIndex) -
     index.add(len(current) - 1)
     index.carried[len(current) - 1] = e.edition - 1  # carried_printing takes only the edition before
     return len(current) - 1, None
+
+
+def _carried_ability(e: Erratum, target: str | None, current: list[Record | None], index: TargetIndex):
+    """("Chaos Rhino, Meet Any Challenge Ability") An ability of a unit whose datasheets are all
+    of the edition before the entry's: found on a new printing of that datasheet in the entry's
+    edition (`_carry`), which is dropped again when the ability is not on it."""
+    unit = (_parts(target) or [""])[0]
+    if len(_parts(target)) < 2 or index.sheets(unit, e.edition) or index.skipped_newer:
+        return None
+    carried = _carry(e, lambda: index.sheets(unit, None), current, index)
+    found = _find_target(target, e.edition, index) if carried is not None else None
+    if carried is not None and (found is None or found[0] != carried[0]):
+        current[carried[0]] = None
+        return None
+    return found
 
 
 def _original_edition(index: TargetIndex, target: tuple) -> int | None:
