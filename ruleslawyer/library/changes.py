@@ -164,24 +164,39 @@ def changes_since(corpus: Corpus, since: str, *, kinds: Iterable[str] | None = N
 
 
 def _points_since(corpus: Corpus, since: str) -> list[RecordChange]:
-    from .points import version_key
+    """Each price published since `since` that differs from the source before it of the same
+    unit, detachment or enhancement (and edition), whatever the two sources' kinds: a points
+    list's version, an export's or a catalogue's costs (the one price resolver, prices.py)."""
+    from .prices import price_histories
 
-    groups: dict[tuple, list[Points]] = {}
-    for r in corpus.originals:
-        if isinstance(r, Points):
-            groups.setdefault((fold(r.faction or ""), r.target_kind, fold(r.name), r.edition), []).append(r)
     out = []
-    for versions in groups.values():
-        versions.sort(key=lambda r: (version_key(r.version), corpus.date_of(r) or ""))
-        for prev, cur in zip(versions, versions[1:]):
-            date = corpus.date_of(cur)
-            if not date or date < since:
+    for history in price_histories(corpus):
+        for prev, cur in zip(history, history[1:]):
+            if cur.date < since or _base_prices(prev) == _base_prices(cur):
                 continue
-            same = (set(prev.costs) == set(cur.costs) and prev.detachment_points == cur.detachment_points
-                    and set(prev.wargear_costs) == set(cur.wargear_costs))
-            if not same:
-                out.append(_change("changed", prev, cur, ("points",), corpus.file_of(prev), corpus.file_of(cur), date))
+            if cur.target_kind == "detachment" and prev.detachment_points == cur.detachment_points:
+                continue  # its enhancements' costs are compared one by one
+            what = f"points {_price_words(prev)} -> {_price_words(cur)}"
+            out.append(_change("changed", prev.record, cur.record, (what,), corpus.file_of(prev.record),
+                               corpus.file_of(cur.record), cur.date))
     return out
+
+
+def _price_words(price) -> str:
+    """ "55/65" (first-tier points of each size, smallest first), or "3 DP" for a detachment."""
+    sizes, dp = _base_prices(price)
+    if price.target_kind == "detachment":
+        return f"{dp} DP"
+    return "/".join("?" if points is None else str(points) for _, points in sizes)
+
+
+def _base_prices(price) -> tuple:
+    """What a price asks: each unit size's first-tier points (sources print tiers differently)."""
+    first: dict[str, int | None] = {}
+    for cost in price.costs:
+        first.setdefault(str(cost.models).strip(), cost.points)
+    by_size = sorted(first.items(), key=lambda item: (len(item[0]), item[0]))  # "5" before "10"
+    return tuple(by_size), price.detachment_points
 
 
 def _versions_since(corpus: Corpus, since: str) -> list[RecordChange]:

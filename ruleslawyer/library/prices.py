@@ -279,3 +279,16 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
         prices = list(newest_per_file.values())
         out.append(PricedEntry(prices[0], tuple(prices)))
     return sorted(out, key=lambda e: (fold(e.current.faction or ""), e.current.target_kind, fold(e.current.name)))
+
+
+def price_histories(corpus: Corpus) -> list[list[Price]]:
+    """The dated price sources of every unit, detachment and enhancement, one list for each (and
+    its faction and edition), oldest first: what `changes` compares, one source to the next."""
+    groups: dict[tuple, list[Price]] = {}
+    for price in _sources(corpus):
+        if price.date is None:
+            continue
+        key = (price.target_kind, _bare(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""), price.edition)
+        groups.setdefault(key, []).append(price)
+    return [sorted(prices, key=_rank) for prices in groups.values()]
+
