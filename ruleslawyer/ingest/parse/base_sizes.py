@@ -28,10 +28,12 @@ from ...records import RefTable, TableRow
 from ..document import HEADING, TABLE, Document
 from .parsing import ParseContext
 
-__all__ = ["MIN_ROWS", "parse", "split_row"]
+__all__ = ["COLUMNS", "MIN_ROWS", "ROW_HEADER", "parse", "split_row"]
 
 MIN_ROWS = 3  # fewer good rows under a header: not taken for a list (a warning says so)
-COLUMNS = ("Unit", "Base Size")
+# The printed header: the unit names are the row labels (as in every two-column table this
+# project reads, so `table "Base Sizes: Orks" --row "Deff Dread"` gives the size), the size the cell.
+ROW_HEADER, COLUMNS = "Unit", ("Base Size",)
 _NUMBER = r"\d{1,3}(?:\.\d{1,2})?"
 # A size cell: "60mm", "28.5mm", "120x92mm Oval Base", "Hull", "Small Flying Base", "Unique".
 _SIZE = (rf"(?:(?:{_NUMBER}\s?(?:mm)?\s?[x\u00d7]\s?)?{_NUMBER}\s?mm(?:\s+(?:oval|round|flying)\s+base"
@@ -285,7 +287,7 @@ def _read_list(ctx: ParseContext, lines: list[_Line], head: int, start: int, fac
                  lines[head].page)
         return None, [], j
     table = RefTable(name=name, source=ctx.source(lines[head].page), edition=ctx.edition, columns=COLUMNS,
-                     rows=tuple(TableRow(label=None, cells=r) for r in rows))
+                     rows=tuple(TableRow(label=unit, cells=(size,)) for unit, size in rows), row_header=ROW_HEADER)
     return table, used, j
 
 
