@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ...names import title_case
+from ...names import SMALL_WORDS, title_case
 from ...records import RefTable, TableRow
 from ..document import HEADING, TABLE, Document
 from .parsing import ParseContext
@@ -134,10 +134,11 @@ def _clean(text: str) -> str:
 
 
 def _is_unit(text: str) -> bool:
-    """A unit's name: a few words, starting with a letter or digit, no size in it, not a
-    sentence (no closing full stop) and not the header."""
+    """A unit's name: a few words, starting with a letter, digit or quote, no size in it, not a
+    sentence (no closing full stop, no last word like "the" or "of") and not the header."""
     words = text.split()
-    return (0 < len(words) <= 12 and len(text) <= 90 and text[:1].isalnum() and not text[-1] in ".!?;:,"
+    return (0 < len(words) <= 12 and len(text) <= 90 and (text[:1].isalnum() or text[:1] in "'\"")
+            and text[-1] not in ".!?;:," and words[-1].casefold() not in SMALL_WORDS
             and not _SIZE_INSIDE.search(text) and not _HEADER.fullmatch(text)
             and not _PAGE_NUMBER.fullmatch(text) and any(c.isalpha() for c in text))
 
