@@ -46,7 +46,7 @@ def _page(faction: str, rows, layout: str, number: int) -> str:
     if layout == "pipes":
         lines += ["UNIT | BASE SIZE", ""] + [f"{u} | {s}\n" for u, s in rows]
     elif layout == "columns":
-        lines += ["UNIT        BASE SIZE", ""] + [f"{u.ljust(30)}{s}" for u, s in rows]
+        lines += ["UNIT" + " " * 70 + "BASE SIZE", ""] + [f"{u.ljust(74)}{s}" for u, s in rows]
     elif layout == "alternating":
         lines += ["UNIT", "BASE SIZE", ""] + [f"{u}\n{s}\n" for u, s in rows]
     elif layout == "headings":
@@ -90,6 +90,10 @@ def test_a_continuation_after_a_missing_page_is_left_out_with_a_warning():
     records, warnings = _parse(text)
     assert _rows(_tables(records)["Base Sizes: Orkish Hordes"]) == ORKISH[:3]
     assert any("missing" in w and str(len(ELVISH)) in w for w in warnings)
+    # The page after that one is of the same unknown faction.
+    records, warnings = _parse(text.rstrip("-\n") + "\n---\n" + _page("", ORKISH[3:], "continued", 23))
+    assert _rows(_tables(records)["Base Sizes: Orkish Hordes"]) == ORKISH[:3]
+    assert len(warnings) == 2 and str(len(ORKISH[3:])) in warnings[1]
 
 
 def test_a_repeated_header_and_a_part_heading_stay_in_the_faction_table():

@@ -146,8 +146,7 @@ def _is_unit(text: str) -> bool:
 def _may_start_header(block) -> bool:
     if block.kind == TABLE:
         return bool(block.rows) and bool(block.rows[0]) and bool(_HEADER_START.match(block.rows[0][0]))
-    text = block.text
-    return len(text) <= 40 and bool(_HEADER_START.match(text))
+    return bool(_HEADER_START.match(block.text))  # anchored: cheap on a long line too
 
 
 def _lines(doc: Document, ctx: ParseContext) -> list[_Line]:
@@ -275,12 +274,15 @@ def _read_list(ctx: ParseContext, lines: list[_Line], head: int, start: int, fac
     rows: list[tuple[str, str]] = []
     lost = False  # a page missing before: the faction of every page after it is unknown
     for before, seg in zip([None, *segments], segments):
-        lost = seg.continued and (lost or _page_missing(before, seg))
-        if lost:
+        gap = seg.continued and _page_missing(before, seg)
+        if gap or (lost and seg.continued):
+            why = "a page between is missing" if gap else "the page before it was left out"
             ctx.warn(f"{name}: a base-size list goes on on page {seg.first_printed or seg.first_page} after "
-                     f"page {before.last_printed or before.last_page}: a page between is missing, so its "
-                     f"faction is unknown; {len(seg.rows)} rows left out", seg.first_page)
+                     f"page {before.last_printed or before.last_page}: {why}, so its faction is unknown; "
+                     f"{len(seg.rows)} rows left out", seg.first_page)
+            lost = True
             continue
+        lost = False
         rows.extend(seg.rows)
         used.extend(seg.used)
     if len(rows) < MIN_ROWS:
