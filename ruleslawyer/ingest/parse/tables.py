@@ -6,7 +6,8 @@ A table reaches this parser in one of three shapes, whatever the file format was
   header, not data; PDFs and converted text often use Greek or Cyrillic look-alike letters);
 - a run of paragraphs that each hold the same number of tab-separated cells (a two-column
   chart the text loader did not recognise as a table);
-- a list whose items read as "label: value" with a dice roll on one side ("6+ Minor Cover: …").
+- a list whose items read as "label: value" with a dice roll on one side ("6+ Minor Cover: …");
+- a faction's base-size list, read first (base_sizes.py: "UNIT | BASE SIZE" and its layouts).
 
 The table is named after the heading just above it (step numbers dropped), or after its only
 row for a one-row profile ("Close combat weapon"). Tables whose rows a document also prints
@@ -26,6 +27,7 @@ from ...records import RefTable, TableRow
 from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, Document
 from ...names import title_case
 from .parsing import ParseContext
+from . import base_sizes
 from .decision_lists import decision_span
 from .tables_glued import glued_grid_at, vocabulary
 from .tables_lists import DICE, ListRun, list_run
@@ -36,9 +38,8 @@ _LOOKBACK = 4
 # Roles a loader gives to rule popups whose tables the rule text also keeps.
 _INLINE_ROLES = {"tooltip", "popup", "rule-popup"}
 _LOOKALIKES = str.maketrans({
-    "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I",
-    "\u039a": "K", "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T",
-    "\u03a5": "Y", "\u03a7": "X",
+    "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K",
+    "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
     "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H",
     "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0425": "X", "\u0406": "I",
 })
@@ -55,6 +56,7 @@ class _Grid:
 
 def parse(doc: Document, ctx: ParseContext) -> Iterator[RefTable]:
     """The reference tables of `doc` that earlier parsers left unclaimed."""
+    yield from base_sizes.parse(doc, ctx)  # claims its lists: not read again as grids below
     blocks = doc.blocks
     seen: dict[str, list[frozenset]] = {}  # a table's name -> the row-label sets printed under it
     words = functools.cache(lambda: vocabulary(doc))
