@@ -283,6 +283,7 @@ class RefTable:
     rows: tuple[TableRow, ...] = ()
     row_header: str | None = None
     column_header: str | None = None
+    faction: str | None = None  # a faction's own table (its base sizes), None for a game-wide one
     kind: typing.ClassVar[str] = "table"
 
 

@@ -223,8 +223,6 @@ def test_search_finds_the_base_size_of_a_unit(shared, tmp_path: Path):
 
 
 @pytest.mark.realdata
-@pytest.mark.xfail(strict=False, reason="the index's snippet takes the first passage with the most query words: "
-                   "the column heading 'Base Size' ties with the row (see the issue 27 report)")
 def test_the_search_snippet_shows_the_row(shared, tmp_path: Path):
     from ruleslawyer.index.search import search
     from ruleslawyer.ingest.pipeline import ingest_paths

@@ -290,7 +290,8 @@ def _read_list(ctx: ParseContext, lines: list[_Line], head: int, start: int, fac
                  lines[head].page)
         return None, [], j
     table = RefTable(name=name, source=ctx.source(lines[head].page), edition=ctx.edition, columns=COLUMNS,
-                     rows=tuple(TableRow(label=unit, cells=(size,)) for unit, size in rows), row_header=ROW_HEADER)
+                     rows=tuple(TableRow(label=unit, cells=(size,)) for unit, size in rows), row_header=ROW_HEADER,
+                     faction=faction)
     return table, used, j
 
 
