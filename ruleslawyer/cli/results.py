@@ -75,7 +75,10 @@ def source_label(hit) -> str:
 
 def _label(hit, color: bool) -> str:
     d = hit.data
-    where = " / ".join(p for p in (d.get("faction"), d.get("group") or d.get("document")) if p)
+    faction = d.get("faction")
+    if faction and hit.name.endswith(faction):  # "Base Sizes: Orks" says its faction already
+        faction = None
+    where = " / ".join(p for p in (faction, d.get("group") or d.get("document")) if p)
     source = source_label(hit)
     parts = [f"[{hit.kind}]", style(hit.name, bold=True) if color else hit.name, where, edition_label(hit.edition),
              source and f"· {source}"]
