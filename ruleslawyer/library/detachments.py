@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..names import fold
 from ..records import DetachmentRule, Enhancement, Record, Stratagem
 from .corpus import Corpus
+from .prices import bare_name
 
 _KINDS = (DetachmentRule, Enhancement, Stratagem)
 
@@ -45,7 +46,7 @@ class Detachment:
         printed with it."""
         for price in (self.price, self.listed):
             for item in getattr(price, "wargear_costs", ()) or ():
-                if fold(item.name) == fold(enhancement.name):
+                if bare_name(fold(item.name)) == bare_name(fold(enhancement.name)):
                     return item.points
         return enhancement.points
 
@@ -53,9 +54,10 @@ class Detachment:
     def listed_only(self) -> list:
         """The enhancements (ItemCost: name, points) the current points list names and no
         stored record describes: their costs are known, their text is not in the documents."""
-        known = {fold(e.name) for e in self.enhancements}
+        known = {bare_name(fold(e.name)) for e in self.enhancements}
         price = self.price if getattr(self.price, "wargear_costs", None) else self.listed
-        return [item for item in getattr(price, "wargear_costs", ()) or () if fold(item.name) not in known]
+        return [item for item in getattr(price, "wargear_costs", ()) or ()
+                if bare_name(fold(item.name)) not in known]
 
     @property
     def detachment_points(self) -> int | None:

@@ -228,7 +228,7 @@ class PricedEntry:
         return [p for p in self.sources if p is not self.current and not p.same_as(self.current)]
 
 
-def _bare(folded_name: str) -> str:
+def bare_name(folded_name: str) -> str:
     """A folded MFM enhancement name without its "(Upgrade)" label ("tools of dominion upgrade")."""
     return folded_name[:-len(" upgrade")] if folded_name.endswith(" upgrade") else folded_name
 
@@ -252,13 +252,13 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
             continue
         if edition is not None and price.edition != edition:
             continue
-        key = (price.target_kind, _bare(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""))
+        key = (price.target_kind, bare_name(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""))
         groups.setdefault(key, []).append(price)
     if not name:
         groups = {k: v for k, v in groups.items() if k[0] != "enhancement"}
     else:
         want = fold(name)
-        exact = {k: v for k, v in groups.items() if k[1] in (want, _bare(want))}
+        exact = {k: v for k, v in groups.items() if k[1] in (want, bare_name(want))}
         found = exact or {k: v for k, v in groups.items() if want in k[1] and k[0] != "enhancement"} \
             or {k: v for k, v in groups.items() if want in k[1]}
         if not found and len(want.split()) > 1:  # "ork boyz": a faction's word, then the name
@@ -288,7 +288,7 @@ def price_histories(corpus: Corpus) -> list[list[Price]]:
     for price in _sources(corpus):
         if price.date is None:
             continue
-        key = (price.target_kind, _bare(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""), price.edition)
+        key = (price.target_kind, bare_name(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""), price.edition)
         groups.setdefault(key, []).append(price)
     return [sorted(prices, key=_rank) for prices in groups.values()]
 
