@@ -303,6 +303,7 @@ class Points:
     costs: tuple[UnitCost, ...] = ()
     wargear_costs: tuple[ItemCost, ...] = ()
     detachment_points: int | None = None
+    force_disposition: str | None = None  # a detachment's, where the points list prints it
     kind: typing.ClassVar[str] = "points"
 
 

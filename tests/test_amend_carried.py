@@ -130,3 +130,15 @@ def test_a_newer_edition_ability_update_reaches_a_datasheet_of_the_edition_befor
     missing = apply_errata([old, _update("Gore Wagon, Blood Rage Ability", "New words.")])
     assert not missing.outcomes[0].applied
     assert [r.edition for r in missing.records if r.kind == "datasheet"] == [10]
+
+
+def test_an_ability_named_without_its_leading_article_is_the_same_ability():
+    from ruleslawyer.records import Ability
+    from tests.factories import sheet
+
+    old = sheet("Gore Wagon", faction="Blood Host", src=CSV,
+                abilities=(Ability("The Scent of Blood", "Add 1 to Charge rolls."),))
+    result = apply_errata([old, _update("Gore Wagon, Scent Of Blood Ability", "Add 2 to Charge rolls.")])
+    assert result.outcomes[0].applied, result.outcomes[0].reason
+    (new,) = [r for r in result.records if r.kind == "datasheet" and r.edition == 11]
+    assert new.abilities[0].name == "The Scent of Blood" and new.abilities[0].text == "Add 2 to Charge rolls."

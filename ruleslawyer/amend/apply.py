@@ -252,10 +252,16 @@ def _find_target(target: str | None, edition: int | None, index: TargetIndex) ->
         bare = kind_named(parts[-1])
         for i in index.sheets(parts[0], edition):
             for ability in index.current[i].abilities:
-                if name_key(ability.name) == name_key(parts[-1]) or (
-                        bare and name_key(ability.name) == name_key(bare[0]) and index.loosely([i])):
+                if _ability_key(ability.name) == _ability_key(parts[-1]) or (
+                        bare and _ability_key(ability.name) == _ability_key(bare[0]) and index.loosely([i])):
                     return i, ability
     return None
+
+
+def _ability_key(name: str) -> str:
+    """An ability's name key without a leading article: a pack may print "Scent Of Blood" for
+    the datasheet's "The Scent of Blood"."""
+    return name_key(name).removeprefix("the ")
 
 
 def _parts(target: str | None) -> list[str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 
 from . import analysis
-from .query import kind_named
 from .ranking import answers_all, coordinated
 
 # A record of an older edition than the newest the store holds scores this much less per
@@ -44,44 +43,27 @@ def ranked(index, node, filters: list, concepts, limit: int) -> list:
     nodes `filters`, at least `limit` of them, in current-edition order (`concepts`: the parsed
     query's, see query.ParsedQuery), with the newer printings they lack added."""
     editions = index.editions()
-    # When none of the first `limit` hits of a question of several concepts answers all of them,
-    # a wider pool is coordinated: a record answering all may score below the first on the
-    # engine's sums alone. Stored fields are read only for the hits kept.
+    # A question of several concepts is coordinated over a wider pool: a record answering all
+    # may score below the first `limit` on the engine's sums alone. The collector records the
+    # terms each pooled hit matched; stored fields are read only for the hits kept.
     wide = max(limit, COORDINATION_POOL) if len(concepts) > 1 else limit
-    if len(editions) > 1 and concepts and not any(f[:2] == ("id", "edition") for f in filters):
-        hits, current = index.search_keeping(node, filters, wide, str(editions[0]), wide, fields=False)
+    keep = str(editions[0]) if len(editions) > 1 and concepts and not any(
+        f[:2] == ("id", "edition") for f in filters) else None
+    if keep is not None or len(concepts) > 1:
+        hits, current = index.search_keeping(node, filters, wide, keep, CURRENT_CANDIDATES, fields=False,
+                                             terms=len(concepts) > 1)
     else:
         hits, current = index.search(node, filters, limit=wide, fields=False), []
-    best = with_concepts(index, hits[:limit], concepts)
-    if not any(answers_all(h, concepts) for h in best):  # look further for a hit that answers all
-        best += with_concepts(index, hits[limit:], concepts)
-    found = newest_preferred(index.with_fields(coordinated(best, concepts)[:limit]), editions)
+    found = newest_preferred(index.with_fields(coordinated(hits, concepts)[:limit]), editions)
     found = found + newer_printings(index, found, filters)
     if current and _older_answer(found, concepts, editions[0]):
         have = {h.docnum for h in found}
-        current = coordinated(with_concepts(index, current[:CURRENT_CANDIDATES], concepts), concepts)
-        found += [h for h in index.with_fields(current) if h.docnum not in have]
+        found += [h for h in index.with_fields(coordinated(current, concepts)) if h.docnum not in have]
     found = sorted(found, key=lambda h: -h.score)
     if concepts and editions:
-        found = current_answers_first(found, concepts, editions[0])
+        found = renamed_first(current_answers_first(found, concepts, editions[0]), editions[0])
     asks_price = any(alt == (analysis.stem("points"),) for alts in concepts for alt in alts)
     return newest_price_in_place(newest_in_place(found), asks_price)
-
-
-def with_concepts(index, hits: list, concepts) -> list:
-    """`hits` each carrying the terms of the query's concepts it matched (a query of one concept
-    needs none: every hit matched it)."""
-    if len(concepts) < 2:
-        return hits
-    return index.concept_terms(hits, {alt: _saying(alt) for alts in concepts for alt in alts})
-
-
-def _saying(alt: tuple[str, ...]) -> tuple:
-    """The query node of a concept's alternative: its words anywhere, or for a word naming a
-    kind ("stratagem"), a record of that kind too."""
-    words = ("terms", None, alt)
-    kind = kind_named(alt[0]) if len(alt) == 1 else None
-    return ("or", words, ("id", "kind", kind)) if kind else words
 
 
 def _older_answer(hits: list, concepts, newest: int) -> bool:
@@ -113,6 +95,30 @@ def current_answers_first(hits: list, concepts, newest: int) -> list:
         faction = analysis.fold_name(hit.fields.get("faction") or "")
         at = out.index(hit)
         first = next((i for i, other in enumerate(out[:at]) if gives_way(other, faction)), None)
+        if first is not None:
+            out.insert(first, out.pop(at))
+    return out
+
+
+def renamed_first(hits: list, newest: int) -> list:
+    """`hits` with each current rule moved before the older editions' rules (of no faction, or of
+    its faction) whose names begin with its name, or its name with theirs: the 10th edition's
+    "Battle-shock Tests" is the 11th's "Battle-shock", "Fall Back" its "Fall-back Move"."""
+    def words(hit) -> list[str]:
+        return analysis.fold_name(hit.fields.get("name") or "").split()
+
+    def renamed(current: list[str], older: list[str]) -> bool:
+        shorter, longer = sorted((current, older), key=len)
+        return bool(shorter) and current != older and longer[:len(shorter)] == shorter
+
+    out = list(hits)
+    for hit in [h for h in hits if _edition_number(h.fields) == newest and h.fields.get("kind") == "rule"]:
+        faction = analysis.fold_name(hit.fields.get("faction") or "")
+        at = out.index(hit)
+        first = next((i for i, other in enumerate(out[:at]) if other.fields.get("kind") == "rule"
+                      and 0 < _edition_number(other.fields) < newest
+                      and analysis.fold_name(other.fields.get("faction") or "") in ("", faction)
+                      and renamed(words(hit), words(other))), None)
         if first is not None:
             out.insert(first, out.pop(at))
     return out
@@ -159,7 +165,8 @@ def newer_printings(index, hits: list, filters: list) -> list:
     for (kind, name, _), hit in older.items():
         oldest[(kind, name)] = min(oldest.get((kind, name), 99), _edition_number(hit.fields))
     out = []
-    for docnum, fields in index.printings(sorted({name for _, name in oldest}), filters):
+    newer = [e for e in editions if e > min(oldest.values())]
+    for docnum, fields in index.printings(sorted({name for _, name in oldest}), filters, newer):
         key = _rule_key(fields)
         edition = fields.get("edition")
         if _edition_number(fields) <= oldest.get(key[:2], 99):

@@ -32,7 +32,7 @@ PHRASE_BOOST = 0.5
 
 class Hit(NamedTuple):
     """One result: engine score, the stored fields of the document (dict), the index terms of
-    the query's concepts it matched (`Index.concept_terms`; None when not looked up) and its
+    the query it matched (None when not recorded: `Index.search_keeping` with `terms`) and its
     document number in the open index."""
 
     score: float
@@ -185,15 +185,18 @@ class Index:
         return [Hit(hit.score or 0.0, hit.fields() if fields else None, docnum=hit.docnum)
                 for hit in self.searcher.search(query, limit=limit)]
 
-    def search_keeping(self, node, filters: Sequence, limit: int, edition: str,
-                       edition_limit: int, fields: bool = True) -> tuple[list[Hit], list[Hit]]:
-        """`search`, and the best `edition_limit` documents of edition `edition` ("11") among
-        those it matched: what a second search restricted to that edition would find, from the
-        same pass over the postings."""
-        collector = edition_collector(limit, self.edition_docs(edition), edition_limit)
+    def search_keeping(self, node, filters: Sequence, limit: int, edition: str | None, edition_limit: int,
+                       fields: bool = True, terms: bool = False) -> tuple[list[Hit], list[Hit]]:
+        """`search`, and the best `edition_limit` documents of edition `edition` ("11"; None:
+        none) among those it matched: what a second search restricted to that edition would
+        find, from the same pass over the postings. With `terms`, each hit carries the query
+        terms it matched (`Hit.terms`)."""
+        docs = self.edition_docs(edition) if edition is not None else frozenset()
+        collector = edition_collector(limit, docs, edition_limit, terms)
         self.searcher.search_with_collector(self.whoosh_query(node, filters), collector)
-        best = [Hit(hit.score or 0.0, None, docnum=hit.docnum) for hit in collector.results()]
-        current = [Hit(score, None, docnum=docnum) for score, docnum in collector.best_of_edition()]
+        matched = collector.matched.get if terms else (lambda docnum: None)
+        best = [Hit(hit.score or 0.0, None, matched(hit.docnum), hit.docnum) for hit in collector.results()]
+        current = [Hit(score, None, matched(docnum), docnum) for score, docnum in collector.best_of_edition()]
         return (self.with_fields(best), self.with_fields(current)) if fields else (best, current)
 
     def with_fields(self, hits: Sequence[Hit]) -> list[Hit]:
@@ -210,36 +213,6 @@ class Index:
             self._edition_docs[edition] = frozenset(self.searcher.docs_for_query(q.Term("edition", edition)))
         return self._edition_docs[edition]
 
-    def concept_terms(self, hits: Sequence[Hit], alternatives: dict) -> list[Hit]:
-        """`hits` each with the terms of the `alternatives` its document matches.
-
-        `alternatives`: index-term tuple (a word, a phrase) -> the query node that says it.
-        Only these documents are looked at: a matcher per alternative skips straight to them.
-        (Whoosh's `terms=True` would record the matched terms of every document the query
-        matches, most of which are never shown.)
-        """
-        docnums = sorted({h.docnum for h in hits if h.docnum >= 0})
-        found: dict[int, set[str]] = {d: set() for d in docnums}
-        for terms, node in alternatives.items():
-            for docnum in self._matching(docnums, compile_query(node)):
-                found[docnum].update(terms)
-        return [h._replace(terms=frozenset(found[h.docnum])) if h.docnum in found else h for h in hits]
-
-    def _matching(self, docnums: Sequence[int], query) -> list[int]:
-        """Of `docnums` (ascending), those `query` matches."""
-        matcher = query.normalize().matcher(self.searcher)
-        out = []
-        for docnum in docnums:
-            if not matcher.is_active():
-                break
-            if matcher.id() < docnum:
-                matcher.skip_to(docnum)
-                if not matcher.is_active():
-                    break
-            if matcher.id() == docnum:
-                out.append(docnum)
-        return out
-
     def whoosh_query(self, node, filters: Sequence = ()):
         """The Whoosh query for query node `node` and filter nodes, flattened for speed."""
         from whoosh import query as q
@@ -254,14 +227,20 @@ class Index:
         _union_tree_ors(q, query)
         return query
 
-    def printings(self, names: Sequence[str], filters: Sequence = ()) -> list[tuple[int, dict]]:
+    def printings(self, names: Sequence[str], filters: Sequence = (),
+                  editions: Sequence[int] | None = None) -> list[tuple[int, dict]]:
         """(docnum, stored fields) of every document named exactly one of `names` (folded, as
-        documents.make_document folds them) that the filter nodes allow."""
+        documents.make_document folds them) that the filter nodes allow, of one of `editions`
+        when given (only those documents' fields are read)."""
         names = [n for n in names if self.reader.doc_frequency("name_exact", n) > 1]  # others: only the hit
         if not names:
             return []
         query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
-        return [(d, self.stored(d)) for d in self.searcher.docs_for_query(query)]
+        docs = self.searcher.docs_for_query(query)
+        if editions is not None:
+            allowed = [self.edition_docs(str(e)) for e in editions]
+            docs = [d for d in docs if any(d in a for a in allowed)]
+        return [(d, self.stored(d)) for d in docs]
 
     def versions(self, document: str) -> list[tuple[str, str]]:
         """(version, date) of every document of the FAQ or errata document `document` (as

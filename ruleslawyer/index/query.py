@@ -47,9 +47,12 @@ _KIND_WORDS = {"stratagem": "stratagem", "strat": "stratagem", "enhanc": "enhanc
                "chart": "table"}
 
 # Players' shorthand for a save: "5+++" is a Feel No Pain 5+, "4++" an invulnerable save 4+.
+# The words it stands for, its value, and the ways a record prints the two side by side (a
+# record printing them together ranks above one printing the value elsewhere, a 4+ Save).
 _SAVE_SHORTHAND = (
-    (re.compile(r"(\d)\+\+\+"), ("feel no pain", "{}+")),
-    (re.compile(r"(\d)\+\+"), ("invulnerable save", "{}+")),
+    (re.compile(r"(\d)\+\+\+"), ("feel no pain", "{}+"), ("feel no pain {}+", "{}+ feel no pain")),
+    (re.compile(r"(\d)\+\+"), ("invulnerable save", "{}+"),
+     ("invulnerable save {}+", "{}+ invulnerable", "{}+ insv", "insv {}+")),
 )
 
 _TOKEN_RE = re.compile(r'\s+|(?P<paren>[()])|(?P<field>[A-Za-z_]+):(?=\S)|(?P<quote>")|(?P<word>[^\s()"]+)')
@@ -74,11 +77,6 @@ class ParsedQuery:
     # the alternatives that say it (index-term tuples: a word, its synonyms, a phrase). A record
     # that matches one alternative of every entry answers the whole query (editions.py).
     concepts: list = field(default_factory=list)
-
-
-def kind_named(stem: str) -> str | None:
-    """The record kind a query word names (its stem: "strat", "enhanc"), or None."""
-    return _KIND_WORDS.get(stem)
 
 
 def normalize_kind(value: str) -> str:
@@ -269,6 +267,7 @@ class _Parser:
 
     def _words_node(self, raw_words: list[str], exact: bool = True) -> list[tuple]:
         """Plain words -> ranked alternatives (synonyms expanded, question words dropped)."""
+        together = [node for raw in raw_words if (node := _shorthand_together(raw))]
         raw_words = [w for raw in raw_words for w in _shorthand(raw)]
         # A rule number is looked up as a number, not as its digits ("24.12" is not "24 12").
         numbers = [m.group(1) for raw in raw_words if exact and (m := _NUMBER_RE.fullmatch(raw))]
@@ -305,6 +304,7 @@ class _Parser:
                     self.parsed.highlight_terms.add(stems[i])
                 i += 1
         nodes.extend(("number", n) for n in numbers)
+        nodes.extend(together)
         if nodes and exact:
             whole = analysis.fold_name(" ".join(raw_words))
             nodes.append(("exact_name", whole))
@@ -330,11 +330,21 @@ def _name_parts(raw_words: list[str]) -> list[str]:
 
 def _shorthand(raw: str) -> list[str]:
     """A raw query word with players' save shorthand spelled out ("5+++" -> feel no pain 5+)."""
-    for pattern, (words, value) in _SAVE_SHORTHAND:
+    for pattern, (words, value), _ in _SAVE_SHORTHAND:
         m = pattern.fullmatch(raw)
         if m:
             return [*words.split(), value.format(m.group(1))]
     return [raw]
+
+
+def _shorthand_together(raw: str) -> tuple | None:
+    """For a save shorthand ("4++"), the node of its words and value printed side by side
+    ("4+ invulnerable", "InSv 4+"): it only ranks. None for another word."""
+    for pattern, _, together in _SAVE_SHORTHAND:
+        m = pattern.fullmatch(raw)
+        if m:
+            return ("any", *(("terms", None, analysis.terms(t.format(m.group(1)))) for t in together))
+    return None
 
 
 def _synonym_any(terms: tuple[str, ...]) -> tuple | None:

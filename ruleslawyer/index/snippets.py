@@ -83,16 +83,17 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
     passage printing a number. Returns the snippet and the (start, end) ranges of matched words."""
     finder = _term_finder(terms)
     weights = weights or {}
-    best, best_spans, best_score = "", [], (0.0, 0.0)
+    best, best_spans, best_score = "", [], (0.0, 0.0, 0)
     for passage in passages(text):
         found = _matches(finder, passage, terms)
         stems = {stem for _, _, stem in found}
         score = (sum(weights.get(s, 1.0) for s in stems - shown)
                  + (max(weights.values(), default=1.0) if wants_number and stems and MEASURE.search(passage) else 0.0),
-                 sum(weights.get(s, 1.0) for s in stems & shown))
+                 sum(weights.get(s, 1.0) for s in stems & shown),
+                 0 if passage.endswith(":") else 1)  # a lead-in line gives way to itself with a bullet
         if score > best_score:
             best, best_spans, best_score = passage, found, score
-    if best_score == (0.0, 0.0):  # nothing matched (a filter-only query): the first real passage
+    if best_score[:2] == (0.0, 0.0):  # nothing matched (a filter-only query): the first real passage
         parts = passages(text) or [text]
         best = next((p for p in parts if len(p) > 40), parts[0])
     start = _window(best, best_spans, width, weights, wants_number)

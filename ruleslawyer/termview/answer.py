@@ -79,14 +79,24 @@ def format_detachment(detachment, width: int = 80) -> str:
     enhancements with their costs and its stratagems (one line each)."""
     title = detachment.name.upper()
     dp = detachment.detachment_points
+    newer = getattr(detachment, "newer_price", None)
+    newer_dp = getattr(newer, "detachment_points", None) if dp is None else None
     meta = " · ".join(p for p in (detachment.faction, edition_label(detachment.edition),
-                                  f"{dp} DP" if dp is not None else None) if p)
+                                  f"{dp} DP" if dp is not None else None,
+                                  f"{edition_label(newer.edition)}: {newer_dp} DP" if newer_dp is not None else None)
+                      if p)
     lines = [f"{title}  (detachment)", meta, "─" * min(width, max(len(title) + 14, 20))]
     for rule in detachment.rules:
         lines.append(f"RULE: {rule.name}")
         lines.extend(wrap(rule.text, width, "  "))
         if rule.force_disposition:
             lines.append(f"  Force Disposition: {rule.force_disposition}")
+    listed_disposition = next((getattr(p.record, "force_disposition", None) for p in (detachment.price, newer)
+                               if p is not None and getattr(p.record, "force_disposition", None)), None)
+    if listed_disposition and not any(r.force_disposition for r in detachment.rules):
+        where = next(p.where for p in (detachment.price, newer) if p is not None
+                     and getattr(p.record, "force_disposition", None))
+        lines.append(f"Force Disposition: {listed_disposition} ({where})")
     listed_only = detachment.listed_only
     if detachment.enhancements or listed_only:
         lines.append("")
@@ -120,7 +130,6 @@ def format_detachment(detachment, width: int = 80) -> str:
     listed = getattr(detachment, "listed", None)
     if listed is not None:
         lines.append(f"Enhancement costs ({listed.where}): {listed.text}")
-    newer = getattr(detachment, "newer_price", None)
     if newer is not None:
         lines.append(f"{edition_label(newer.edition).capitalize()} points ({newer.where}): {newer.text}; "
                      "that edition's rules of this detachment are not in the store")

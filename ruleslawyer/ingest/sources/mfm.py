@@ -168,8 +168,10 @@ class MfmSource(StructuredSource):
             enhancements = tuple(ItemCost(name=str(e.get("name", "")), points=_points(e.get("points"), where,
                                                                                         self.warnings))
                                  for e in _items(det.get("enhancements"), where, "enhancements", self.warnings))
+            disposition = str(det.get("objective") or "").strip()
             yield Entry(faction=faction, name=str(det["name"]).strip(), kind="detachment", version=version,
-                        wargear=enhancements, dp=_points(det.get("dp"), where, self.warnings), source=src)
+                        wargear=enhancements, dp=_points(det.get("dp"), where, self.warnings), source=src,
+                        disposition=title_case(disposition.lower()) if disposition else None)
 
     def _notes(self, meta: Path, notes, version: str | None, date: str | None) -> Iterator[Note]:
         """The manual's own notes, one per "## " section ("Units", "Detachments"): they say what
@@ -190,4 +192,5 @@ class MfmSource(StructuredSource):
         return Points(name=entry.name, source=Source(file=file, format=self.format, date=date, version=entry.version,
                                                      locator=f"{fold(entry.faction)}/{entry.kind}/{entry.name}"),
                       edition=11, faction=entry.faction, version=entry.version, target_kind=entry.kind,
-                      costs=entry.costs, wargear_costs=entry.wargear, detachment_points=entry.dp)
+                      costs=entry.costs, wargear_costs=entry.wargear, detachment_points=entry.dp,
+                      force_disposition=entry.disposition)

@@ -41,6 +41,7 @@ class Entry:
     wargear: tuple[ItemCost, ...] = ()
     dp: int | None = None
     source: tuple = ("", None, None)
+    disposition: str | None = None  # a detachment's Force Disposition ("Take and Hold")
 
     @property
     def key(self) -> tuple[str, str, str]:
