@@ -44,6 +44,6 @@ def test_changes_since_lists_the_exports_new_prices(pile, shared):
     assert old != new  # the two documents disagree: that is the change to report
     result = CliRunner().invoke(cli, ["--db", str(pile), "changes", "--since", "2026-08-01"])
     assert result.exit_code == 0, result.output
-    assert any(re.search(rf"Trukk \(Orks\): points {old} -> {new}$", line) for line in result.output.splitlines())
+    assert any(re.search(rf"Trukk \(Orks\): points {old} -> {new} · ", line) for line in result.output.splitlines())
     only_points = CliRunner().invoke(cli, ["--db", str(pile), "changes", "--since", "2026-08-01", "--kind", "points"])
     assert f"points {old} -> {new}" in only_points.output

@@ -53,5 +53,5 @@ def changes(app, files, document, since, as_of, kinds, as_json):
                                    "date": c.date}, ensure_ascii=False))
         return
     echo(f"{header}: {len(found)}")
-    for c in found:
-        echo(c.line)
+    for c in found:  # changes since a date come from many documents: each line names its own
+        echo(f"{c.line} · {c.where}" if since else c.line)

@@ -47,6 +47,14 @@ class RecordChange:
     date: str | None = None  # when the newer printing was published
 
     @property
+    def where(self) -> str:
+        """Where and when the newer printing was published: "adeptus-custodes.yaml v1.1, 2026-07-22"."""
+        ref = self.after or self.before
+        version = getattr(ref, "version", None) or (ref.source.version if ref is not None else None)
+        file = ref.source.file if ref is not None else ""
+        return ", ".join(p for p in (f"{file} v{version}" if version else file, self.date) if p)
+
+    @property
     def line(self) -> str:
         """One line: "changed stratagem Trail of Destruction (World Eaters): text, cp"."""
         who = f"{self.name} ({self.faction})" if self.faction else self.name
