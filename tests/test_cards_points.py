@@ -60,6 +60,21 @@ def test_card_of_an_older_datasheet_gives_the_current_editions_points_and_names_
     assert "v1.1" not in " | ".join(_meta(other_faction, [other_faction, NEW]))
 
 
+def test_card_of_a_carried_datasheet_gives_the_older_editions_price_as_show_does():
+    """An 11th edition printing an update carried over, priced by no 11th edition list: the card
+    gives the 10th edition points list's price, named as such (what `show` gives it too)."""
+    from ruleslawyer.library.corpus import Corpus
+    from ruleslawyer.library.pick_price import shown_price
+
+    carried = _sheet(edition=11)
+    tenth_list = _points("1.2", [UnitCost("10", 80)], edition=10)
+    meta = " | ".join(_meta(carried, [carried, tenth_list]))
+    assert "10th ed. v1.2 10: 80 pts" in meta, meta
+    corpus = Corpus(records=[carried, tenth_list], originals=[carried, tenth_list])
+    price, _ = shown_price(corpus, carried, newest=True)
+    assert price is not None and price.edition == 10 and [c.points for c in price.costs] == [80]
+
+
 def test_card_gives_a_datasheets_own_points_when_dated_after_the_points_list():
     dated = _points("1.1", [UnitCost("10", 75)])
     dated = Points(**{**dated.__dict__, "source": Source(file="testers.yaml", version="1.1", date="2026-07-22")})

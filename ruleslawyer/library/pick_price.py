@@ -27,14 +27,10 @@ def shown_price(corpus: Corpus, record: Record, newest: bool = False) -> tuple[o
         return _enhancement_price(corpus, record, newest), points_of(corpus.records, name, faction, target,
                                                                      record.edition)
     if newest and record.kind == "datasheet" and record.edition:
-        price = current_price(corpus, name, faction, target_kind=target, at_least=record.edition)
-        if price is None:  # a new edition's printing no list of its edition prices yet (an update
-            # carried a 10th edition datasheet into 11th): the newest older edition's price, so labelled
-            from .prices import price_sources
+        # priced as its card and page price it: the picked printing is its name's newest
+        from .prices import PriceIndex, datasheet_price
 
-            older = [p for p in price_sources(corpus, name, faction, target_kind=target)
-                     if p.edition and p.edition < record.edition]
-            price = max(older, key=lambda p: p.edition, default=None)  # sources come newest first
+        price = datasheet_price(PriceIndex(corpus), record, {(fold(name), fold(faction or "")): record.edition})
     else:
         price = current_price(corpus, name, faction, record.edition, target_kind=target)
     # the record's own printed points need no line of their own: its card already gives them

@@ -153,7 +153,13 @@ def datasheet_price(index: "PriceIndex", record: Datasheet, newest: dict[tuple[s
     `show` prices it, by the newest edition that prices it (a 10th edition datasheet with no 11th
     edition one, by the 11th edition points list); an older edition's printing, by its edition."""
     if record.edition and newest.get((fold(record.name), fold(record.faction or "")), 0) <= record.edition:
-        return index.current(record.name, record.faction, at_least=record.edition)
+        price = index.current(record.name, record.faction, at_least=record.edition)
+        if price is None:  # a printing an update carried into a new edition no list of that edition
+            # prices yet: the newest older edition's price (its `edition` says which)
+            older = [p for p in index.sources(record.name, record.faction)
+                     if p.edition and p.edition < record.edition]
+            price = max(older, key=lambda p: p.edition, default=None)  # sources come newest first
+        return price
     return index.current(record.name, record.faction, record.edition)
 
 
