@@ -42,17 +42,12 @@ def edition_collector(limit: int, edition_docs: frozenset, edition_limit: int, t
             super().prepare(top_searcher, q, context.set(needs_current=True) if terms else context)
             # A scored collector passes every score through `final_fn` (the weighting's final
             # adjustment, when it has one): the one place each document's score is seen once.
-            self.final_fn = self.keep(self.final_fn)
+            if edition_docs:
+                self.final_fn = self.keep(self.final_fn)
 
         def set_subsearcher(self, subsearcher, offset: int) -> None:
             super().set_subsearcher(subsearcher, offset)
             self.term_matchers = list(self.matcher.term_matchers()) if terms else []
-
-        def collect(self, sub_docnum: int):
-            key = super().collect(sub_docnum)  # non-zero when the document entered the top list
-            if terms and key:
-                self.matched[self.offset + sub_docnum] = self.current_terms(sub_docnum)
-            return key
 
         def current_terms(self, sub_docnum: int) -> frozenset:
             words: set[str] = set()
@@ -62,23 +57,36 @@ def edition_collector(limit: int, edition_docs: frozenset, edition_limit: int, t
             return frozenset(words)
 
         def keep(self, final):
+            heap = self.edition_heap
+            push, replace = heapq.heappush, heapq.heapreplace
+
             def final_fn(searcher, docnum: int, score: float) -> float:
                 if final is not None:
                     score = final(searcher, docnum, score)
-                if docnum in edition_docs:
-                    entry = (score, -docnum)  # lower docnums first among equals, as Whoosh orders
-                    if len(self.edition_heap) < edition_limit:
-                        heapq.heappush(self.edition_heap, entry)
-                    elif entry > self.edition_heap[0]:
-                        heapq.heapreplace(self.edition_heap, entry)
-                    else:
-                        return score
-                    if terms:
-                        self.matched[docnum] = self.current_terms(docnum - self.offset)
+                if docnum not in edition_docs:
+                    return score
+                entry = (score, -docnum)  # lower docnums first among equals, as Whoosh orders
+                if len(heap) < edition_limit:
+                    push(heap, entry)
+                elif entry > heap[0]:
+                    replace(heap, entry)
+                else:
+                    return score
+                if terms:
+                    self.matched[docnum] = self.current_terms(docnum - self.offset)
                 return score
             return final_fn
 
         def best_of_edition(self) -> list[tuple[float, int]]:
             return [(score, -negated) for score, negated in sorted(self.edition_heap, reverse=True)]
 
-    return EditionCollector()
+    class TermsCollector(EditionCollector):
+        """With `terms`: only then does each collected document cost a look at its top-list entry."""
+
+        def collect(self, sub_docnum: int):
+            key = super().collect(sub_docnum)  # non-zero when the document entered the top list
+            if key:
+                self.matched[self.offset + sub_docnum] = self.current_terms(sub_docnum)
+            return key
+
+    return TermsCollector() if terms else EditionCollector()
