@@ -142,3 +142,19 @@ def test_an_ability_named_without_its_leading_article_is_the_same_ability():
     assert result.outcomes[0].applied, result.outcomes[0].reason
     (new,) = [r for r in result.records if r.kind == "datasheet" and r.edition == 11]
     assert new.abilities[0].name == "The Scent of Blood" and new.abilities[0].text == "Add 2 to Charge rolls."
+
+
+def test_one_keywords_update_naming_several_units_reaches_each():
+    """"Hell Wyrm, Gore Wagon, Keywords Section" (add): each unit's datasheet of the edition
+    before gets a printing of the entry's edition with the keyword; the outcome names both."""
+    from tests.factories import sheet
+
+    wyrm = sheet("Hell Wyrm", faction="Blood Host", keywords=("VEHICLE",), src=CSV)
+    wagon = sheet("Gore Wagon", faction="Blood Host", keywords=("VEHICLE", "TRANSPORT"), src=CSV)
+    update = _update("Hell Wyrm, Gore Wagon, Keywords Section", "FRAME", operation="add")
+    result = apply_errata([wyrm, wagon, update])
+    (outcome,) = result.outcomes
+    assert outcome.applied and "Hell Wyrm" in outcome.target_name and "Gore Wagon" in outcome.target_name
+    new = {r.name: r for r in result.records if r.kind == "datasheet" and r.edition == 11}
+    assert set(new) == {"Hell Wyrm", "Gore Wagon"} and all("FRAME" in r.keywords for r in new.values())
+    assert wyrm.keywords == ("VEHICLE",) and wyrm in result.records

@@ -24,8 +24,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from .datasheet import apply_to_sheet, datasheet_part, keyword_target, keywords_update
-from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id
+from .datasheet import apply_to_sheet, datasheet_part, keyword_units, keywords_update
+from .outcome import ApplyResult, Outcome, already_applied, change_for, erratum_id, joined
 from .lists import list_target
 from .weapons import weapon_target
 from .targets import TargetIndex
@@ -113,12 +113,11 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
         return Outcome(e, False, None, "the entry names no target")
     # An entry of no known edition is taken to be for the corpus's newest datasheets.
     sheet_edition = e.edition if e.edition is not None else index.newest_sheet_edition()
-    for unit, part, update in ((keyword_target(e), "keywords", keywords_update),
-                               (profile_target(e), "profile", profile_update)):
-        if unit is not None:
-            outcome = _on_sheets(e, unit, sheet_edition, part, current, index, update)
-            if outcome is not None:
-                return outcome
+    for units, part, update in ((keyword_units(e), "keywords", keywords_update),
+                                ([profile_target(e)] if profile_target(e) else [], "profile", profile_update)):
+        outcomes = [o for unit in units if (o := _on_sheets(e, unit, sheet_edition, part, current, index, update))]
+        if outcomes:
+            return joined(outcomes)
     # Entries on a datasheet's weapons, wargear options or unit composition edit that datasheet.
     where = weapon_target(e) or list_target(e)
     if where is not None:
@@ -236,7 +235,7 @@ def _on_a_datasheet(e: Erratum, index: TargetIndex) -> bool:
     """Whether an entry is about a datasheet: its target names a part of one ("Raptors, Melee
     Weapons") or begins with the name of one in the corpus. An added profile or card section is
     part of that datasheet, not a new rule."""
-    if keyword_target(e) or weapon_target(e) or list_target(e) or datasheet_part(e):
+    if keyword_units(e) or weapon_target(e) or list_target(e) or datasheet_part(e):
         return True
     unit = (e.target or "").split(",")[0].strip()
     return bool(unit) and bool(index.sheets(unit, None))

@@ -1,7 +1,7 @@
 """Errata aimed at a datasheet rather than rules text.
 
-`keyword_target(e)` says whether an erratum names a unit's keywords section ("Kasrkin,
-Keywords section: add 'Regiment'") and `edit_keywords(keywords, e)` returns the new keyword
+`keyword_units(e)` names the units whose keywords section an erratum targets ("Kasrkin,
+Keywords section: add 'Regiment'"; several units before one "Keywords Section") and `edit_keywords(keywords, e)` returns the new keyword
 tuple, or raises KeywordEditError with the reason it cannot be applied; `datasheet_part(e)`
 recognises entries on other parts of a datasheet (invulnerable save, transport, leader), which
 are reported, not applied. `apply_to_sheet` applies an entry on a keywords section or (with
@@ -38,13 +38,13 @@ class KeywordEditError(DatasheetEditError):
     """An erratum on a keywords section whose new keywords cannot be read."""
 
 
-def keyword_target(e: Erratum) -> str | None:
-    """The unit name when `e` targets that unit's keywords section ("Castellan, Keywords
-    section"), else None."""
+def keyword_units(e: Erratum) -> list[str]:
+    """The units whose keywords sections `e` targets: one ("Castellan, Keywords section") or
+    several ("Chaos Rhino, Khorne Lord of Skulls, Keywords Section"); [] for another target."""
     parts = [p.strip() for p in (e.target or "").split(",") if p.strip()]
-    if len(parts) == 2 and parts[1].lower() in _KEYWORD_PARTS:
-        return parts[0]
-    return None
+    if len(parts) >= 2 and parts[-1].lower() in _KEYWORD_PARTS:
+        return parts[:-1]
+    return []
 
 
 def sheet_section(e: Erratum) -> tuple[str, str, str | None] | None:

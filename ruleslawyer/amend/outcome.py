@@ -19,6 +19,20 @@ class Outcome:
     detail: str | None = None  # e.g. "new rule", "found by its wording in …"
 
 
+def joined(outcomes: list[Outcome]) -> Outcome:
+    """One entry's outcomes on several records (a keywords change naming five units) as one:
+    applied when it applied to any, naming each; the first unapplied reason otherwise."""
+    if len(outcomes) == 1:
+        return outcomes[0]
+    done = [o for o in outcomes if o.applied]
+    names = ", ".join(o.target_name or "?" for o in (done or outcomes))
+    left = [f"{o.target_name}: {o.reason}" for o in outcomes if not o.applied]
+    notes = [done[0].detail if done else None, f"not applied to {'; '.join(left)}" if done and left else None]
+    detail = "; ".join(n for n in notes if n) or None
+    return Outcome(outcomes[0].erratum, bool(done), names, None if done else outcomes[0].reason,
+                   outcomes[0].target_kind, detail)
+
+
 @dataclass
 class ApplyResult:
     """The current records (amended copies in place of originals) and one Outcome per erratum."""
