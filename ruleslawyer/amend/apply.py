@@ -331,9 +331,10 @@ def _carried_ability(e: Erratum, target: str | None, current: list[Record | None
     """("Chaos Rhino, Meet Any Challenge Ability") An ability of a unit whose datasheets are all
     of the edition before the entry's: found on a new printing of that datasheet in the entry's
     edition (`_carry`), which is dropped again when the ability is not on it."""
-    unit = (_parts(target) or [""])[0]
-    if len(_parts(target)) < 2 or index.sheets(unit, e.edition) or index.skipped_newer:
+    parts = _parts(target)
+    if len(parts) < 2 or index.sheets(parts[0], e.edition) or index.skipped_newer:
         return None
+    unit = parts[0]
     carried = _carry(e, lambda: index.sheets(unit, None), current, index)
     found = _find_target(target, e.edition, index) if carried is not None else None
     if carried is not None and (found is None or found[0] != carried[0]):

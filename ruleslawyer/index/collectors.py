@@ -80,7 +80,7 @@ def edition_collector(limit: int, edition_docs: frozenset, edition_limit: int, t
         def best_of_edition(self) -> list[tuple[float, int]]:
             return [(score, -negated) for score, negated in sorted(self.edition_heap, reverse=True)]
 
-    class TermsCollector(EditionCollector):
+    class MatchedTermsCollector(EditionCollector):
         """With `terms`: only then does each collected document cost a look at its top-list entry."""
 
         def collect(self, sub_docnum: int):
@@ -89,4 +89,4 @@ def edition_collector(limit: int, edition_docs: frozenset, edition_limit: int, t
                 self.matched[self.offset + sub_docnum] = self.current_terms(sub_docnum)
             return key
 
-    return TermsCollector() if terms else EditionCollector()
+    return MatchedTermsCollector() if terms else EditionCollector()

@@ -328,23 +328,32 @@ def _name_parts(raw_words: list[str]) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p))
 
 
+def _save_shorthand(raw: str) -> tuple[tuple, str] | None:
+    """The `_SAVE_SHORTHAND` entry a raw query word is ("5+++"), and its value digit; else None."""
+    for entry in _SAVE_SHORTHAND:
+        m = entry[0].fullmatch(raw)
+        if m:
+            return entry, m.group(1)
+    return None
+
+
 def _shorthand(raw: str) -> list[str]:
     """A raw query word with players' save shorthand spelled out ("5+++" -> feel no pain 5+)."""
-    for pattern, (words, value), _ in _SAVE_SHORTHAND:
-        m = pattern.fullmatch(raw)
-        if m:
-            return [*words.split(), value.format(m.group(1))]
-    return [raw]
+    found = _save_shorthand(raw)
+    if found is None:
+        return [raw]
+    (_, (words, value), _), digit = found
+    return [*words.split(), value.format(digit)]
 
 
 def _shorthand_together(raw: str) -> tuple | None:
     """For a save shorthand ("4++"), the node of its words and value printed side by side
     ("4+ invulnerable", "InSv 4+"): it only ranks. None for another word."""
-    for pattern, _, together in _SAVE_SHORTHAND:
-        m = pattern.fullmatch(raw)
-        if m:
-            return ("any", *(("terms", None, analysis.terms(t.format(m.group(1)))) for t in together))
-    return None
+    found = _save_shorthand(raw)
+    if found is None:
+        return None
+    (_, _, together), digit = found
+    return ("any", *(("terms", None, analysis.terms(t.format(digit))) for t in together))
 
 
 def _synonym_any(terms: tuple[str, ...]) -> tuple | None:

@@ -302,17 +302,20 @@ def as_printing(hit: SearchHit, data: dict, query: str, date: str | None = None)
     from .documents import make_document
 
     text = make_document(from_dict(data)).get("snippet") or data.get("name") or ""
-    terms = parse_query(query).highlight_terms
-    snippet, highlights = make_snippet(text, terms, shown=set(analysis.terms(data.get("name") or "")) & terms,
-                                       wants_number=asks_for_number(query))
+    snippet, highlights = _snippet(text, data.get("name"), parse_query(query).highlight_terms, None,
+                                   asks_for_number(query))
     return dataclasses.replace(hit, data=data, snippet=snippet, highlights=highlights, date=date)
 
 
 def _hit(raw, parsed: ParsedQuery, weights: dict, wants_number: bool) -> SearchHit:
     text = raw.fields.get("snippet") or raw.fields.get("name") or ""
-    terms = parsed.highlight_terms
-    shown = set(analysis.terms(raw.fields.get("name") or "")) & terms
-    snippet, highlights = make_snippet(text, terms, weights=weights, shown=shown, wants_number=wants_number)
+    snippet, highlights = _snippet(text, raw.fields.get("name"), parsed.highlight_terms, weights, wants_number)
     return SearchHit(name=raw.fields["name"], data=json.loads(raw.fields["data"]), score=raw.score,
                      snippet=snippet, highlights=highlights, date=raw.fields.get("date") or None,
                      superseded_by=raw.fields.get("superseded_by"))
+
+
+def _snippet(text: str, name: str | None, terms: set[str], weights: dict | None, wants_number: bool):
+    """`make_snippet` of a hit's text, the query terms its name already shows counted last."""
+    shown = set(analysis.terms(name or "")) & terms
+    return make_snippet(text, terms, weights=weights, shown=shown, wants_number=wants_number)

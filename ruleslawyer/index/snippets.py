@@ -83,8 +83,9 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
     passage printing a number. Returns the snippet and the (start, end) ranges of matched words."""
     finder = _term_finder(terms)
     weights = weights or {}
+    parts = passages(text)
     best, best_spans, best_score = "", [], (0.0, 0.0, 0)
-    for passage in passages(text):
+    for passage in parts:
         found = _matches(finder, passage, terms)
         stems = {stem for _, _, stem in found}
         score = (sum(weights.get(s, 1.0) for s in stems - shown)
@@ -94,12 +95,11 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
         if score > best_score:
             best, best_spans, best_score = passage, found, score
     if best_score[:2] == (0.0, 0.0):  # nothing matched (a filter-only query): the first real passage
-        parts = passages(text) or [text]
+        parts = parts or [text]
         best = next((p for p in parts if len(p) > 40), parts[0])
     start = _window(best, best_spans, width, weights, wants_number)
-    cut = best[start:start + width]
+    cut = _cut(best, start, width)
     if start + width < len(best):
-        cut = cut[:cut.rfind(" ")] if " " in cut else cut
         cut += " ..."
     prefix = "... " if start else ""
     highlights = [(s - start + len(prefix), e - start + len(prefix)) for s, e, _ in best_spans
@@ -117,9 +117,7 @@ def _window(passage: str, spans: list, width: int, weights: dict, wants_number: 
     for s, _, _ in spans:
         start = max(0, s - width // 4)
         start = passage.rfind(" ", 0, start) + 1 if start else 0
-        window = passage[start:start + width]
-        if start + width < len(passage):  # as make_snippet cuts it: at the last whole word
-            window = window[:window.rfind(" ")] if " " in window else window
+        window = _cut(passage, start, width)
         held = {stem for a, b, stem in spans if a >= start and b <= start + len(window)}
         score = (sum(weights.get(t, 1.0) for t in held), 1.0 if wants_number and MEASURE.search(window) else 0.0)
         if wants_number:
@@ -127,3 +125,12 @@ def _window(passage: str, spans: list, width: int, weights: dict, wants_number: 
         if score > best_score:
             best_start, best_score = start, score
     return best_start
+
+
+def _cut(passage: str, start: int, width: int) -> str:
+    """`width` characters of `passage` from `start`, ending at the last whole word when the
+    passage goes on after them."""
+    cut = passage[start:start + width]
+    if start + width < len(passage) and " " in cut:
+        cut = cut[:cut.rfind(" ")]
+    return cut

@@ -239,6 +239,11 @@ def bare_name(folded_name: str) -> str:
     return folded_name[:-len(" upgrade")] if folded_name.endswith(" upgrade") else folded_name
 
 
+def _entry_key(price: Price) -> tuple[str, str, str]:
+    """What makes two sources prices of one thing: its kind, bare folded name and faction."""
+    return price.target_kind, bare_name(fold(price.name.split(_TAG_END)[0])), fold(price.faction or "")
+
+
 def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | None = None,
                    edition: int | None = None) -> list[PricedEntry]:
     """Every priced unit and detachment matching `name` (exact name first, else a part of it) and
@@ -258,8 +263,7 @@ def priced_entries(corpus: Corpus, name: str | None = None, *, faction: str | No
             continue
         if edition is not None and price.edition != edition:
             continue
-        key = (price.target_kind, bare_name(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""))
-        groups.setdefault(key, []).append(price)
+        groups.setdefault(_entry_key(price), []).append(price)
     if not name:
         groups = {k: v for k, v in groups.items() if k[0] != "enhancement"}
     else:
@@ -294,7 +298,5 @@ def price_histories(corpus: Corpus) -> list[list[Price]]:
     for price in _sources(corpus):
         if price.date is None:
             continue
-        key = (price.target_kind, bare_name(fold(price.name.split(_TAG_END)[0])), fold(price.faction or ""), price.edition)
-        groups.setdefault(key, []).append(price)
+        groups.setdefault((*_entry_key(price), price.edition), []).append(price)
     return [sorted(prices, key=_rank) for prices in groups.values()]
-

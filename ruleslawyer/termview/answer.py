@@ -91,12 +91,10 @@ def format_detachment(detachment, width: int = 80) -> str:
         lines.extend(wrap(rule.text, width, "  "))
         if rule.force_disposition:
             lines.append(f"  Force Disposition: {rule.force_disposition}")
-    listed_disposition = next((getattr(p.record, "force_disposition", None) for p in (detachment.price, newer)
-                               if p is not None and getattr(p.record, "force_disposition", None)), None)
-    if listed_disposition and not any(r.force_disposition for r in detachment.rules):
-        where = next(p.where for p in (detachment.price, newer) if p is not None
-                     and getattr(p.record, "force_disposition", None))
-        lines.append(f"Force Disposition: {listed_disposition} ({where})")
+    listing = next((p for p in (detachment.price, newer)
+                    if p is not None and getattr(p.record, "force_disposition", None)), None)
+    if listing is not None and not any(r.force_disposition for r in detachment.rules):
+        lines.append(f"Force Disposition: {listing.record.force_disposition} ({listing.where})")
     listed_only = detachment.listed_only
     if detachment.enhancements or listed_only:
         lines.append("")
