@@ -127,3 +127,74 @@ def test_a_plugin_list_format_is_read_by_list_check(plugin, tmp_path):
 
 def test_the_built_in_list_formats_are_registered_in_order():
     assert registry.names(registry.LISTS)[:3] == ["10-battlescribe-roster", "20-new-recruit", "30-official-app"]
+
+
+# ---------------------------------------------------------------- the table kept between processes
+@pytest.fixture
+def cache_file(tmp_path, monkeypatch):
+    """The registry's cache file in a temporary folder, written even where Python is asked not
+    to write bytecode (PYTHONDONTWRITEBYTECODE, which also stops the cache)."""
+    path = tmp_path / "cache" / "entry_points.json"
+    monkeypatch.setattr(registry, "CACHE_FILE", path)
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    registry.clear_cache()
+    yield path
+    registry.clear_cache()
+
+
+def _no_metadata(monkeypatch):
+    from importlib import metadata
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the installed packages' metadata was read")
+
+    monkeypatch.setattr(metadata, "entry_points", refuse)
+    monkeypatch.setattr(metadata, "distribution", refuse)
+
+
+def test_the_table_is_kept_and_used_while_nothing_is_installed(cache_file, monkeypatch):
+    first = registry.names(registry.COMMANDS)
+    assert cache_file.exists()
+    registry.clear_cache()
+    _no_metadata(monkeypatch)
+    assert registry.names(registry.COMMANDS) == first
+    assert registry.load_named(registry.COMMANDS, "show").name == "show"
+
+
+def test_a_package_installed_since_is_found(cache_file, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    registry.clear_cache()
+    assert "50-house" not in registry.names(registry.SOURCES)  # the table is kept without it
+    (site / "rl_house_plugin.py").write_text(textwrap.dedent(PLUGIN_SOURCE))
+    info = site / "rl_house_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rl-house-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[ruleslawyer.sources]\n50-house = rl_house_plugin:detect\n")
+    registry.clear_cache()  # a new process: the folder's time changed, so the metadata is read again
+    assert "50-house" in registry.names(registry.SOURCES)
+    assert registry.load_named(registry.SOURCES, "50-house").__module__ == "rl_house_plugin"
+
+
+def test_a_damaged_cache_file_is_read_past(cache_file):
+    cache_file.parent.mkdir(parents=True)
+    for damaged in ("{not json", '{"key": 1}', '[{"key": null, "groups": {"x": [[1, 2, 3]]}}]'):
+        cache_file.write_text(damaged)
+        registry.clear_cache()
+        assert "search" in registry.names(registry.COMMANDS)
+
+
+def test_a_second_command_does_not_import_the_metadata_reader(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom ruleslawyer import registry\n"
+             "registry.load_named(registry.COMMANDS, 'search')\n"
+             "print('importlib.metadata' in sys.modules)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runs = [subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr  # the first may read it (or find the table kept)
+    assert runs[1].stdout.strip() == "False", runs[1].stderr
