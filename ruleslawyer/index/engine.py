@@ -26,6 +26,9 @@ EXACT_NAME_BOOST = 30.0
 NAME_PART_BOOST = 12.0
 # A kind named among plain words ("... stratagem"); kinds are common, so idf is low (~2).
 KIND_HINT_BOOST = 15.0
+# Up to this many documents are checked against an edition by skipping through its postings
+# (Index.among_edition); more are checked against the edition's whole set of documents.
+SKIP_THROUGH_EDITION = 32
 # A phrase of n words says more than one word: boost it by 1 + PHRASE_BOOST * (n - 1).
 PHRASE_BOOST = 0.5
 
@@ -47,15 +50,14 @@ def schema():
 
     text = analysis.text_analyzer()
     return Schema(
-        # kind, edition and name_exact are also columns: which printings of a rule exist is read
-        # from them without loading any stored record (search.newer_printings).
-        kind=ID(stored=True, sortable=True), edition=ID(stored=True, sortable=True), cp=ID,
+        # name_exact is also a column: hits listed by name (a filter-only query) sort by it.
+        kind=ID(stored=True), edition=ID(stored=True), cp=ID,
         phase=KEYWORD(lowercase=True),
         name_exact=ID(sortable=True), number=ID,
         # An FAQ's or erratum's document ("world eaters|11") and version: which printing of a
-        # document is the newest is read from these columns (search.superseded). `date` is the
-        # record's publication date (stored for results; a column for --as-of).
-        document=ID(stored=True), version=ID(stored=True, sortable=True), date=ID(stored=True, sortable=True),
+        # document is the newest is found by querying these (Index.versions). `date` is the
+        # record's publication date (stored for results and for --as-of).
+        document=ID(stored=True), version=ID(stored=True), date=ID(stored=True),
         # The record's content hash (lifecycle.py): what an incremental update deletes by. A
         # column, so the keys of a whole index are read in one go.
         key=ID(sortable=True),
@@ -236,22 +238,56 @@ class Index:
         if not names:
             return []
         query = self.whoosh_query(("or", *(("exact_name", n) for n in names)), filters)
-        docs = self.searcher.docs_for_query(query)
+        docs = list(self.searcher.docs_for_query(query))
         if editions is not None:
-            allowed = [self.edition_docs(str(e)) for e in editions]
-            docs = [d for d in docs if any(d in a for a in allowed)]
+            docs = sorted(set().union(*(self.among_edition(docs, str(e)) for e in editions)))
         return [(d, self.stored(d)) for d in docs]
 
+    def among_edition(self, docs: Sequence[int], edition: str) -> set[int]:
+        """Those of document numbers `docs` (ascending) that are of edition `edition` ("10").
+
+        A few are looked up by skipping through the edition's postings (it holds thousands of
+        documents: reading them all costs a cold search more than the rest of its work); many,
+        in the edition's set of documents, read once for the life of the open index."""
+        if not docs or not self.reader.doc_frequency("edition", edition):
+            return set()
+        if len(docs) > SKIP_THROUGH_EDITION or edition in getattr(self, "_edition_docs", {}):
+            return self.edition_docs(edition).intersection(docs)
+        postings = self.reader.postings("edition", edition)
+        found = set()
+        for docnum in docs:
+            postings.skip_to(docnum)
+            if not postings.is_active():
+                break
+            if postings.id() == docnum:
+                found.add(docnum)
+        return found
+
     def versions(self, document: str) -> list[tuple[str, str]]:
-        """(version, date) of every document of the FAQ or errata document `document` (as
-        documents.document_key names it). Kept for the life of this open index (a snapshot)."""
+        """(version, date) of every version of the FAQ or errata document `document` (as
+        documents.document_key names it), the date that of the version's first record. Kept
+        for the life of this open index (a snapshot).
+
+        Version terms are few (labels such as "1.2" are shared by every document): the version
+        of every versioned document is read from their postings once, and then one stored
+        record per version of `document` (a document may hold hundreds of records)."""
         from whoosh import query as q
 
         if not hasattr(self, "_versions"):
             self._versions: dict[str, list[tuple[str, str]]] = {}
+            self._version_of: dict[int, str] = {}
+            for term in self.reader.lexicon("version"):
+                version = term.decode("utf-8") if isinstance(term, bytes) else term
+                if version:
+                    self._version_of.update(dict.fromkeys(self.searcher.docs_for_query(q.Term("version", version)),
+                                                          version))
         if document not in self._versions:
-            stored = (self.stored(d) for d in self.searcher.docs_for_query(q.Term("document", document)))
-            self._versions[document] = sorted({(f.get("version") or "", f.get("date") or "") for f in stored})
+            first: dict[str, int] = {}
+            for docnum in self.searcher.docs_for_query(q.Term("document", document)):
+                version = self._version_of.get(docnum)
+                if version is not None:
+                    first.setdefault(version, docnum)
+            self._versions[document] = sorted((v, self.stored(d).get("date") or "") for v, d in first.items())
         return self._versions[document]
 
     def stored(self, docnum: int) -> dict:

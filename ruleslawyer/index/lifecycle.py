@@ -32,7 +32,7 @@ from ..paths import INDEX_POINTER, index_root
 from . import engine
 
 # Bump when the schema, the analyzers or documents.py change: older indexes are then rebuilt.
-INDEX_VERSION = 9
+INDEX_VERSION = 10
 # An update that would replace more than this share of the documents is done as a full build.
 FULL_BUILD_SHARE = 0.5
 
