@@ -107,10 +107,6 @@ class ListCheck:
         """The list's total at the current points (None when no points list of its edition prices it)."""
         return self.prices.total([u.entry.points for u in self.units]) if self.prices else None
 
-    @property
-    def resolved_share(self) -> float:
-        return sum(u.resolved for u in self.units) / len(self.units) if self.units else 1.0
-
     def summary(self) -> str:
         """The one line `list check` opens with (armylist_report.summary_line)."""
         return summary_line(self)

@@ -21,7 +21,7 @@ from typing import Iterable, Sequence
 
 from ..errors import NotFoundError
 from ..names import fold
-from ..records import Points, Record, record_name
+from ..records import Record, record_name
 from .corpus import Corpus, check_date, entry_key, file_infos
 from .reconcile import UNMERGED_KINDS, FileInfo, differences, identity, rank
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple
 
-from ..library.rule_refs import RuleRefs, index_keys, query_keys
+from ..library.rule_refs import RuleRefs, query_keys
 from ..records import Datasheet, Record, Stratagem
 from .search_index import fold
 
@@ -51,12 +51,6 @@ class Target(NamedTuple):  # a tuple: one per rule, made every build (a frozen d
     edition: int | None
     faction: str | None
     rank: int
-
-
-def entry_keys(name: str) -> list[str]:
-    """The `Linker.by_name` keys a rule called `name` is found under (`rule_refs.index_keys`:
-    "Blast Weapons" answers for [blast], "Characters" for CHARACTER)."""
-    return index_keys(name)
 
 
 class Linker:
@@ -141,10 +135,6 @@ class Linker:
                 link = Link(prefix + url, title)
         self._links[memo_key] = link
         return link
-
-    def for_record(self, record: Record, prefix: str) -> "PageLinks":
-        """Every link the page of `record` needs, resolved now; hrefs start with `prefix`."""
-        return self.resolve(record, link_requests(record), prefix)
 
     def resolve(self, record: Record, requests: Iterable[tuple[str, str]], prefix: str) -> "PageLinks":
         """The links for `requests` (from `link_requests(record)`) on the page of `record`."""

@@ -125,11 +125,6 @@ def _named(text: str) -> str | None:
     return t
 
 
-def _last_name_before(names: list[tuple[Line, str]], line: Line) -> str | None:
-    before = [name for ln, name in names if ln.index < line.index]
-    return before[-1] if before else None
-
-
 def without_faq_words(name: str) -> str:
     """The name of the document an FAQ amends: "Codex: Necrons – Official FAQ" -> "Codex:
     Necrons", "Tyranids FAQ v1.2" -> "Tyranids"; a name that is nothing else is kept."""

@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ...names import title_case
 from ..document import HEADING, Document
 
 ELEVENTH_FROM = "2026-06-01"  # 11th edition has been current since June 2026
@@ -215,14 +214,6 @@ def with_faction(records: list, faction: Inferred) -> list:
             r = dataclasses.replace(r, faction=faction.value)
         out.append(r)
     return out
-
-
-def heading_title(doc: Document) -> str | None:
-    """The first heading's text, title-cased (for messages)."""
-    for b in doc.blocks[:5]:
-        if b.kind == HEADING and b.text.strip():
-            return title_case(" ".join(b.text.split()))
-    return None
 
 
 _WEAPON_KEYWORD = re.compile(r"\[(?:ASSAULT|PISTOL|HEAVY|BLAST|HAZARDOUS|TORRENT|PRECISION|LANCE|TWIN-LINKED|"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..document import HEADING, LIST_ITEM, PARAGRAPH, TABLE, Block, clean_text
+from ..document import HEADING, TABLE, Block, clean_text
 from ...names import SMALL_WORDS
 
 # Page furniture, described by what it is rather than by any one page's wording. Matched
@@ -157,11 +157,6 @@ def starts_with_label(text: str) -> bool:
     return bool(_LABEL_RE.match(text.strip()))
 
 
-def join_paragraphs(parts: Iterable[str]) -> str:
-    """Join paragraph texts with blank lines, dropping empty ones."""
-    return "\n\n".join(p.strip() for p in parts if p and p.strip())
-
-
 def ends_sentence(text: str) -> bool:
     """True when the text ends like a sentence or a lead-in (".", "!", "?", ":"), quotes aside."""
     t = text.rstrip().rstrip("\"'’”)]*")
@@ -177,20 +172,10 @@ def line_number(block: Block) -> int | None:
         return None
 
 
-def gap_before(blocks, i: int) -> bool:
-    """True when the loader says a blank line (or more) separates block i from block i-1."""
-    return i > 0 and gap_between(blocks[i - 1], blocks[i])
-
-
 def gap_between(before: Block, after: Block) -> bool:
     """True when the loader says a blank line (or more) separates two consecutive blocks."""
     a, b = line_number(before), line_number(after)
     return a is not None and b is not None and b - a > 1
-
-
-def is_body_kind(block: Block) -> bool:
-    """True for blocks that carry running text (paragraphs and list items)."""
-    return block.kind in (PARAGRAPH, LIST_ITEM)
 
 
 _REGION_KEYS = ("tooltip_id", "region", "section")

@@ -176,7 +176,8 @@ def _title_at(lines: Sequence[Line], j: int, open_rule: bool) -> bool:
 
 
 def _gap(lines: Sequence[Line], j: int) -> bool:
-    """gap_before on the line view, without copying the blocks (it runs for every candidate title)."""
+    """True when the loader says a blank line (or more) separates line j from line j-1 (on the
+    line view, without copying the blocks: it runs for every candidate title)."""
     return j > 0 and gap_between(lines[j - 1].block, lines[j].block)
 
 
