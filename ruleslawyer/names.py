@@ -149,3 +149,15 @@ def nth(n: int | None) -> str:
     if n is None:
         return "?"
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def respelled(printed: str, named: str) -> bool:
+    """Whether name key `named` is `printed` spelled a little differently ("blood fury" for
+    "bloody fury"): as many words, each beginning with the same two characters (so "5+" is
+    never "6+"), and nearly all the letters the same."""
+    from difflib import SequenceMatcher
+
+    a, b = printed.split(), named.split()
+    if printed == named or len(a) != len(b) or any(x[:2] != y[:2] for x, y in zip(a, b)):
+        return False
+    return SequenceMatcher(None, printed, named).ratio() >= 0.9

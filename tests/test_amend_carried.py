@@ -144,6 +144,32 @@ def test_an_ability_named_without_its_leading_article_is_the_same_ability():
     assert new.abilities[0].name == "The Scent of Blood" and new.abilities[0].text == "Add 2 to Charge rolls."
 
 
+def test_an_ability_the_pack_respells_is_the_same_ability_under_the_packs_name():
+    """The World Eaters pack prints "Blood Fury" for the 10th edition datasheets' "Bloody Fury"."""
+    from ruleslawyer.records import Ability
+    from tests.factories import sheet
+
+    old = sheet("Gore Wagon", faction="Blood Host", src=CSV,
+                abilities=(Ability("Bloody Fury", "Re-roll the Hit roll."), Ability("Deep Strike", "")))
+    result = apply_errata([old, _update("Gore Wagon, Blood Fury Ability", "Re-roll hit rolls.")])
+    assert result.outcomes[0].applied, result.outcomes[0].reason
+    (new,) = [r for r in result.records if r.kind == "datasheet" and r.edition == 11]
+    assert [(a.name, a.text) for a in new.abilities] == [("Blood Fury", "Re-roll hit rolls."), ("Deep Strike", "")]
+    assert old.abilities[0].name == "Bloody Fury"  # the original is kept
+    two = sheet("Gore Wagon", faction="Blood Host", src=CSV,
+                abilities=(Ability("Bloody Fury", "a"), Ability("Bloodi Fury", "b")))  # which one?
+    assert not apply_errata([two, _update("Gore Wagon, Blood Fury Ability", "c")]).outcomes[0].applied
+
+
+def test_respelled_names():
+    from ruleslawyer.names import respelled
+
+    assert respelled("bloody fury", "blood fury")
+    assert not respelled("feel no pain 5", "feel no pain 6")  # a value is never a spelling
+    assert not respelled("blood rage", "blood fury") and not respelled("fury", "blood fury")
+    assert not respelled("blood fury", "blood fury")  # the same name is no respelling
+
+
 def test_one_keywords_update_naming_several_units_reaches_each():
     """"Hell Wyrm, Gore Wagon, Keywords Section" (add): each unit's datasheet of the edition
     before gets a printing of the entry's edition with the keyword; the outcome names both."""

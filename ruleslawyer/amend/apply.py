@@ -32,8 +32,9 @@ from .targets import TargetIndex
 from .versions import document_of, drop_superseded_and_repeated, newest_versions, superseded, version_key
 from .carried import carried_printing, enhancement_parts, kind_named, whole_stratagem
 from .profile import profile_target, profile_update
-from .text import LocationError, Place, best_sentence, edit, parse_location, split_place, swap, tokens
-from ..names import fold, name_key
+from .text import LocationError, edit, parse_location, split_place, swap
+from .wording import by_wording
+from ..names import fold, name_key, respelled
 from ..records import Ability, Erratum, Record, Rule, Stratagem, record_name
 
 # Comma parts of a target that name a part of a card or book, not a rule ("rules text").
@@ -144,7 +145,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
     if target is None:
         target = carried = _carry(e, name, current, index) or _carried_ability(e, name, current, index)
     if target is None:
-        return _by_wording(e, current, index, location) or Outcome(e, False, e.target, "target not in the corpus")
+        return by_wording(e, current, index, location) or Outcome(e, False, e.target, "target not in the corpus")
     if e.operation == "renumber":
         return Outcome(e, False, _target_name(current, target), "a mechanical change (numbering or map "
                        "measurements) that cannot be applied to text", _kind(current, target))
@@ -176,7 +177,7 @@ def _apply_one(e: Erratum, current: list[Record | None], index: TargetIndex) -> 
         note = (f"a new edition {e.edition} printing of the edition {_original_edition(index, carried)} "
                 f"{record.kind.replace('_', ' ')}, the original kept")
     if ability is not None:
-        abilities = tuple(dataclasses.replace(a, text=result.text) if a is ability else a
+        abilities = tuple(dataclasses.replace(_renamed(a, name), text=result.text) if a is ability else a
                           for a in record.abilities if not (a is ability and e.operation == "delete"
                                                             and place.whole))
         current[i] = dataclasses.replace(record, abilities=abilities, changes=record.changes + (change,))
@@ -249,11 +250,17 @@ def _find_target(target: str | None, edition: int | None, index: TargetIndex) ->
     parts = _parts(target)
     if len(parts) >= 2:  # "Sporocyst, Abilities, Spawn Spore Mines"
         bare = kind_named(parts[-1])
-        for i in index.sheets(parts[0], edition):
+        sheets = index.sheets(parts[0], edition)
+        for i in sheets:
             for ability in index.current[i].abilities:
                 if _ability_key(ability.name) == _ability_key(parts[-1]) or (
                         bare and _ability_key(ability.name) == _ability_key(bare[0]) and index.loosely([i])):
                     return i, ability
+        named = _ability_key(bare[0] if bare else parts[-1])
+        for i in sheets:  # none named so: the one ability the pack respells ("Blood Fury" for "Bloody Fury")
+            close = [a for a in index.current[i].abilities if respelled(_ability_key(a.name), named)]
+            if len(close) == 1:
+                return i, close[0]
     return None
 
 
@@ -261,6 +268,15 @@ def _ability_key(name: str) -> str:
     """An ability's name key without a leading article: a pack may print "Scent Of Blood" for
     the datasheet's "The Scent of Blood"."""
     return name_key(name).removeprefix("the ")
+
+
+def _renamed(ability: Ability, target: str | None) -> Ability:
+    """`ability` under the name the entry prints for it, when the entry respells it."""
+    parts = _parts(target)
+    bare = kind_named(parts[-1]) if parts else None
+    printed = (bare[0] if bare else parts[-1]) if parts else ""
+    return dataclasses.replace(ability, name=printed) if respelled(_ability_key(ability.name), _ability_key(printed)) \
+        else ability
 
 
 def _parts(target: str | None) -> list[str]:
@@ -345,38 +361,6 @@ def _carried_ability(e: Erratum, target: str | None, current: list[Record | None
 
 def _original_edition(index: TargetIndex, target: tuple) -> int | None:
     return index.carried.get(target[0])
-
-
-def _by_wording(e: Erratum, current: list[Record | None], index: TargetIndex, location: str | None) -> Outcome | None:
-    """A sentence change whose target is not a rule name, applied where its old wording is
-    printed: the rule must mention the target's words and hold a sentence the new wording keeps."""
-    place = parse_location(location)
-    if e.operation != "replace" or place is None or place.sentence is None or not e.text:
-        return None
-    target_words = [w[:5] for w in tokens(e.target or "") if len(w) > 3]
-    if not target_words:
-        return None
-    best = None
-    for i in index.mentioning(target_words, e.edition):
-        record = current[i]
-        found = best_sentence(record.text, e.text)
-        if found and found[2] >= 0.7 and (best is None or found[2] > best[1][2]):
-            best = (i, found)
-    if best is None:
-        return None
-    i, (pi, si, _score) = best
-    record = current[i]
-    result = edit(record.text, "replace", Place(paragraph=pi + 1, sentence=si + 1), e.text)
-    location = f"{_ordinal_word(si + 1)} sentence of the {_ordinal_word(pi + 1)} paragraph"
-    change = change_for(e, result.old, result.new, location)
-    current[i] = dataclasses.replace(record, text=result.text, changes=record.changes + (change,))
-    return Outcome(e, True, record_name(record), None, record.kind,
-                   f"{e.target!r} is not a rule here; its wording was found in {record_name(record)!r}, "
-                   f"{location}")
-
-
-def _ordinal_word(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
 
 
 def _add_rule(e: Erratum, current: list[Record | None], index: TargetIndex) -> Outcome:
