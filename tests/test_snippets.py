@@ -42,3 +42,14 @@ def test_a_question_asking_how_far_shows_the_number():
     assert '3"' in snippet
     without, _ = make_snippet(text, set(terms(query)))
     assert '3"' not in without
+
+
+def test_room_left_is_filled_with_the_sentences_that_follow_in_the_paragraph():
+    """The answer is often the sentence after the one holding the question's words."""
+    text = ("To arrive on the battlefield, each reserve unit must make an ingress move. Unless otherwise "
+            "stated, they can only do so from the second battle round onwards.\nIngress moves are described below.")
+    snippet, spans = make_snippet(text, set(terms("when can reserves arrive")))
+    assert snippet.endswith("from the second battle round onwards.")  # not the next paragraph
+    assert [snippet[a:b] for a, b in spans] == ["arrive", "reserve"]
+    long_next = "To arrive, a unit makes an ingress move. Then " + "it does one thing and another, " * 8 + "done."
+    assert make_snippet(long_next, set(terms("arrive")))[0] == "To arrive, a unit makes an ingress move."

@@ -41,17 +41,22 @@ def term_weights(doc_frequency, doc_count: int, terms) -> dict[str, float]:
 def passages(text: str) -> list[str]:
     """`text` as sentences: wrapped lines joined, each line split at its sentence ends, a
     bullet prefixed with the line that leads into it (one ending in a colon)."""
-    out: list[str] = []
+    return [passage for passage, _ in _numbered_passages(text)]
+
+
+def _numbered_passages(text: str) -> list[tuple[str, int]]:
+    """`passages` of `text`, each with the number of the line (paragraph) it is from."""
+    out: list[tuple[str, int]] = []
     lead = ""
-    for line in _WRAPPED.sub(" ", text).split("\n"):
+    for number, line in enumerate(_WRAPPED.sub(" ", text).split("\n")):
         line = line.strip()
         if not line:
             continue
         if _BULLET.match(line) and lead:
-            out.append(f"{lead} {line}")
+            out.append((f"{lead} {line}", number))
             continue
         lead = line if line.endswith(":") else ""
-        out.extend(s for s in _SENTENCE_END.split(line) if s)
+        out.extend((s, number) for s in _SENTENCE_END.split(line) if s)
     return out
 
 
@@ -83,9 +88,10 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
     passage printing a number. Returns the snippet and the (start, end) ranges of matched words."""
     finder = _term_finder(terms)
     weights = weights or {}
-    parts = passages(text)
-    best, best_spans, best_score = "", [], (0.0, 0.0, 0)
-    for passage in parts:
+    numbered = _numbered_passages(text)
+    parts = [passage for passage, _ in numbered]
+    best, best_spans, best_score, at = "", [], (0.0, 0.0, 0), 0
+    for i, passage in enumerate(parts):
         found = _matches(finder, passage, terms)
         stems = {stem for _, _, stem in found}
         score = (sum(weights.get(s, 1.0) for s in stems - shown)
@@ -93,10 +99,15 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
                  sum(weights.get(s, 1.0) for s in stems & shown),
                  0 if passage.endswith(":") else 1)  # a lead-in line gives way to itself with a bullet
         if score > best_score:
-            best, best_spans, best_score = passage, found, score
+            best, best_spans, best_score, at = passage, found, score, i
     if best_score[:2] == (0.0, 0.0):  # nothing matched (a filter-only query): the first real passage
         parts = parts or [text]
         best = next((p for p in parts if len(p) > 40), parts[0])
+    else:  # room left: the sentences that follow in its paragraph ("... Unless otherwise stated, ...")
+        while at + 1 < len(numbered) and numbered[at + 1][1] == numbered[at][1] \
+                and len(best) + 1 + len(numbered[at + 1][0]) <= width:
+            at += 1
+            best = f"{best} {numbered[at][0]}"
     start = _window(best, best_spans, width, weights, wants_number)
     cut = _cut(best, start, width)
     if start + width < len(best):
