@@ -55,6 +55,10 @@ def test_a_whole_stratagem_wording_fills_its_sections_and_a_section_location_nam
     effect_only = _update("Red Harvest Stratagem", "EFFECT: It heals 2 wounds.", location="Effect section")
     (new,) = [r for r in apply_errata([old, effect_only]).records if r.kind == "stratagem" and r.edition == 11]
     assert (new.when, new.effect) == ("Your Command phase.", "It heals 2 wounds.")
+    two = _update("Red Harvest Stratagem, Target and Effect Sections",
+                  "TARGET: One BLOOD HOST unit.\nEFFECT: It heals 1 wound.")  # the sections it names are places
+    (new,) = [r for r in apply_errata([old, two]).records if r.kind == "stratagem" and r.edition == 11]
+    assert (new.when, new.target, new.effect) == ("Your Command phase.", "One BLOOD HOST unit.", "It heals 1 wound.")
 
 
 def test_change_one_value_to_another_where_the_rule_prints_it():

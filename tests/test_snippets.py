@@ -40,8 +40,19 @@ def test_a_question_asking_how_far_shows_the_number():
     assert asks_for_number(query) and not asks_for_number("can a unit embark")
     snippet, _ = make_snippet(text, set(terms(query)), wants_number=True)
     assert '3"' in snippet
-    without, _ = make_snippet(text, set(terms(query)))
-    assert '3"' not in without
+    early = ('A unit can embark within a TRANSPORT model if every model of the unit is within 3" of it, '
+             "and the unit must not have disembarked this turn; once embarked, the unit is removed from the "
+             "battlefield and set up again only when it disembarks from that transport later in the battle.")
+    assert '3"' in make_snippet(early, set(terms(query)), wants_number=True)[0]
+    assert '3"' not in make_snippet(early, set(terms(query)))[0]  # without it: the cut showing the end
+
+
+def test_a_long_passage_is_cut_to_show_how_it_ends():
+    text = ("Each time a unit with this ability makes a normal, advance or fall-back move, models in that unit "
+            "can move through models (excluding TITANIC models) and can move horizontally through sections "
+            'of terrain features that are 4" or less in height.')
+    snippet, _ = make_snippet(text, set(terms("move through terrain")))
+    assert snippet.startswith("... ") and snippet.endswith('4" or less in height.')
 
 
 def test_room_left_is_filled_with_the_sentences_that_follow_in_the_paragraph():

@@ -22,6 +22,7 @@ newest applies (the others are "superseded"), and an entry seen twice applies on
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Callable
 
 from .datasheet import apply_to_sheet, datasheet_part, keyword_units, keywords_update
@@ -41,6 +42,9 @@ from ..records import Ability, Erratum, Record, Rule, Stratagem, record_name
 _GENERIC_PARTS = {"rules text", "abilities", "ability", "unit description", "keywords", "keywords section",
                   "core abilities", "faction abilities", "wargear abilities", "stratagems", "stratagems card",
                   "effect section", "target section", "when section", "restrictions section", "rules"}
+# "Target and Effect Sections": a whole new wording of several labelled sections of a stratagem.
+_SECTIONS_PART = re.compile(r"^(?:(?:when|target|effect|restrictions?)(?:\s*,\s*|\s+and\s+|\s*&\s*))+"
+                            r"(?:when|target|effect|restrictions?)\s+sections?$", re.I)
 _STRATAGEM_FIELDS = {"effect section": "effect", "target section": "target", "when section": "when",
                      "restrictions section": "restrictions"}
 
@@ -280,7 +284,8 @@ def _renamed(ability: Ability, target: str | None) -> Ability:
 
 
 def _parts(target: str | None) -> list[str]:
-    return [p.strip() for p in (target or "").split(",") if p.strip() and p.strip().lower() not in _GENERIC_PARTS]
+    return [p.strip() for p in (target or "").split(",")
+            if p.strip() and p.strip().lower() not in _GENERIC_PARTS and not _SECTIONS_PART.match(p.strip())]
 
 
 def _named(target: str | None, edition: int | None, index: TargetIndex) -> list[int]:

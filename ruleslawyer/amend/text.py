@@ -112,14 +112,20 @@ def split_place(target: str | None, location: str | None) -> tuple[str | None, s
     return name, location
 
 
+def ends_with_abbreviation(text: str) -> bool:
+    """Whether `text` ends with an abbreviation such as "e.g." or "(i.e.", after which a full
+    stop does not end the sentence."""
+    words = text.split()
+    return bool(words) and words[-1].lstrip("([\"'\u2018\u201c").lower() in _ABBREVIATIONS
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph, not split after "e.g." and similar abbreviations."""
     out: list[str] = []
     start = 0
     for m in re.finditer(r"[.!?]['\")\]\u2019\u201d]*\s+(?=['\"(\[\u2018\u201c]?[A-Z0-9])", paragraph):
         head = paragraph[start:m.end()].strip()
-        last_word = head.split()[-1].lower() if head.split() else ""
-        if last_word in _ABBREVIATIONS:
+        if ends_with_abbreviation(head):
             continue
         out.append(head)
         start = m.end()

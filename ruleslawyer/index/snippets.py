@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 
+from ..amend.text import ends_with_abbreviation
 from . import analysis
 
 SNIPPET_CHARS = 200
@@ -56,7 +57,13 @@ def _numbered_passages(text: str) -> list[tuple[str, int]]:
             out.append((f"{lead} {line}", number))
             continue
         lead = line if line.endswith(":") else ""
-        out.extend((s, number) for s in _SENTENCE_END.split(line) if s)
+        sentences: list[str] = []
+        for piece in _SENTENCE_END.split(line):
+            if piece and sentences and ends_with_abbreviation(sentences[-1]):  # "(e.g. Stealth)"
+                sentences[-1] = f"{sentences[-1]} {piece}"
+            elif piece:
+                sentences.append(piece)
+        out.extend((s, number) for s in sentences)
     return out
 
 
@@ -121,10 +128,10 @@ def make_snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, *, weig
 def _window(passage: str, spans: list, width: int, weights: dict, wants_number: bool) -> int:
     """Where to start a `width` cut of `passage`: the start of the passage when it fits, else
     the cut (starting a little before a match, at a word) holding the most matched weight, and
-    a number when one is wanted; earlier cuts win ties."""
+    a number when one is wanted; then the cut reaching the passage's end; then the earliest."""
     if len(passage) <= width or not spans:
         return 0
-    best_start, best_score = 0, (-1.0, -1.0)
+    best_start, best_score = 0, (-1.0, -1.0, -1.0)
     for s, _, _ in spans:
         start = max(0, s - width // 4)
         start = passage.rfind(" ", 0, start) + 1 if start else 0
@@ -133,6 +140,9 @@ def _window(passage: str, spans: list, width: int, weights: dict, wants_number: 
         score = (sum(weights.get(t, 1.0) for t in held), 1.0 if wants_number and MEASURE.search(window) else 0.0)
         if wants_number:
             score = (score[1], score[0])
+        # Between cuts holding as much, one reaching the passage's end shows how it concludes
+        # (the effect of a rule comes after its conditions).
+        score = (*score, 1.0 if start + len(window) >= len(passage) else 0.0)
         if score > best_score:
             best_start, best_score = start, score
     return best_start
