@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..sentences import ends_with_abbreviation
+
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "final": -1, "penultimate": -2}
 _ORD = r"(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|penultimate|\d+(?:st|nd|rd|th))"
-_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "pg.", "cf.", "no.", "approx.", "incl."}
 _TOKEN = re.compile(r"[a-z0-9+]+")
 
 
@@ -110,13 +111,6 @@ def split_place(target: str | None, location: str | None) -> tuple[str | None, s
     if re.fullmatch(rf"{_ORD} (?:sentence|bullet)s?", location.strip(), re.I) and "paragraph" in place:
         return name, f"{location} of the {place}"
     return name, location
-
-
-def ends_with_abbreviation(text: str) -> bool:
-    """Whether `text` ends with an abbreviation such as "e.g." or "(i.e.", after which a full
-    stop does not end the sentence."""
-    words = text.split()
-    return bool(words) and words[-1].lstrip("([\"'\u2018\u201c").lower() in _ABBREVIATIONS
 
 
 def split_sentences(paragraph: str) -> list[str]:

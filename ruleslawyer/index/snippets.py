@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..amend.text import ends_with_abbreviation
+from ..sentences import ends_with_abbreviation
 from . import analysis
 
 SNIPPET_CHARS = 200
