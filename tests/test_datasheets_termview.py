@@ -1,6 +1,8 @@
 """The terminal card of a datasheet (termview/datasheet.py) on records built here."""
 from __future__ import annotations
 
+import dataclasses
+
 from ruleslawyer.records import Ability, Datasheet, Leader, Profile, Source, UnitCost, Weapon
 from ruleslawyer.termview import format_record
 from ruleslawyer.termview.datasheet import format_datasheet
@@ -65,6 +67,8 @@ def test_tenth_edition_card_points_leader_and_dispatch():
     out = format_record(sheet, 72)
     lines = out.splitlines()
     assert lines[0].endswith("Necrons · 10th edition · 1 model: 80 pts · base 40mm")
+    hull = dataclasses.replace(sheet, base="Use model")  # the export's entry for a model with no base
+    assert format_record(hull, 72).splitlines()[0].endswith("· base: Use model")
     assert "Invulnerable save: 4+" in lines
     assert lines[lines.index("Invulnerable save: 4+") + 2].split() == ["Weapon", "Range", "A", "BS/WS", "S", "AP",
                                                                        "D", "Abilities"]

@@ -151,6 +151,12 @@ def points_of(records: Iterable[Record], name: str, faction: str | None = None,
     return PointsIndex(records).of(name, faction, target_kind, edition)
 
 
+def base_text(base: str) -> str:
+    """A datasheet's base size as its header lists it beside the points: "base 40mm", and a
+    printed note kept as printed after a colon ("base: Use model", for a hull with no base)."""
+    return f"base {base}" if base[:1].isdigit() else f"base: {base}"
+
+
 def costs_text(costs: Sequence) -> str:
     """Unit costs as one line, by tier where the list prices repeated units differently:
     "5 models: 75 pts; 10 models: 150 pts", or "1st-2nd: 5 models 75 pts, 10 models 150 pts;

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from ..names import nth
-from ..library.points import costs_text, points_text, wargear_text
+from ..library.points import base_text, costs_text, points_text, wargear_text
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -70,6 +70,7 @@ def make_env(extra_paths: Iterable[str | Path] = ()):
     env.filters["kind_label"] = kind_label
     env.filters["kind_plural"] = kind_plural
     env.filters["costs_text"] = costs_text
+    env.filters["base_text"] = base_text
     env.filters["wargear_text"] = wargear_text
     env.filters["points_text"] = points_text
     return env

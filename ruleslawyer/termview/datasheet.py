@@ -66,7 +66,9 @@ def _title(record: Datasheet, width: int) -> list[str]:
 
         facts.append(costs_text(record.points))
     if record.base:
-        facts.append(f"base {record.base}")
+        from ..library.points import base_text
+
+        facts.append(base_text(record.base))
     name = record.name.upper()
     right = " · ".join(facts)
     if right and len(name) + 2 + len(right) <= width:
