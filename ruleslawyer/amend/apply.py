@@ -260,7 +260,7 @@ def _find_target(target: str | None, edition: int | None, index: TargetIndex) ->
                 if _ability_key(ability.name) == _ability_key(parts[-1]) or (
                         bare and _ability_key(ability.name) == _ability_key(bare[0]) and index.loosely([i])):
                     return i, ability
-        named = _ability_key(bare[0] if bare else parts[-1])
+        named = _ability_key(_printed_ability(parts))
         for i in sheets:  # none named so: the one ability the pack respells ("Blood Fury" for "Bloody Fury")
             close = [a for a in index.current[i].abilities if respelled(_ability_key(a.name), named)]
             if len(close) == 1:
@@ -274,11 +274,18 @@ def _ability_key(name: str) -> str:
     return name_key(name).removeprefix("the ")
 
 
+def _printed_ability(parts: list[str]) -> str:
+    """The ability name an entry's target prints in its last part, without a kind word
+    ("Blood Fury Ability" -> "Blood Fury"); "" for no parts."""
+    if not parts:
+        return ""
+    bare = kind_named(parts[-1])
+    return bare[0] if bare else parts[-1]
+
+
 def _renamed(ability: Ability, target: str | None) -> Ability:
     """`ability` under the name the entry prints for it, when the entry respells it."""
-    parts = _parts(target)
-    bare = kind_named(parts[-1]) if parts else None
-    printed = (bare[0] if bare else parts[-1]) if parts else ""
+    printed = _printed_ability(_parts(target))
     return dataclasses.replace(ability, name=printed) if respelled(_ability_key(ability.name), _ability_key(printed)) \
         else ability
 

@@ -161,6 +161,7 @@ class Index:
         self.ix = open_dir(str(self.path), readonly=True)
         self.searcher = self.ix.searcher()  # Whoosh's BM25F; field weights are query boosts
         self.reader = self.searcher.reader()
+        self._edition_docs: dict[str, frozenset] = {}  # edition -> its document numbers, read on demand
 
     def close(self) -> None:
         self.searcher.close()
@@ -209,8 +210,6 @@ class Index:
         """The document numbers of edition `edition` (kept for the life of this open index)."""
         from whoosh import query as q
 
-        if not hasattr(self, "_edition_docs"):
-            self._edition_docs: dict[str, frozenset] = {}
         if edition not in self._edition_docs:
             self._edition_docs[edition] = frozenset(self.searcher.docs_for_query(q.Term("edition", edition)))
         return self._edition_docs[edition]
@@ -251,7 +250,7 @@ class Index:
         in the edition's set of documents, read once for the life of the open index."""
         if not docs or not self.reader.doc_frequency("edition", edition):
             return set()
-        if len(docs) > SKIP_THROUGH_EDITION or edition in getattr(self, "_edition_docs", {}):
+        if len(docs) > SKIP_THROUGH_EDITION or edition in self._edition_docs:
             return self.edition_docs(edition).intersection(docs)
         postings = self.reader.postings("edition", edition)
         found = set()
